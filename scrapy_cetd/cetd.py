@@ -1,0 +1,153 @@
+"""The three extractors of CETD: Content Extraction via Text Density (Sun, Song, Liao, SIGIR
+2011; ``shared/seeds/cetd-sun-2011.md``, specification in ``docs/algorithms.md`` §1)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from scrapy_cetd.density import count_nodes, densities, density_sums
+from scrapy_cetd.dom import DomView
+from scrapy_cetd.extractor import Extractor
+from scrapy_cetd.output import Keep, content_modes
+
+EPSILON = 1e-9
+"""Tolerance of every threshold comparison (``x ≥ t`` is ``x ≥ t − ε``; §0.5)."""
+
+NO_TEXT = "no visible text"
+
+
+class _DensitySumExtractor(Extractor):
+    """Algorithm 2 of the paper (§4.2): the DensitySum-maximal node sets a threshold, then every
+    node reachable from the body through nodes at or above it contributes its own best block."""
+
+    composite: ClassVar[bool]
+
+    def __init__(self, *, threshold_coefficient: float = 1.0, remove_hidden: bool = True) -> None:
+        """``threshold_coefficient`` is the paper's λ (§5.5, Fig. 5; default 1.0, 0.9 a good
+        trade-off on Yahoo!): the threshold is λ times the smallest density on the path from
+        the best node to the body. 0 keeps the whole body.
+        ``remove_hidden``: see :class:`~scrapy_cetd.extractor.Extractor`."""
+        if threshold_coefficient < 0:
+            raise ValueError(f"threshold_coefficient must be >= 0, got {threshold_coefficient}")
+        super().__init__(remove_hidden=remove_hidden)
+        self.threshold_coefficient = threshold_coefficient
+
+    def select(self, view: DomView) -> Sequence[Keep] | str:
+        counts = count_nodes(view)
+        if counts.chars[0] == 0:
+            return NO_TEXT
+        size = len(view)
+        if self.threshold_coefficient == 0:
+            return [Keep.TEXT] * size
+        density = densities(counts, composite=self.composite)
+        sums = density_sums(view, counts, density, composite=self.composite)
+        best = _subtree_argmax(view.parent, sums)
+
+        top = best[0]
+        path_min = min(density[i] for i in (top, *view.ancestors(top)))
+        threshold = min(self.threshold_coefficient * path_min, density[0])
+
+        content = [False] * size
+        shell = [False] * size
+
+        def mark(node: int) -> None:
+            content[node] = True
+            for ancestor in view.ancestors(node):
+                if shell[ancestor]:
+                    break
+                shell[ancestor] = True
+
+        mark(top)
+        stack = [0]
+        while stack:
+            node = stack.pop()
+            if content[node] or density[node] < threshold - EPSILON:
+                continue
+            if not content[best[node]]:
+                mark(best[node])
+            stack.extend(reversed(view.children[node]))
+        return content_modes(view, content, shell, shell_text=True)
+
+
+def _subtree_argmax(parent: Sequence[int], values: Sequence[float]) -> list[int]:
+    """For each node, the node of its subtree (itself included) with the largest value; ties go
+    to the first in document order (S-13). One bottom-up pass over a preorder numbering."""
+    best = list(range(len(values)))
+    for i in range(len(values) - 1, 0, -1):
+        p = parent[i]
+        candidate, current = best[i], best[p]
+        if values[candidate] > values[current] or (
+            values[candidate] == values[current] and candidate < current
+        ):
+            best[p] = candidate
+    return best
+
+
+class TextDensityExtractor(_DensitySumExtractor):
+    """CETD-DS: Text Density (§3.2, Def. 1) with DensitySum extraction (§4.2)."""
+
+    name = "cetd-ds"
+    composite = False
+
+
+class CompositeTextDensityExtractor(_DensitySumExtractor):
+    """CECTD-DS: Composite Text Density (§3.3, Def. 2) with DensitySum extraction (§4.2); the
+    paper's best variant on average (Table 4)."""
+
+    name = "cectd-ds"
+    composite = True
+
+
+class SmoothedCompositeTextDensityExtractor(Extractor):
+    """CECTD-S: Composite Text Density smoothed over sibling elements, thresholded per node
+    (§4.1, §4.3). Each element is judged on its own, so an inline link inside a paragraph
+    (density 0) loses its text: the weakness DensitySum was introduced to fix."""
+
+    name = "cectd-s"
+
+    def __init__(self, *, threshold_coefficient: float = 1.0, remove_hidden: bool = True) -> None:
+        """``threshold_coefficient`` is λ (§5.5): an element is content when its smoothed
+        density is at least λ times the body's density (§4.1).
+        ``remove_hidden``: see :class:`~scrapy_cetd.extractor.Extractor`."""
+        if threshold_coefficient < 0:
+            raise ValueError(f"threshold_coefficient must be >= 0, got {threshold_coefficient}")
+        super().__init__(remove_hidden=remove_hidden)
+        self.threshold_coefficient = threshold_coefficient
+
+    def select(self, view: DomView) -> Sequence[Keep] | str:
+        counts = count_nodes(view)
+        if counts.chars[0] == 0:
+            return NO_TEXT
+        density = densities(counts, composite=True)
+        smoothed = smooth_over_siblings(view, density)
+        threshold = self.threshold_coefficient * density[0]
+        size = len(view)
+        content = [i > 0 and smoothed[i] >= threshold - EPSILON for i in range(size)]
+        below = [False] * size
+        for i in range(size - 1, 0, -1):
+            if content[i] or below[i]:
+                below[view.parent[i]] = True
+        return [
+            Keep.TEXT if content[i] else Keep.SHELL if below[i] else Keep.DROP
+            for i in range(size)
+        ]
+
+
+def smooth_over_siblings(view: DomView, values: Sequence[float]) -> list[float]:
+    """Weighted (1, 2, 1) average of each element with its previous and next element sibling,
+    from the unsmoothed values; a missing neighbour drops out with its weight; the root keeps
+    its own value (S-18)."""
+    smoothed = list(values)
+    for siblings in view.children:
+        last = len(siblings) - 1
+        for k, node in enumerate(siblings):
+            total, weight = 2 * values[node], 2
+            if k > 0:
+                total += values[siblings[k - 1]]
+                weight += 1
+            if k < last:
+                total += values[siblings[k + 1]]
+                weight += 1
+            smoothed[node] = total / weight
+    return smoothed
