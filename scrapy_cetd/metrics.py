@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 import re
 from collections import Counter
-from collections.abc import Hashable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rapidfuzz.distance import LCSseq
@@ -64,13 +64,11 @@ def lcs_length(a: Sequence[str], b: Sequence[str]) -> int:
     """Exact length of the longest common subsequence of two token sequences.
 
     Uses rapidfuzz's bit-parallel LCS (Hyyrö), O(len(a) * len(b) / 64) in C++, on interned
-    token ids: 1.3 to 2.7 times faster than the bit-parallel loop over Python integers of
-    ``score.py`` on 10,000-token pages, and as exact.
+    token ids: faster than the bit-parallel loop over Python integers of ``score.py`` on
+    10,000-token pages (about 12 ms against 15 to 19 ms per pair), and as exact.
     """
     first, second = _intern(a, b)
-    seq1: Sequence[Hashable] = first
-    seq2: Sequence[Hashable] = second
-    return LCSseq.similarity(seq1, seq2)
+    return LCSseq.similarity(first, second)
 
 
 @dataclass(frozen=True)
@@ -102,9 +100,7 @@ def _shingles(toks: Sequence[str]) -> Counter[tuple[str, ...]]:
         return Counter()
     if len(toks) < SHINGLE_SIZE:
         return Counter([tuple(toks)])
-    return Counter(
-        tuple(toks[i : i + SHINGLE_SIZE]) for i in range(len(toks) - SHINGLE_SIZE + 1)
-    )
+    return Counter(tuple(toks[i : i + SHINGLE_SIZE]) for i in range(len(toks) - SHINGLE_SIZE + 1))
 
 
 def score_text(predicted: str, gold: str) -> dict[str, PRF]:
@@ -125,9 +121,7 @@ def _normalise_snippet(text: str) -> str:
     return " ".join(text.split()).lower()
 
 
-def snippet_accuracy(
-    predicted: str, with_: Sequence[str], without: Sequence[str]
-) -> float | None:
+def snippet_accuracy(predicted: str, with_: Sequence[str], without: Sequence[str]) -> float | None:
     """Share of snippets handled right: ``with_`` ones present, ``without`` ones absent.
 
     ``None`` when the page has no snippets at all (only WCXB pages have them), so that pages

@@ -10,12 +10,19 @@ from __future__ import annotations
 
 import copy
 import enum
+import re
 from collections.abc import Sequence
 
 import lxml.html
 from lxml import etree
 
 from scrapy_cetd.dom import BLOCK_TAGS, DomView, local_tag
+
+
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+"""Characters libxml2 keeps from a damaged page but lxml refuses in new text."""
+
+_SPACES = re.compile(r"\s+")
 
 
 class Keep(enum.IntEnum):
@@ -60,7 +67,11 @@ def render(view: DomView, modes: Sequence[Keep]) -> tuple[str, str]:
     to_remove: list[etree._Element] = []
     parent_mode = {id(root): modes[0]}
     # The copy has the same shape as the original, so walking both in step pairs the nodes.
-    for original, duplicate in zip(root.iter(), clone.iter(), strict=True):
+    # Both walks are held in lists: lxml frees a node proxy by searching its ancestors for
+    # another live proxy, which costs O(depth) per node on deep pages unless they are alive.
+    originals = list(root.iter())
+    duplicates = list(clone.iter())
+    for original, duplicate in zip(originals, duplicates, strict=True):
         i = index.get(id(original))
         parent_of = original.getparent()
         above = parent_mode.get(id(parent_of)) if parent_of is not None else None
@@ -91,9 +102,9 @@ def _remove_keeping_tail(element: etree._Element) -> None:
     if tail:
         previous = element.getprevious()
         if previous is not None:
-            previous.tail = (previous.tail or "") + tail
+            previous.tail = _NOT_XML.sub("", (previous.tail or "") + tail)
         else:
-            parent.text = (parent.text or "") + tail
+            parent.text = _NOT_XML.sub("", (parent.text or "") + tail)
     parent.remove(element)
 
 
@@ -110,17 +121,17 @@ def element_text(root: etree._Element) -> str:
             if block:
                 parts.append("\n")
             if element is not root and element.tail:
-                parts.append(element.tail)
+                parts.append(_SPACES.sub(" ", element.tail))
             continue
         if tag is None:
             if element.tail:
-                parts.append(element.tail)
+                parts.append(_SPACES.sub(" ", element.tail))
             continue
         if block:
             parts.append("\n")
         if element.text:
-            parts.append(element.text)
+            parts.append(_SPACES.sub(" ", element.text))
         stack.append((element, True))
         stack.extend((child, False) for child in reversed(element))
-    lines = (" ".join(line.split()) for line in "".join(parts).split("\n"))
+    lines = (line.strip() for line in "".join(parts).split("\n"))
     return "\n".join(line for line in lines if line)

@@ -1,0 +1,182 @@
+"""The ``scrapy-cetd`` command: extract main content from files, score algorithms on datasets."""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from scrapy_cetd.api import ALGORITHMS, DEFAULT_ALGORITHM, get_extractor
+from scrapy_cetd.datasets import load_dataset
+from scrapy_cetd.evaluation import DatasetScore, evaluate, format_table
+from scrapy_cetd.extractor import Extractor
+from scrapy_cetd.parse import to_tree
+from scrapy_cetd.result import ExtractionResult
+
+PROG = "scrapy-cetd"
+
+
+class CommandError(Exception):
+    """A failure to report as one line on stderr, with exit status 1."""
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    parser = _parser()
+    args = parser.parse_args(argv)
+    try:
+        status: int = args.run(args)
+    except CommandError as error:
+        print(f"{PROG}: error: {error}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    return status
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=PROG, description=__doc__)
+    commands = parser.add_subparsers(required=True, metavar="COMMAND")
+
+    extract = commands.add_parser("extract", help="print the main content of HTML files")
+    extract.add_argument("files", nargs="+", metavar="FILE", help="HTML file (.gz too); - = stdin")
+    _add_algorithm_options(extract, many=False)
+    extract.add_argument(
+        "--format", choices=("text", "html", "json"), default="text", help="output (text)"
+    )
+    extract.add_argument("--encoding", help="charset to assume, as an HTTP header would declare")
+    extract.add_argument("--url", help="the page's URL")
+    extract.set_defaults(run=_run_extract)
+
+    score = commands.add_parser("evaluate", help="score algorithms on datasets with gold text")
+    score.add_argument("datasets", nargs="+", metavar="DATASET_DIR")
+    _add_algorithm_options(score, many=True)
+    score.add_argument("--limit", type=int, help="score only the first N pages of each dataset")
+    score.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    score.set_defaults(run=_run_evaluate)
+    return parser
+
+
+def _add_algorithm_options(parser: argparse.ArgumentParser, *, many: bool) -> None:
+    names = ", ".join(sorted(ALGORITHMS))
+    parser.add_argument(
+        "-a",
+        "--algorithm",
+        default=DEFAULT_ALGORITHM,
+        help=f"{'comma-separated algorithms' if many else 'algorithm'}: {names} "
+        f"(default {DEFAULT_ALGORITHM})",
+    )
+    parser.add_argument(
+        "-O",
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="extractor option; VALUE is read as JSON when it parses (1.0, true), else a string",
+    )
+
+
+def _options(pairs: Sequence[str]) -> dict[str, Any]:
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        name, sep, raw = pair.partition("=")
+        if not sep or not name:
+            raise CommandError(f"option {pair!r} is not NAME=VALUE")
+        try:
+            options[name] = json.loads(raw)
+        except json.JSONDecodeError:
+            options[name] = raw
+    return options
+
+
+def _extractor(name: str, options: dict[str, Any]) -> Extractor:
+    try:
+        return get_extractor(name, **options)
+    except ValueError as error:
+        raise CommandError(str(error)) from None
+
+
+def _read(name: str) -> bytes:
+    try:
+        data = sys.stdin.buffer.read() if name == "-" else Path(name).read_bytes()
+    except OSError as error:
+        raise CommandError(f"cannot read {name}: {error.strerror or error}") from None
+    if data[:2] == b"\x1f\x8b":
+        try:
+            return gzip.decompress(data)
+        except (OSError, EOFError) as error:
+            raise CommandError(f"cannot read {name}: bad gzip data ({error})") from None
+    return data
+
+
+def _run_extract(args: argparse.Namespace) -> int:
+    extractor = _extractor(args.algorithm, _options(args.option))
+    for position, name in enumerate(args.files):
+        data = _read(name)
+        try:
+            result = extractor.extract(to_tree(data, url=args.url, encoding=args.encoding))
+        except ValueError as error:
+            raise CommandError(f"{name}: {error}") from None
+        _print_result(name, result, args.format, header=len(args.files) > 1, first=position == 0)
+    return 0
+
+
+def _print_result(
+    name: str, result: ExtractionResult, fmt: str, *, header: bool, first: bool
+) -> None:
+    if fmt == "json":
+        record = {
+            "file": name,
+            "algorithm": result.algorithm,
+            "reason": result.reason,
+            "title": result.title,
+            "text": result.text,
+            "html": result.html,
+        }
+        print(json.dumps(record, ensure_ascii=False))
+        return
+    if header:
+        print(f"{'' if first else chr(10)}==> {name} <==")
+    if result.reason is not None:
+        print(f"{PROG}: {name}: nothing extracted: {result.reason}", file=sys.stderr)
+        return
+    print(result.text if fmt == "text" else result.html)
+
+
+def _run_evaluate(args: argparse.Namespace) -> int:
+    options = _options(args.option)
+    extractors = [
+        _extractor(name.strip(), options) for name in args.algorithm.split(",") if name.strip()
+    ]
+    scores: list[DatasetScore] = []
+    for folder in args.datasets:
+        try:
+            dataset = load_dataset(folder)
+        except ValueError as error:
+            raise CommandError(str(error)) from None
+        ids = dataset.page_ids[: args.limit] if args.limit else None
+        for extractor in extractors:
+            scores.append(
+                evaluate(dataset, _predictor(extractor), system=extractor.name, ids=ids)
+            )
+    if args.json:
+        print(json.dumps([score.to_dict() for score in scores], indent=2, ensure_ascii=False))
+    else:
+        print(format_table(scores))
+    return 0
+
+
+def _predictor(extractor: Extractor) -> Any:
+    def predict(page: Any) -> str:
+        tree = to_tree(page.html, url=page.meta.get("url"), encoding=page.encoding)
+        return extractor.extract(tree).text
+
+    return predict
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,41 @@
+"""Shared fixtures: the paper's example pages and the location of the shared datasets."""
+
+from __future__ import annotations
+
+import lxml.html
+import pytest
+from lxml import etree
+
+EXAMPLE_1 = """<body><div class="main"><div class="article"><div class="articleHeadline">
+  South Korea to Hold Artillery Drills on Island</div>
+<div class="articleBody">
+  The announcement came as
+  <a href="#">Bill Richardson</a>
+</div></div></div></body>"""
+"""CETD paper Example 1 with the elisions removed (docs/algorithms.md §1.9.1)."""
+
+STORM_PAGE = """<html><head><title>t</title><script>var x=1;</script></head><body>
+<div id="nav"><ul><li><a href="/">Home</a></li><li><a href="/world">World</a></li><li><a href="/sports">Sports</a></li></ul></div>
+<div id="content">
+<h1>Storm hits the coast</h1>
+<p>Heavy rain and strong winds battered the coastal towns on Monday, forcing hundreds of residents to leave their homes.</p>
+<p>Officials said the damage was severe, according to <a href="/x">local reports</a>.</p>
+</div>
+<div id="footer">Copyright 2011 Example News. All rights reserved.</div>
+</body></html>"""  # noqa: E501
+"""The derived page of docs/algorithms.md §1.9.2."""
+
+
+def parse(html: str) -> etree._Element:
+    """Parse as lxml.html does for Scrapy (document root)."""
+    return lxml.html.document_fromstring(html)
+
+
+@pytest.fixture
+def example_1() -> etree._Element:
+    return parse(EXAMPLE_1)
+
+
+@pytest.fixture
+def storm_page() -> etree._Element:
+    return parse(STORM_PAGE)

@@ -1,0 +1,91 @@
+"""The public API: extract(), ALGORITHMS, get_extractor(), ExtractionResult."""
+
+from __future__ import annotations
+
+import dataclasses
+import pickle
+
+import pytest
+from conftest import STORM_PAGE, parse
+
+import scrapy_cetd
+from scrapy_cetd import ALGORITHMS, ExtractionResult, extract, get_extractor
+
+
+def test_registry_names() -> None:
+    assert {"cetd-ds", "cectd-ds", "cectd-s"} <= set(ALGORITHMS)
+    for name, cls in ALGORITHMS.items():
+        assert cls.name == name
+
+
+def test_registry_is_read_only() -> None:
+    with pytest.raises(TypeError):
+        ALGORITHMS["mine"] = ALGORITHMS["cectd-ds"]  # type: ignore[index]
+
+
+def test_str_bytes_and_tree_give_the_same_result() -> None:
+    from_text = extract(STORM_PAGE)
+    from_bytes = extract(STORM_PAGE.encode("utf-8"))
+    from_tree = extract(parse(STORM_PAGE))
+    assert from_text == from_bytes == from_tree
+    assert from_text.algorithm == scrapy_cetd.DEFAULT_ALGORITHM
+
+
+def test_bytes_are_decoded_by_declared_charset_and_meta() -> None:
+    page = "<html><body><p>Grüße aus Köln, eine längere Nachricht für den Test.</p></body></html>"
+    latin = page.encode("latin-1")
+    assert "Grüße" in extract(latin, encoding="iso-8859-1").text
+    with_meta = page.replace("<html>", "<html><head><meta charset='iso-8859-1'></head>")
+    assert "Grüße" in extract(with_meta.encode("latin-1")).text
+
+
+def test_unknown_algorithm_lists_the_valid_ones() -> None:
+    with pytest.raises(ValueError, match=r"unknown algorithm 'nope'.*cectd-ds"):
+        get_extractor("nope")
+
+
+def test_unknown_option_lists_the_valid_ones() -> None:
+    with pytest.raises(ValueError, match=r"unknown option.*lambda_.*threshold_coefficient"):
+        extract(STORM_PAGE, lambda_=2)
+
+
+def test_options_reach_the_extractor() -> None:
+    extractor = get_extractor("cetd-ds", threshold_coefficient=0.5, remove_hidden=False)
+    assert extractor.options() == {"threshold_coefficient": 0.5, "remove_hidden": False}
+    assert "threshold_coefficient=0.5" in repr(extractor)
+
+
+def test_result_is_frozen_and_picklable() -> None:
+    result = extract(STORM_PAGE)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        result.text = "x"  # type: ignore[misc]
+    assert pickle.loads(pickle.dumps(result)) == result
+
+
+def test_extractors_pickle() -> None:
+    extractor = get_extractor("cectd-ds", threshold_coefficient=0.9)
+    clone = pickle.loads(pickle.dumps(extractor))
+    assert clone.options() == extractor.options()
+    assert clone.extract(parse(STORM_PAGE)) == extractor.extract(parse(STORM_PAGE))
+
+
+def test_empty_result_has_reason() -> None:
+    result = ExtractionResult.empty("cectd-ds", "no visible text")
+    assert (result.text, result.html, result.reason) == ("", "", "no visible text")
+    assert not result
+
+
+@pytest.mark.parametrize("source", ["", "   \n", b"", b" \t\n"])
+def test_empty_input_is_a_value_error(source: str | bytes) -> None:
+    with pytest.raises(ValueError, match="not an HTML document"):
+        extract(source)
+
+
+def test_wrong_source_type_is_a_type_error() -> None:
+    with pytest.raises(TypeError, match="source must be"):
+        extract(42)  # type: ignore[arg-type]
+
+
+def test_public_names() -> None:
+    for name in scrapy_cetd.__all__:
+        assert hasattr(scrapy_cetd, name)
