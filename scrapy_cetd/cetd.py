@@ -12,7 +12,7 @@ from scrapy_cetd.extractor import Extractor
 from scrapy_cetd.output import Keep, content_modes
 
 EPSILON = 1e-9
-"""Tolerance of every threshold comparison (``x ≥ t`` is ``x ≥ t − ε``; §0.5)."""
+"""Tolerance of every threshold comparison (``x ≥ t`` is ``x ≥ t - ε``; §0.5)."""
 
 NO_TEXT = "no visible text"
 
@@ -129,8 +129,7 @@ class SmoothedCompositeTextDensityExtractor(Extractor):
             if content[i] or below[i]:
                 below[view.parent[i]] = True
         return [
-            Keep.TEXT if content[i] else Keep.SHELL if below[i] else Keep.DROP
-            for i in range(size)
+            Keep.TEXT if content[i] else Keep.SHELL if below[i] else Keep.DROP for i in range(size)
         ]
 
 

@@ -160,9 +160,7 @@ def _run_evaluate(args: argparse.Namespace) -> int:
             raise CommandError(str(error)) from None
         ids = dataset.page_ids[: args.limit] if args.limit else None
         for extractor in extractors:
-            scores.append(
-                evaluate(dataset, _predictor(extractor), system=extractor.name, ids=ids)
-            )
+            scores.append(evaluate(dataset, _predictor(extractor), system=extractor.name, ids=ids))
     if args.json:
         print(json.dumps([score.to_dict() for score in scores], indent=2, ensure_ascii=False))
     else:

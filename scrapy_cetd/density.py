@@ -66,7 +66,7 @@ def text_density(chars: int, tags: int) -> float:
 def composite_text_density(
     chars: int, tags: int, link_chars: int, link_tags: int, link_ratio: float
 ) -> float:
-    """``CTD`` of §3.3, Def. 2, with ``T, LC, LT, C − LC`` clamped to at least 1 (S-6).
+    """``CTD`` of §3.3, Def. 2, with ``T, LC, LT, C - LC`` clamped to at least 1 (S-6).
 
     ``CTD = C/T' · log_B(C·T' / (LC'·LT'))`` with ``B = ln(C·LC'/N' + ratio·C + e)``; 0 for a
     node without text. The clamping keeps the value finite and non-negative, and exactly 0 for

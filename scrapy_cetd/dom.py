@@ -20,8 +20,11 @@ LINK_TAGS = frozenset({"a", "button", "select"})
 """Elements whose text is link text: CETD treats buttons and drop-downs as links (§0.4)."""
 
 BLOCK_TAGS = frozenset(
-    "p div h1 h2 h3 h4 h5 h6 li ul ol dl dt dd table tr td th pre blockquote section article "
-    "header footer aside main nav figure figcaption form hr br address".split()
+    {
+        *("p", "div", "h1", "h2", "h3", "h4", "h5", "h6", "li", "ul", "ol", "dl", "dt", "dd"),
+        *("table", "tr", "td", "th", "pre", "blockquote", "section", "article", "header"),
+        *("footer", "aside", "main", "nav", "figure", "figcaption", "form", "hr", "br", "address"),
+    }
 )
 """Elements that start a new line of text output (§0.6)."""
 

@@ -18,7 +18,6 @@ from lxml import etree
 
 from scrapy_cetd.dom import BLOCK_TAGS, DomView, local_tag
 
-
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 """Characters libxml2 keeps from a damaged page but lxml refuses in new text."""
 
@@ -65,7 +64,7 @@ def render(view: DomView, modes: Sequence[Keep]) -> tuple[str, str]:
     clone = copy.deepcopy(root)
     index = {id(element): i for i, element in enumerate(view.elements)}
     to_remove: list[etree._Element] = []
-    parent_mode = {id(root): modes[0]}
+    parent_mode: dict[int, Keep] = {id(root): modes[0]}
     # The copy has the same shape as the original, so walking both in step pairs the nodes.
     # Both walks are held in lists: lxml frees a node proxy by searching its ancestors for
     # another live proxy, which costs O(depth) per node on deep pages unless they are alive.

@@ -11,7 +11,9 @@ Source = str | bytes | etree._Element
 _BLANK_URL = "about:blank"
 
 
-def to_tree(source: Source, *, url: str | None = None, encoding: str | None = None) -> etree._Element:
+def to_tree(
+    source: Source, *, url: str | None = None, encoding: str | None = None
+) -> etree._Element:
     """The parsed document for ``source``, built exactly as a Scrapy crawl builds it.
 
     Bytes are decoded as Scrapy's ``TextResponse`` decodes them (``encoding`` plays the part of

@@ -110,8 +110,14 @@ def test_ties_go_to_the_first_node_in_document_order() -> None:
 
 
 def test_page_without_text_is_an_empty_result_with_reason() -> None:
-    for cls in (TextDensityExtractor, CompositeTextDensityExtractor, SmoothedCompositeTextDensityExtractor):
-        result = cls().extract(parse("<body><div><img src='x.png'></div><script>var a = 'text';</script></body>"))
+    for cls in (
+        TextDensityExtractor,
+        CompositeTextDensityExtractor,
+        SmoothedCompositeTextDensityExtractor,
+    ):
+        result = cls().extract(
+            parse("<body><div><img src='x.png'></div><script>var a = 'text';</script></body>")
+        )
         assert result.text == result.html == ""
         assert result.reason == "no visible text"
         assert not result
@@ -135,7 +141,11 @@ def test_hidden_elements_are_removed_unless_disabled() -> None:
 
 def test_input_tree_is_unchanged(storm_page: etree._Element) -> None:
     before = etree.tostring(storm_page)
-    for cls in (TextDensityExtractor, CompositeTextDensityExtractor, SmoothedCompositeTextDensityExtractor):
+    for cls in (
+        TextDensityExtractor,
+        CompositeTextDensityExtractor,
+        SmoothedCompositeTextDensityExtractor,
+    ):
         cls().extract(storm_page)
         cls(threshold_coefficient=0).extract(storm_page)
     assert etree.tostring(storm_page) == before
@@ -148,7 +158,11 @@ def test_deep_nesting_completes() -> None:
     for _ in range(100_000):
         chain.append(etree.SubElement(chain[-1], "div"))
     chain[-1].text = "deep content at the bottom"
-    for cls in (TextDensityExtractor, CompositeTextDensityExtractor, SmoothedCompositeTextDensityExtractor):
+    for cls in (
+        TextDensityExtractor,
+        CompositeTextDensityExtractor,
+        SmoothedCompositeTextDensityExtractor,
+    ):
         result = cls().extract(root)
         assert result.text == "deep content at the bottom"
 
