@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from scrapy_cetd.dom import DomView, normalized_length
+from scrapy_cetd.dom import DomView
 
 
 @dataclass(frozen=True, eq=False)
@@ -39,22 +39,25 @@ def count_nodes(view: DomView) -> NodeCounts:
     or is an "all-link" wrapper (``LT_c = T_c ≥ 1`` and ``LC_c = C_c``).
     """
     size = len(view)
-    run_chars = [[normalized_length(run) for run in runs] for runs in view.runs]
-    own = [sum(counts) for counts in run_chars]
+    # dom.normalized_length, inlined: this runs once per text run of the page.
+    run_chars = [[len(" ".join(run.split())) if run else 0 for run in runs] for runs in view.runs]
+    own = list(map(sum, run_chars))
+    in_link = view.in_link
     chars = own[:]
-    link_chars = [own[i] if view.in_link[i] else 0 for i in range(size)]
+    link_chars = [count if link else 0 for count, link in zip(own, in_link, strict=True)]
     tags = [0] * size
     link_tags = [0] * size
     parent = view.parent
-    in_link = view.in_link
     # Preorder puts every child after its parent, so a reverse scan sees children first.
     for i in range(size - 1, 0, -1):
         p = parent[i]
-        chars[p] += chars[i]
-        link_chars[p] += link_chars[i]
-        tags[p] += tags[i] + 1
-        all_link = tags[i] >= 1 and link_tags[i] == tags[i] and link_chars[i] == chars[i]
-        link_tags[p] += link_tags[i] + (1 if in_link[i] or all_link else 0)
+        c, lc, t, lt = chars[i], link_chars[i], tags[i], link_tags[i]
+        chars[p] += c
+        link_chars[p] += lc
+        tags[p] += t + 1
+        if in_link[i] or (t >= 1 and lt == t and lc == c):  # q(c) = 1
+            lt += 1
+        link_tags[p] += lt
     return NodeCounts(chars, tags, link_chars, link_tags, run_chars)
 
 
@@ -83,16 +86,30 @@ def composite_text_density(
 
 
 def densities(counts: NodeCounts, *, composite: bool) -> list[float]:
-    """TD (``composite=False``) or CTD (``composite=True``) of every element."""
+    """TD (``composite=False``) or CTD (``composite=True``) of every element.
+
+    Same arithmetic, in the same order, as :func:`text_density` and
+    :func:`composite_text_density`, inlined because it runs once per element.
+    """
     if not composite:
-        return [text_density(c, t) for c, t in zip(counts.chars, counts.tags, strict=True)]
+        return [c / (t if t > 1 else 1) for c, t in zip(counts.chars, counts.tags, strict=True)]
     ratio = counts.link_ratio
-    return [
-        composite_text_density(c, t, lc, lt, ratio)
-        for c, t, lc, lt in zip(
-            counts.chars, counts.tags, counts.link_chars, counts.link_tags, strict=True
-        )
-    ]
+    log, e = math.log, math.e
+    values: list[float] = []
+    append = values.append
+    for c, tags, link_chars, link_tags in zip(
+        counts.chars, counts.tags, counts.link_chars, counts.link_tags, strict=True
+    ):
+        if c <= 0:
+            append(0.0)
+            continue
+        t = tags if tags > 1 else 1  # the clamping of composite_text_density
+        lc = link_chars if link_chars > 1 else 1
+        lt = link_tags if link_tags > 1 else 1
+        non_link = c - link_chars if c - link_chars > 1 else 1
+        base = log(c * lc / non_link + ratio * c + e)
+        append((c / t) * log(c * t / (lc * lt)) / log(base))
+    return values
 
 
 def density_sums(
@@ -100,16 +117,29 @@ def density_sums(
 ) -> list[float]:
     """DensitySum of every element (§4.2, Def. 3): the densities of its element children plus
     those of its own text runs, each run scored as a pseudo-node with ``T = LT = 0`` whose
-    characters are link characters when the element is (inside) a link (S-11)."""
+    characters are link characters when the element is (inside) a link (S-11).
+
+    A run's density depends only on its length and on the link flag, so it is computed once
+    per distinct pair; the additions keep their order (runs, then children), so the floats are
+    those of the plain definition.
+    """
     ratio = counts.link_ratio
+    run_density: dict[tuple[int, bool], float] = {}
     sums: list[float] = []
-    for i, child_indices in enumerate(view.children):
-        in_link = view.in_link[i]
+    for child_indices, run_chars, in_link in zip(
+        view.children, counts.run_chars, view.in_link, strict=True
+    ):
         total = 0.0
-        for run in counts.run_chars[i]:
+        for run in run_chars:
             if run:
                 if composite:
-                    total += composite_text_density(run, 0, run if in_link else 0, 0, ratio)
+                    key = (run, in_link)
+                    value = run_density.get(key)
+                    if value is None:
+                        value = run_density[key] = composite_text_density(
+                            run, 0, run if in_link else 0, 0, ratio
+                        )
+                    total += value
                 else:
                     total += run
         for c in child_indices:

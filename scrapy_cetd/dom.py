@@ -111,48 +111,89 @@ def build_view(root: etree._Element, *, remove_hidden: bool = True) -> DomView:
     Removed before anything is counted (§0.2): comments, processing instructions, ``script``,
     ``style``, ``noscript``, ``template`` and, when ``remove_hidden`` is true, elements hidden by
     their own markup.
+
+    The pass is one ``root.iter()`` (a single C iterator, one proxy per node) rather than a
+    Python stack of child iterators, and it makes no function call per node: each raw tag is
+    resolved once per page to its local name, hidden elements are found up front by
+    :func:`hidden_elements`, and a node whose parent is not in the view lies in a removed
+    subtree. Removed nodes stay referenced until the end, so lxml frees no proxy deep in a
+    removed subtree one by one (each free searches the ancestors for a live proxy).
     """
-    elements: list[etree._Element] = []
-    tags: list[str] = []
-    parent: list[int] = []
-    children: list[list[int]] = []
-    runs: list[list[str]] = []
-    depth: list[int] = []
-    in_link: list[bool] = []
+    root_tag = local_tag(root) or ""
+    elements = [root]
+    tags = [root_tag]
+    parent = [-1]
+    children: list[list[int]] = [[]]
+    runs: list[list[str]] = [[]]
+    depth = [0]
+    in_link = [root_tag in LINK_TAGS]
+    current = [root.text or ""]  # the run each element is collecting
+    index_of = {root: 0}
+    removed: list[etree._Element] = []
+    hidden = hidden_elements(root) if remove_hidden else set()
+    names: dict[object, str | None] = {}  # raw tag -> local name, None when never visible
 
-    stack: list[tuple[etree._Element, str, int]] = [(root, local_tag(root) or "", -1)]
-    while stack:
-        element, tag, parent_index = stack.pop()
+    nodes = root.iter()
+    next(nodes)  # the root itself
+    for node in nodes:
+        p = index_of.get(node.getparent())  # type: ignore[arg-type]
+        if p is None:  # inside a removed subtree
+            removed.append(node)
+            continue
+        raw = node.tag
+        try:
+            name = names[raw]
+        except KeyError:
+            name = names[raw] = _visible_name(raw)
+        if name is None or node in hidden:
+            current[p] += node.tail or ""
+            removed.append(node)
+            continue
         index = len(elements)
-        elements.append(element)
-        tags.append(tag)
-        parent.append(parent_index)
+        index_of[node] = index
+        elements.append(node)
+        tags.append(name)
+        parent.append(p)
         children.append([])
-        if parent_index >= 0:
-            children[parent_index].append(index)
-            depth.append(depth[parent_index] + 1)
-            in_link.append(tag in LINK_TAGS or in_link[parent_index])
-        else:
-            depth.append(0)
-            in_link.append(tag in LINK_TAGS)
-
-        own_runs: list[str] = []
-        run = element.text or ""
-        visible: list[tuple[etree._Element, str, int]] = []
-        for child in element:
-            child_tag = local_tag(child)
-            if (
-                child_tag is None
-                or child_tag in INVISIBLE_TAGS
-                or (remove_hidden and is_hidden(child))
-            ):
-                run += child.tail or ""
-                continue
-            own_runs.append(run)
-            visible.append((child, child_tag, index))
-            run = child.tail or ""
-        own_runs.append(run)
-        runs.append(own_runs)
-        stack.extend(reversed(visible))
-
+        children[p].append(index)
+        depth.append(depth[p] + 1)
+        in_link.append(name in LINK_TAGS or in_link[p])
+        runs[p].append(current[p])
+        current[p] = node.tail or ""
+        runs.append([])
+        current.append(node.text or "")
+    for own_runs, last in zip(runs, current, strict=True):
+        own_runs.append(last)
     return DomView(elements, tags, parent, children, runs, depth, in_link)
+
+
+def _visible_name(tag: object) -> str | None:
+    """The local name for a raw lxml ``tag``, or ``None`` when such a node is never visible
+    (a comment, PI or entity, whose ``tag`` is not a string, or an invisible element)."""
+    if not isinstance(tag, str):
+        return None
+    if tag[:1] == "{":
+        tag = tag.rpartition("}")[2]
+    name = tag.lower()
+    return None if name in INVISIBLE_TAGS else name
+
+
+_HIDING_ATTRIBUTES = "descendant::*/@hidden | descendant::*/@style | descendant::*/@type"
+"""The attributes :func:`is_hidden` reads; an element without any of them is never hidden."""
+
+
+def hidden_elements(root: etree._Element) -> set[etree._Element]:
+    """The elements below ``root`` that :func:`is_hidden` rejects.
+
+    Only an element with a ``hidden``, ``style`` or ``type`` attribute can be hidden. One XPath
+    query, run in C, finds those attributes and their few owners, so :func:`build_view` tests
+    set membership instead of reading three attributes of every element (which would cost more
+    than the rest of its loop). The set holds the proxies alive, so the walk meets these very
+    objects.
+    """
+    found = root.xpath(_HIDING_ATTRIBUTES, smart_strings=True)
+    assert isinstance(found, list)
+    owners = {
+        value.getparent() for value in found if isinstance(value, etree._ElementUnicodeResult)
+    }
+    return {element for element in owners if element is not None and is_hidden(element)}

@@ -57,39 +57,144 @@ def content_modes(
 
 
 def render(view: DomView, modes: Sequence[Keep]) -> tuple[str, str]:
-    """The kept part of ``view`` as ``(html, text)``; ``("", "")`` when nothing is kept."""
+    """The kept part of ``view`` as ``(html, text)``; ``("", "")`` when nothing is kept.
+
+    The HTML is a deep copy of the root trimmed in place and serialised by lxml. Only the copies
+    of elements that change are visited (see :func:`_trim`); a kept subtree with nothing to
+    remove is never walked. The text is then written from the view itself, with the strings the
+    trimmed copy holds, exactly as :func:`element_text` would read them from the copy.
+    """
     if modes[0] == Keep.DROP:
         return "", ""
-    root = view.elements[0]
-    clone = copy.deepcopy(root)
-    index = {id(element): i for i, element in enumerate(view.elements)}
-    to_remove: list[etree._Element] = []
-    parent_mode: dict[int, Keep] = {id(root): modes[0]}
-    # The copy has the same shape as the original, so walking both in step pairs the nodes.
-    # Both walks are held in lists: lxml frees a node proxy by searching its ancestors for
-    # another live proxy, which costs O(depth) per node on deep pages unless they are alive.
-    originals = list(root.iter())
-    duplicates = list(clone.iter())
-    for original, duplicate in zip(originals, duplicates, strict=True):
-        i = index.get(id(original))
-        parent_of = original.getparent()
-        above = parent_mode.get(id(parent_of)) if parent_of is not None else None
-        mode = modes[i] if i is not None else Keep.DROP
-        if original is not root:
-            if above is None:  # inside a node that is removed anyway
-                continue
-            if above != Keep.TEXT:
-                duplicate.tail = None
-            if mode == Keep.DROP:
-                to_remove.append(duplicate)
-                continue
-        parent_mode[id(original)] = mode
-        if mode != Keep.TEXT:
-            duplicate.text = None
-    for element in to_remove:
-        _remove_keeping_tail(element)
+    kept = _kept(view, modes)
+    clone = copy.deepcopy(view.elements[0])
+    texts, tails = _trim(view, modes, kept, clone)
     html = lxml.html.tostring(clone, encoding="unicode", with_tail=False)
-    return html, element_text(clone)
+    return html, _view_text(view, kept, texts, tails)
+
+
+def _kept(view: DomView, modes: Sequence[Keep]) -> list[bool]:
+    """Whether each element is in the output: its mode keeps it and so do its ancestors'."""
+    kept = [True] * len(view)
+    parent = view.parent
+    for i in range(1, len(view)):
+        kept[i] = modes[i] != Keep.DROP and kept[parent[i]]
+    return kept
+
+
+def _changed(view: DomView, modes: Sequence[Keep], kept: Sequence[bool]) -> list[bool]:
+    """Kept elements whose copy changes: a shell (its text and its children's tails go) or an
+    element with a child to remove (a node outside the view, or a dropped element)."""
+    elements, children = view.elements, view.children
+    changed = [False] * len(view)
+    for i, own in enumerate(children):
+        if kept[i]:
+            changed[i] = (
+                modes[i] != Keep.TEXT
+                or len(elements[i]) != len(own)
+                or not all(kept[c] for c in own)
+            )
+    return changed
+
+
+def _trim(
+    view: DomView, modes: Sequence[Keep], kept: Sequence[bool], clone: etree._Element
+) -> tuple[list[str | None], list[str | None]]:
+    """Trim ``clone``, a deep copy of the view's root, to the kept elements; return the text
+    and the tail each kept element has afterwards (``None`` where the output has none).
+
+    A shell loses its text and its children's tails; a child that is not kept is removed, its
+    tail joined to the text before it when the parent keeps its text. The walk goes down only
+    to elements that change or have a changing descendant, pairing copies with originals
+    child by child. Every copy it touches stays referenced until the end: lxml frees a proxy by
+    searching its ancestors for a live one, which would make a deep walk quadratic.
+    """
+    elements, children, runs = view.elements, view.children, view.runs
+    changed = _changed(view, modes, kept)
+    visit = changed[:]
+    for i in range(len(view) - 1, 0, -1):
+        if visit[i]:
+            visit[view.parent[i]] = True
+
+    texts: list[str | None] = [None] * len(view)
+    tails: list[str | None] = [None] * len(view)
+    for i, own in enumerate(children):
+        if kept[i] and not changed[i]:  # then a text element whose children are all kept
+            own_runs = runs[i]
+            texts[i] = own_runs[0]
+            for k, child in enumerate(own, 1):
+                tails[child] = own_runs[k]
+
+    alive: list[list[etree._Element]] = []
+    stack = [(0, clone)] if visit[0] else []
+    while stack:
+        i, duplicate = stack.pop()
+        copies = list(duplicate)
+        alive.append(copies)
+        if not changed[i]:
+            stack.extend((c, dup) for c, dup in zip(children[i], copies, strict=True) if visit[c])
+            continue
+        with_text = modes[i] == Keep.TEXT
+        if not with_text:
+            duplicate.text = None
+        kept_copies: list[tuple[int, etree._Element]] = []
+        to_remove: list[etree._Element] = []
+        own = children[i]
+        k = 0
+        for original, dup in zip(list(elements[i]), copies, strict=True):
+            if not with_text:
+                dup.tail = None
+            if k < len(own) and original is elements[own[k]]:
+                child = own[k]
+                k += 1
+                if kept[child]:
+                    kept_copies.append((child, dup))
+                    if visit[child]:
+                        stack.append((child, dup))
+                    continue
+            to_remove.append(dup)
+        for dup in to_remove:
+            _remove_keeping_tail(dup)
+        if with_text:
+            texts[i] = duplicate.text
+            for child, dup in kept_copies:
+                tails[child] = dup.tail
+    return texts, tails
+
+
+def _view_text(
+    view: DomView,
+    kept: Sequence[bool],
+    texts: Sequence[str | None],
+    tails: Sequence[str | None],
+) -> str:
+    """:func:`element_text` of the trimmed copy, read from the view: the kept elements in
+    document order with the text and tails they have in the copy."""
+    parts: list[str] = []
+    tags, parent = view.tags, view.parent
+    open_elements: list[int] = []
+
+    def close(index: int) -> None:
+        if tags[index] in BLOCK_TAGS:
+            parts.append("\n")
+        tail = tails[index]
+        if index and tail:
+            parts.append(_SPACES.sub(" ", tail))
+
+    for i, keep in enumerate(kept):
+        if not keep:
+            continue
+        while open_elements and open_elements[-1] != parent[i]:
+            close(open_elements.pop())
+        if tags[i] in BLOCK_TAGS:
+            parts.append("\n")
+        text = texts[i]
+        if text:
+            parts.append(_SPACES.sub(" ", text))
+        open_elements.append(i)
+    while open_elements:
+        close(open_elements.pop())
+    return _lines(parts)
 
 
 def _remove_keeping_tail(element: etree._Element) -> None:
@@ -132,5 +237,10 @@ def element_text(root: etree._Element) -> str:
             parts.append(_SPACES.sub(" ", element.text))
         stack.append((element, True))
         stack.extend((child, False) for child in reversed(element))
+    return _lines(parts)
+
+
+def _lines(parts: list[str]) -> str:
+    """The text of ``parts`` with each line stripped and empty lines dropped."""
     lines = (line.strip() for line in "".join(parts).split("\n"))
     return "\n".join(line for line in lines if line)

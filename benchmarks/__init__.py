@@ -1,0 +1,1 @@
+"""Benchmarks of scrapy-cetd (run each module with ``python -m benchmarks.NAME``)."""
