@@ -1,22 +1,37 @@
 """scrapy-cetd: the main content of every page a Scrapy crawler fetches."""
 
+from scrapy_cetd.addon import Addon
 from scrapy_cetd.api import ALGORITHMS, DEFAULT_ALGORITHM, extract, get_extractor
 from scrapy_cetd.cetd import (
     CompositeTextDensityExtractor,
     SmoothedCompositeTextDensityExtractor,
     TextDensityExtractor,
 )
+from scrapy_cetd.cetr import CetrExtractor, CetrThresholdExtractor
+from scrapy_cetd.coreex import CoreExExtractor
+from scrapy_cetd.cset import CSetExtractor
 from scrapy_cetd.extractor import Extractor
+from scrapy_cetd.middleware import CETDDownloaderMiddleware, CETDSpiderMiddleware, get_dom
+from scrapy_cetd.pipeline import CETDPipeline
 from scrapy_cetd.result import ExtractionResult
 
 __all__ = [
     "ALGORITHMS",
     "DEFAULT_ALGORITHM",
+    "Addon",
+    "CETDDownloaderMiddleware",
+    "CETDPipeline",
+    "CETDSpiderMiddleware",
+    "CSetExtractor",
+    "CetrExtractor",
+    "CetrThresholdExtractor",
     "CompositeTextDensityExtractor",
+    "CoreExExtractor",
     "ExtractionResult",
     "Extractor",
     "SmoothedCompositeTextDensityExtractor",
     "TextDensityExtractor",
     "extract",
+    "get_dom",
     "get_extractor",
 ]

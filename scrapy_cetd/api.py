@@ -12,6 +12,9 @@ from scrapy_cetd.cetd import (
     SmoothedCompositeTextDensityExtractor,
     TextDensityExtractor,
 )
+from scrapy_cetd.cetr import CetrExtractor, CetrThresholdExtractor
+from scrapy_cetd.coreex import CoreExExtractor
+from scrapy_cetd.cset import CSetExtractor
 from scrapy_cetd.extractor import Extractor
 from scrapy_cetd.parse import Source, to_tree
 from scrapy_cetd.result import ExtractionResult
@@ -25,6 +28,10 @@ ALGORITHMS: Mapping[str, type[Extractor]] = MappingProxyType(
             TextDensityExtractor,
             CompositeTextDensityExtractor,
             SmoothedCompositeTextDensityExtractor,
+            CetrExtractor,
+            CetrThresholdExtractor,
+            CoreExExtractor,
+            CSetExtractor,
         )
     }
 )

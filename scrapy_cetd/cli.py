@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from scrapy_cetd.api import ALGORITHMS, DEFAULT_ALGORITHM, get_extractor
-from scrapy_cetd.datasets import load_dataset
-from scrapy_cetd.evaluation import DatasetScore, evaluate, format_table
+from scrapy_cetd.datasets import Dataset, Page, find_datasets, load_dataset
+from scrapy_cetd.evaluation import DatasetScore, Predict, evaluate, format_table
 from scrapy_cetd.extractor import Extractor
 from scrapy_cetd.parse import to_tree
 from scrapy_cetd.result import ExtractionResult
@@ -53,7 +53,12 @@ def _parser() -> argparse.ArgumentParser:
     extract.set_defaults(run=_run_extract)
 
     score = commands.add_parser("evaluate", help="score algorithms on datasets with gold text")
-    score.add_argument("datasets", nargs="+", metavar="DATASET_DIR")
+    score.add_argument(
+        "datasets",
+        nargs="+",
+        metavar="DATASET_DIR",
+        help="a dataset folder (with MANIFEST.json), or a folder of them",
+    )
     _add_algorithm_options(score, many=True)
     score.add_argument("--limit", type=int, help="score only the first N pages of each dataset")
     score.add_argument("--json", action="store_true", help="print JSON instead of a table")
@@ -153,11 +158,7 @@ def _run_evaluate(args: argparse.Namespace) -> int:
         _extractor(name.strip(), options) for name in args.algorithm.split(",") if name.strip()
     ]
     scores: list[DatasetScore] = []
-    for folder in args.datasets:
-        try:
-            dataset = load_dataset(folder)
-        except ValueError as error:
-            raise CommandError(str(error)) from None
+    for dataset in _datasets(args.datasets):
         ids = dataset.page_ids[: args.limit] if args.limit else None
         for extractor in extractors:
             scores.append(evaluate(dataset, _predictor(extractor), system=extractor.name, ids=ids))
@@ -168,8 +169,26 @@ def _run_evaluate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _predictor(extractor: Extractor) -> Any:
-    def predict(page: Any) -> str:
+def _datasets(folders: Sequence[str]) -> list[Dataset]:
+    """Each folder is a dataset, or holds datasets (``../shared/datasets``)."""
+    found: list[Dataset] = []
+    for folder in folders:
+        if Path(folder).is_dir() and not (Path(folder) / "MANIFEST.json").exists():
+            inside = find_datasets(folder)
+            if inside:
+                found.extend(inside)
+                continue
+        try:
+            found.append(load_dataset(folder))
+        except ValueError as error:
+            raise CommandError(str(error)) from None
+    return found
+
+
+def _predictor(extractor: Extractor) -> Predict:
+    """Decode and parse as a crawl would, then extract: the time measured covers all three."""
+
+    def predict(page: Page) -> str:
         tree = to_tree(page.html, url=page.meta.get("url"), encoding=page.encoding)
         return extractor.extract(tree).text
 

@@ -1,0 +1,32 @@
+"""Word counting shared by the word-based extractors (CoreEx, Alarte & Silva).
+
+``docs/algorithms.md`` §0.3: words are the whitespace-separated tokens of the text, except that
+every CJK ideograph, kana and Hangul syllable is a word on its own, so that a paragraph of
+Chinese or Japanese is not counted as one or two "words" and does not lose to a menu.
+"""
+
+from __future__ import annotations
+
+import re
+
+_CJK = (
+    "\u3040-\u30ff"  # hiragana, katakana
+    "\u31f0-\u31ff"  # katakana phonetic extensions
+    "\u3400-\u4dbf"  # CJK unified ideographs extension A
+    "\u4e00-\u9fff"  # CJK unified ideographs
+    "\uac00-\ud7af"  # Hangul syllables
+    "\uf900-\ufaff"  # CJK compatibility ideographs
+    "\uff66-\uff9f"  # half-width katakana
+    "\U00020000-\U0003134f"  # CJK unified ideographs extensions B-G
+)
+
+_WORD = re.compile(f"[{_CJK}]|[^\\s{_CJK}]+")
+"""One CJK character, or a run of other non-space characters."""
+
+
+def count_words(text: str) -> int:
+    """The number of words in ``text`` (§0.3): whitespace tokens, with every CJK character
+    counted as one word and splitting the token it sits in (``"abc中文"`` is 3 words)."""
+    if text.isascii():
+        return len(text.split())
+    return sum(1 for _ in _WORD.finditer(text))

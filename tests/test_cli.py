@@ -1,0 +1,135 @@
+"""The scrapy-cetd command line."""
+
+from __future__ import annotations
+
+import gzip
+import io
+import json
+from pathlib import Path
+
+import pytest
+from conftest import STORM_PAGE
+
+from scrapy_cetd.cli import main
+
+
+@pytest.fixture
+def page_file(tmp_path: Path) -> Path:
+    path = tmp_path / "storm.html"
+    path.write_text(STORM_PAGE, encoding="utf-8")
+    return path
+
+
+def test_extract_prints_text(page_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["extract", str(page_file)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "Storm hits the coast"
+    assert "Home" not in lines
+
+
+def test_extract_html_and_algorithm_and_option(
+    page_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = [
+        "extract",
+        str(page_file),
+        "--format",
+        "html",
+        "-a",
+        "cetd-ds",
+        "-O",
+        "threshold_coefficient=0",
+    ]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("<body>")
+    assert 'id="nav"' in out
+
+
+def test_extract_json_from_gzip_and_several_files(
+    page_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    packed = tmp_path / "storm.html.gz"
+    packed.write_bytes(gzip.compress(STORM_PAGE.encode()))
+    assert main(["extract", str(page_file), str(packed), "--format", "json"]) == 0
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [r["file"] for r in records] == [str(page_file), str(packed)]
+    assert records[0]["text"] == records[1]["text"]
+    assert records[0]["reason"] is None
+
+
+def test_extract_reads_stdin(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    stdin = io.TextIOWrapper(io.BytesIO(STORM_PAGE.encode()))
+    monkeypatch.setattr("sys.stdin", stdin)
+    assert main(["extract", "-"]) == 0
+    assert capsys.readouterr().out.startswith("Storm hits the coast")
+
+
+def test_empty_result_goes_to_stderr(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "empty.html"
+    path.write_text("<html><body><img src='a.png'></body></html>")
+    assert main(["extract", str(path)]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert "nothing extracted: no visible text" in captured.err
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["extract", "missing.html"], "cannot read missing.html"),
+        (["extract", "-a", "nope", "x.html"], "unknown algorithm 'nope'"),
+        (["extract", "-O", "nonsense", "x.html"], "is not NAME=VALUE"),
+        (["extract", "-O", "bogus=1", "x.html"], "unknown option(s) bogus"),
+        (["evaluate", "/no/such/dataset"], "is not a dataset folder"),
+    ],
+)
+def test_errors_are_one_line_and_exit_1(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    assert message in err
+    assert len(err.strip().splitlines()) == 1
+    assert "Traceback" not in err
+
+
+def test_empty_file_is_an_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "blank.html"
+    path.write_text("  \n")
+    assert main(["extract", str(path)]) == 1
+    assert "not an HTML document" in capsys.readouterr().err
+
+
+def make_dataset(root: Path) -> Path:
+    folder = root / "tiny"
+    (folder / "html").mkdir(parents=True)
+    (folder / "gold").mkdir()
+    pages = {"p1": {"url": None, "encoding": "utf-8", "page_type": "article"}}
+    (folder / "MANIFEST.json").write_text(json.dumps({"name": "tiny", "pages": pages}))
+    (folder / "html" / "p1.html.gz").write_bytes(gzip.compress(STORM_PAGE.encode()))
+    gold = "Storm hits the coast\nHeavy rain and strong winds battered the coastal towns"
+    (folder / "gold" / "p1.txt").write_text(gold)
+    return folder
+
+
+def test_evaluate_prints_a_table(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = make_dataset(tmp_path)
+    assert main(["evaluate", str(folder), "-a", "cetd-ds,cectd-ds"]) == 0
+    out = capsys.readouterr().out
+    assert "| tiny | cetd-ds | 1 | 0 |" in out
+    assert "| tiny | cectd-ds | 1 | 0 |" in out
+
+
+def test_evaluate_json_and_folder_of_datasets(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    make_dataset(tmp_path)
+    assert main(["evaluate", str(tmp_path), "--json"]) == 0
+    (record,) = json.loads(capsys.readouterr().out)
+    assert record["dataset"] == "tiny"
+    assert record["pages"] == 1
+    assert 0 < record["metrics"]["BOW"]["precision"] < 1
+    assert record["metrics"]["BOW"]["recall"] == 1
