@@ -1,0 +1,14 @@
+"""The item of the example crawl: a news article and its main content."""
+
+import scrapy
+
+
+class Article(scrapy.Item):
+    """One article page. The spider fills ``url``, ``title`` and ``source``; the scrapy-cetd
+    pipeline fills ``main_content_html`` and ``main_content_text``."""
+
+    url = scrapy.Field()
+    title = scrapy.Field()
+    source = scrapy.Field()
+    main_content_html = scrapy.Field()
+    main_content_text = scrapy.Field()
