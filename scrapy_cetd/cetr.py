@@ -22,14 +22,11 @@ from scrapy_cetd.dom import (
     BLOCK_TAGS,
     INVISIBLE_TAGS,
     DomView,
-    build_view,
-    find_body,
-    has_frameset,
     is_hidden,
     local_tag,
 )
 from scrapy_cetd.extractor import Extractor
-from scrapy_cetd.output import Keep, render
+from scrapy_cetd.output import Keep, remove_keeping_tail, render
 from scrapy_cetd.result import ExtractionResult
 
 NO_TEXT = "no visible text"
@@ -43,8 +40,6 @@ _TOKEN = re.compile(r"<[^>]*>?|[^<]+")
 
 _SPACE = re.compile(r"\s")
 
-_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
-"""Characters libxml2 keeps from a damaged page but lxml refuses in new text."""
 
 _TAG_NAME = re.compile(r"</?([A-Za-z][^\s/>]*)")
 
@@ -118,13 +113,9 @@ class _TagRatioExtractor(Extractor):
         text (or an empty element such as an image) on a content line, whole in its own text,
         with its ancestors as shells.
         """
-        body = find_body(tree)
-        if body is None:
-            reason = "frameset page" if has_frameset(tree) else "no body"
-            return ExtractionResult.empty(self.name, reason)
-        if local_tag(body) == "frameset":
-            return ExtractionResult.empty(self.name, "frameset page")
-        view = build_view(body, remove_hidden=self.remove_hidden)
+        view = self.view(tree)
+        if isinstance(view, str):
+            return ExtractionResult.empty(self.name, view)
         if not _has_text(view):
             return ExtractionResult.empty(self.name, NO_TEXT)
         lines = self.source_lines(tree, view)
@@ -476,7 +467,7 @@ def _serialize(
             if duplicate is not clone:
                 to_remove.append(duplicate)
     for element in to_remove:
-        _remove_keeping_tail(element)
+        remove_keeping_tail(element)
 
     kept = [element for element in duplicates if id(element) not in removed]
     owners = [owner_of.get(id(element), -1) for element in kept]
@@ -486,21 +477,6 @@ def _serialize(
     ]
     document = lxml.html.tostring(clone, encoding="unicode", with_tail=False)
     return document, owners, void
-
-
-def _remove_keeping_tail(element: etree._Element) -> None:
-    """Remove ``element`` and its subtree; its tail text stays in the document."""
-    parent = element.getparent()
-    if parent is None:
-        return
-    tail = element.tail
-    if tail:
-        previous = element.getprevious()
-        if previous is not None:
-            previous.tail = _NOT_XML.sub("", (previous.tail or "") + tail)
-        else:
-            parent.text = _NOT_XML.sub("", (parent.text or "") + tail)
-    parent.remove(element)
 
 
 def _one_line(document: str) -> bool:

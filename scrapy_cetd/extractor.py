@@ -46,13 +46,9 @@ class Extractor(abc.ABC):
         ``tree`` is a document root (``<html>``) or any element taken as the root of a
         fragment. ``url`` is for messages and for algorithms that resolve links.
         """
-        body = find_body(tree)
-        if body is None:
-            reason = "frameset page" if has_frameset(tree) else "no body"
-            return ExtractionResult.empty(self.name, reason)
-        if local_tag(body) == "frameset":
-            return ExtractionResult.empty(self.name, "frameset page")
-        view = build_view(body, remove_hidden=self.remove_hidden)
+        view = self.view(tree)
+        if isinstance(view, str):
+            return ExtractionResult.empty(self.name, view)
         selection = self.select(view)
         if isinstance(selection, str):
             return ExtractionResult.empty(self.name, selection)
@@ -60,6 +56,15 @@ class Extractor(abc.ABC):
         if not text:
             return ExtractionResult.empty(self.name, "no text in the selected content")
         return ExtractionResult(text=text, html=html, algorithm=self.name)
+
+    def view(self, tree: etree._Element) -> DomView | str:
+        """The visible view of ``tree``'s body, or why there is none (no body, a frameset)."""
+        body = find_body(tree)
+        if body is None:
+            return "frameset page" if has_frameset(tree) else "no body"
+        if local_tag(body) == "frameset":
+            return "frameset page"
+        return build_view(body, remove_hidden=self.remove_hidden)
 
     @abc.abstractmethod
     def select(self, view: DomView) -> Sequence[Keep] | str:

@@ -154,7 +154,7 @@ def _trim(
                     continue
             to_remove.append(dup)
         for dup in to_remove:
-            _remove_keeping_tail(dup)
+            remove_keeping_tail(dup)
         if with_text:
             texts[i] = duplicate.text
             for child, dup in kept_copies:
@@ -197,7 +197,7 @@ def _view_text(
     return _lines(parts)
 
 
-def _remove_keeping_tail(element: etree._Element) -> None:
+def remove_keeping_tail(element: etree._Element) -> None:
     """Remove ``element`` and its subtree; its tail text stays in the document."""
     parent = element.getparent()
     if parent is None:

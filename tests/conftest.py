@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import threading
+
 import lxml.html
 import pytest
 from lxml import etree
+
+from scrapy_cetd import Extractor
 
 EXAMPLE_1 = """<body><div class="main"><div class="article"><div class="articleHeadline">
   South Korea to Hold Artillery Drills on Island</div>
@@ -39,3 +43,35 @@ def example_1() -> etree._Element:
 @pytest.fixture
 def storm_page() -> etree._Element:
     return parse(STORM_PAGE)
+
+
+def deep_chain(depth: int) -> tuple[etree._Element, list[etree._Element]]:
+    """An ``<html>`` whose ``<body>`` nests ``depth`` divs; the chain holds body and the divs.
+
+    The chain keeps every element proxy alive: lxml frees a proxy by searching its ancestors
+    for a live one, which costs O(depth) per proxy on such a tree.
+    """
+    root = lxml.html.Element("html")
+    chain = [etree.SubElement(root, "body")]
+    for _ in range(depth):
+        chain.append(etree.SubElement(chain[-1], "div"))
+    return root, chain
+
+
+def texts_from_threads(
+    extractor: Extractor, pages: list[etree._Element], rounds: int = 10
+) -> list[str]:
+    """The text each of ``len(pages)`` threads got from one shared ``extractor``, page i in
+    thread i, after ``rounds`` calls each."""
+    results = [""] * len(pages)
+
+    def work(i: int) -> None:
+        for _ in range(rounds):
+            results[i] = extractor.extract(pages[i]).text
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(len(pages))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return results

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import threading
-
 import lxml.html
 import pytest
-from conftest import EXAMPLE_1, STORM_PAGE, parse
+from conftest import EXAMPLE_1, STORM_PAGE, deep_chain, parse, texts_from_threads
 from lxml import etree
 
 from scrapy_cetd import (
@@ -152,11 +150,7 @@ def test_input_tree_is_unchanged(storm_page: etree._Element) -> None:
 
 
 def test_deep_nesting_completes() -> None:
-    root = lxml.html.Element("html")
-    chain = [etree.SubElement(root, "body")]
-    # Build with every proxy alive: lxml frees a proxy in O(depth) otherwise.
-    for _ in range(100_000):
-        chain.append(etree.SubElement(chain[-1], "div"))
+    root, chain = deep_chain(100_000)
     chain[-1].text = "deep content at the bottom"
     for cls in (
         TextDensityExtractor,
@@ -170,16 +164,6 @@ def test_deep_nesting_completes() -> None:
 def test_many_threads_share_one_extractor() -> None:
     extractor = CompositeTextDensityExtractor()
     pages = [parse(STORM_PAGE.replace("Storm", f"Storm {i}")) for i in range(8)]
-    results: dict[int, str] = {}
-
-    def work(i: int) -> None:
-        for _ in range(20):
-            results[i] = extractor.extract(pages[i]).text
-
-    threads = [threading.Thread(target=work, args=(i,)) for i in range(8)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    results = texts_from_threads(extractor, pages, rounds=20)
     for i in range(8):
         assert results[i].startswith(f"Storm {i} hits the coast")

@@ -3,11 +3,9 @@ one-line page, the covering HTML and the guarantees every extractor gives."""
 
 from __future__ import annotations
 
-import threading
-
 import lxml.html
 import pytest
-from conftest import STORM_PAGE, parse
+from conftest import STORM_PAGE, deep_chain, parse, texts_from_threads
 from lxml import etree
 
 from scrapy_cetd import ALGORITHMS, CetrExtractor, CetrThresholdExtractor, extract
@@ -228,12 +226,9 @@ def test_input_tree_is_unchanged() -> None:
 
 
 def test_deep_nesting_completes() -> None:
-    root = lxml.html.Element("html")
-    chain = [etree.SubElement(root, "body")]
-    # Keep every proxy alive: lxml frees a proxy in O(depth) otherwise.
-    for _ in range(10_000):
-        chain.append(etree.SubElement(chain[-1], "div"))
-        chain[-1].tail = "\n"
+    root, chain = deep_chain(10_000)
+    for element in chain[1:]:
+        element.tail = "\n"
     chain[-1].text = "deep content at the bottom " * 5
     for cls in (CetrExtractor, CetrThresholdExtractor):
         result = cls().extract(root)
@@ -243,17 +238,7 @@ def test_deep_nesting_completes() -> None:
 def test_many_threads_share_one_extractor() -> None:
     extractor = CetrExtractor()
     pages = [parse(_page(one_line=False).replace("Heavy", f"Heavy{i}")) for i in range(8)]
-    results: dict[int, str] = {}
-
-    def work(i: int) -> None:
-        for _ in range(10):
-            results[i] = extractor.extract(pages[i]).text
-
-    threads = [threading.Thread(target=work, args=(i,)) for i in range(8)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    results = texts_from_threads(extractor, pages, rounds=10)
     for i in range(8):
         assert f"Heavy{i} rain" in results[i]
 

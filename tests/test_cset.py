@@ -3,11 +3,9 @@ reduction, selection, the post-process and the guarantees every extractor gives.
 
 from __future__ import annotations
 
-import threading
-
 import lxml.html
 import pytest
-from conftest import STORM_PAGE, parse
+from conftest import STORM_PAGE, deep_chain, parse, texts_from_threads
 from lxml import etree
 
 from scrapy_cetd import ALGORITHMS, CSetExtractor, extract
@@ -177,11 +175,7 @@ def test_input_tree_is_unchanged(storm_page: etree._Element) -> None:
 
 
 def test_deep_nesting_completes() -> None:
-    root = lxml.html.Element("html")
-    chain = [etree.SubElement(root, "body")]
-    # Keep every proxy alive: lxml frees a proxy in O(depth) otherwise.
-    for _ in range(10_000):
-        chain.append(etree.SubElement(chain[-1], "div"))
+    root, chain = deep_chain(10_000)
     chain[-1].text = "deep content at the bottom"
     chain[-2].append(lxml.html.fragment_fromstring("<p>next to it</p>"))
     result = CSetExtractor().extract(root)
@@ -191,16 +185,6 @@ def test_deep_nesting_completes() -> None:
 def test_many_threads_share_one_extractor() -> None:
     extractor = CSetExtractor()
     pages = [parse(STORM_PAGE.replace("Storm", f"Storm {i}")) for i in range(8)]
-    results: dict[int, str] = {}
-
-    def work(i: int) -> None:
-        for _ in range(20):
-            results[i] = extractor.extract(pages[i]).text
-
-    threads = [threading.Thread(target=work, args=(i,)) for i in range(8)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    results = texts_from_threads(extractor, pages, rounds=20)
     for i in range(8):
         assert results[i].startswith(f"Storm {i} hits the coast")
