@@ -14,6 +14,13 @@ from scrapy_cetd.extractor import Extractor
 from scrapy_cetd.middleware import CETDDownloaderMiddleware, CETDSpiderMiddleware, get_dom
 from scrapy_cetd.pipeline import CETDPipeline
 from scrapy_cetd.result import ExtractionResult
+from scrapy_cetd.tps import (
+    TagPathRegion,
+    TagPathSplit,
+    prune_tag_paths,
+    search_tag_path_region,
+    tps_selector,
+)
 
 __all__ = [
     "ALGORITHMS",
@@ -30,8 +37,13 @@ __all__ = [
     "ExtractionResult",
     "Extractor",
     "SmoothedCompositeTextDensityExtractor",
+    "TagPathRegion",
+    "TagPathSplit",
     "TextDensityExtractor",
     "extract",
     "get_dom",
     "get_extractor",
+    "prune_tag_paths",
+    "search_tag_path_region",
+    "tps_selector",
 ]

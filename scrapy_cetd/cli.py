@@ -1,4 +1,5 @@
-"""The ``scrapy-cetd`` command: extract main content from files, score algorithms on datasets."""
+"""The ``scrapy-cetd`` command: extract main content from files, score algorithms on datasets,
+prune record pages (TPS)."""
 
 from __future__ import annotations
 
@@ -10,12 +11,15 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import lxml.html
+
 from scrapy_cetd.api import ALGORITHMS, DEFAULT_ALGORITHM, get_extractor
 from scrapy_cetd.datasets import Dataset, Page, find_datasets, load_dataset
 from scrapy_cetd.evaluation import DatasetScore, Predict, evaluate, format_table
 from scrapy_cetd.extractor import Extractor
 from scrapy_cetd.parse import to_tree
 from scrapy_cetd.result import ExtractionResult
+from scrapy_cetd.tps import MIN_SIZE_GAP, prune_tag_paths_region
 
 PROG = "scrapy-cetd"
 
@@ -63,6 +67,29 @@ def _parser() -> argparse.ArgumentParser:
     score.add_argument("--limit", type=int, help="score only the first N pages of each dataset")
     score.add_argument("--json", action="store_true", help="print JSON instead of a table")
     score.set_defaults(run=_run_evaluate)
+
+    prune = commands.add_parser(
+        "prune", help="prune a record (list) page to its main region by tag path sequences (TPS)"
+    )
+    prune.add_argument("file", metavar="FILE", help="HTML file (.gz too); - = stdin")
+    prune.add_argument(
+        "-o", "--output", metavar="OUT", help="write the pruned HTML here (default: stdout)"
+    )
+    prune.add_argument(
+        "--min-size-gap",
+        type=float,
+        default=MIN_SIZE_GAP,
+        help=f"minimum size gap of a split (default {MIN_SIZE_GAP})",
+    )
+    prune.add_argument(
+        "--invert", action="store_true", help="keep everything but the region (Algorithm 6)"
+    )
+    prune.add_argument(
+        "--size", choices=("nodes", "text"), default="nodes", help="how parts are weighed (nodes)"
+    )
+    prune.add_argument("--encoding", help="charset to assume, as an HTTP header would declare")
+    prune.add_argument("--url", help="the page's URL")
+    prune.set_defaults(run=_run_prune)
     return parser
 
 
@@ -167,6 +194,43 @@ def _run_evaluate(args: argparse.Namespace) -> int:
     else:
         print(format_table(scores))
     return 0
+
+
+def _run_prune(args: argparse.Namespace) -> int:
+    data = _read(args.file)
+    try:
+        tree = to_tree(data, url=args.url, encoding=args.encoding)
+        pruned, region = prune_tag_paths_region(
+            tree, min_size_gap=args.min_size_gap, invert=args.invert, size=args.size
+        )
+    except ValueError as error:
+        raise CommandError(f"{args.file}: {error}") from None
+    _declare_utf8(pruned)
+    html = lxml.html.tostring(pruned, encoding="unicode", doctype="<!DOCTYPE html>")
+    summary = (
+        f"{args.file}: {region.node_count} nodes before, {region.kept_count} after "
+        f"({100 * region.removed_share:.1f}% removed); region {region.start}-{region.end}"
+        f"{' inverted' if region.invert else ''}, {len(region.splits)} splits"
+    )
+    if args.output is None:
+        print(html)
+        print(summary, file=sys.stderr)
+        return 0
+    try:
+        Path(args.output).write_text(html + "\n", encoding="utf-8")
+    except OSError as error:
+        raise CommandError(f"cannot write {args.output}: {error.strerror or error}") from None
+    print(summary)
+    return 0
+
+
+def _declare_utf8(root: Any) -> None:
+    """Make the copy's ``<meta>`` charset say UTF-8, the encoding the output is written in."""
+    for meta in root.iter("meta"):
+        if meta.get("charset") is not None:
+            meta.set("charset", "utf-8")
+        elif (meta.get("http-equiv") or "").lower() == "content-type":
+            meta.set("content", "text/html; charset=utf-8")
 
 
 def _datasets(folders: Sequence[str]) -> list[Dataset]:

@@ -133,3 +133,58 @@ def test_evaluate_json_and_folder_of_datasets(
     assert record["pages"] == 1
     assert 0 < record["metrics"]["BOW"]["precision"] < 1
     assert record["metrics"]["BOW"]["recall"] == 1
+
+
+def _list_page() -> str:
+    items = "".join(
+        f'<li class="product"><a href="/p/{n}">Jacket {n}</a> <span>{n}0 EUR</span></li>'
+        for n in range(8)
+    )
+    return (
+        '<html><head><meta charset="iso-8859-1"><title>Shop</title></head><body>'
+        '<div class="nav"><a href="/">Home</a> <a href="/about">About</a></div>'
+        f'<ul class="products">{items}</ul><div class="footer"><p>Copyright</p></div>'
+        "</body></html>"
+    )
+
+
+def test_prune_writes_html_and_prints_node_counts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    page = tmp_path / "list.html"
+    page.write_text(_list_page(), encoding="iso-8859-1")
+    out = tmp_path / "pruned.html"
+    assert main(["prune", str(page), "-o", str(out)]) == 0
+    summary = capsys.readouterr().out
+    assert summary.startswith(f"{page}: 31 nodes before, 26 after (16.1% removed); region ")
+    html = out.read_text(encoding="utf-8")
+    assert html.count('class="product"') == 8
+    assert "Copyright" not in html
+    assert 'charset="utf-8"' in html
+
+
+def test_prune_to_stdout_with_options(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    page = tmp_path / "list.html.gz"
+    page.write_bytes(gzip.compress(_list_page().encode("iso-8859-1")))
+    assert main(["prune", str(page), "--invert", "--min-size-gap", "0.3"]) == 0
+    captured = capsys.readouterr()
+    assert "Copyright" in captured.out
+    assert 'class="product"' not in captured.out
+    assert "inverted" in captured.err
+
+
+def test_prune_errors_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["prune", str(tmp_path / "missing.html")]) == 1
+    assert capsys.readouterr().err.startswith("scrapy-cetd: error: cannot read")
+    empty = tmp_path / "empty.html"
+    empty.write_text("  ")
+    assert main(["prune", str(empty)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"scrapy-cetd: error: {empty}: not an HTML document")
+    assert err.count("\n") == 1
+    page = tmp_path / "list.html"
+    page.write_text(_list_page())
+    assert main(["prune", str(page), "--min-size-gap", "2"]) == 1
+    assert "min_size_gap" in capsys.readouterr().err
+    assert main(["prune", str(page), "-o", str(tmp_path / "no" / "such" / "dir.html")]) == 1
+    assert capsys.readouterr().err.startswith("scrapy-cetd: error: cannot write")

@@ -1,0 +1,516 @@
+"""TPS: main-region pruning of record (list) pages by tag path sequences.
+
+Velloso & Dorneles, Journal of Information and Data Management 4(3), 2013
+(``docs/algorithms.md`` §5; ``[P §x]`` below cites a section of the paper).
+
+Every element of ``<body>`` (after the pre-processing of §0.2) gets the code of its tag path:
+the tags from ``<body>`` down to it, each with its style signature [P Def. 3.2-3.3]. The
+sequence of codes in document order is the TPS. searchRegion [P Alg. 3] looks for the first
+point where the sequence splits into two parts with disjoint alphabets, ignoring the symbols
+rarer than a frequency threshold [P §4, Alg. 4], keeps the larger part when it is larger by
+more than the minimum size gap [P §5.3] and repeats on it. What remains is the main region;
+:func:`prune_tag_paths` returns a copy of the page holding only that region and its ancestors
+[P Alg. 5], so a record extractor (or a spider's CSS selectors) no longer sees menus, footers
+and sidebars with repeating structures of their own.
+
+Everything here is iterative (no recursion over the DOM; searchRegion's recursion is a loop),
+deterministic, and keeps no state between calls; the input tree is never modified.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal, cast
+
+from lxml import etree
+from scrapy import Selector
+from scrapy.http import HtmlResponse, Response
+
+from scrapy_cetd.dom import DomView, build_view, find_body, local_tag, normalized_length
+from scrapy_cetd.middleware import get_dom
+
+MIN_SIZE_GAP = 0.20
+"""Default minimum size gap: a split is accepted only when ``|n - 2i| / n`` exceeds it
+[P §5.3: "at least 20% larger than the rest", 20% in the experiments]."""
+
+Size = Literal["nodes", "text"]
+"""How the size of a part of the sequence is measured (see :func:`search_tag_path_region`)."""
+
+_EPSILON = 1e-9
+"""Float tolerance of threshold comparisons (``docs/algorithms.md`` §0.5)."""
+
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+"""Characters libxml2 keeps from a damaged page but lxml refuses in new text."""
+
+
+@dataclass(frozen=True)
+class TagPathSplit:
+    """One accepted split of searchRegion [P Alg. 3]: the range it split, how, what it kept.
+
+    Positions are 1-based preorder positions of the body's elements (``<body>`` is 1), as in
+    the paper's Figure 2.
+    """
+
+    start: int
+    """First position of the range that was split."""
+    end: int
+    """Last position of the range that was split (inclusive)."""
+    threshold: int
+    """The frequency threshold whose filtered alphabet gave the split [P Def. 3.6, Alg. 4]."""
+    at: int
+    """``i``: the split falls after the ``i``-th element of the range [P Alg. 3 line 30]."""
+    kept_start: int
+    """First position of the part kept: the suffix when ``i < n/2``, else the prefix."""
+    kept_end: int
+    """Last position of the part kept (inclusive)."""
+
+
+@dataclass(frozen=True)
+class TagPathRegion:
+    """The tag path sequence of a page and the main region searchRegion found in it.
+
+    Holds only numbers and strings (no reference to the tree), so it pickles and can be
+    printed or logged to see why a region was chosen: :attr:`splits` replays every accepted
+    split, :attr:`paths` names every code.
+    """
+
+    sequence: tuple[int, ...]
+    """The TPS: the tag path code of each element of ``<body>`` in preorder (position ``p``
+    is ``sequence[p - 1]``); codes are numbered 1, 2, 3, ... in order of first appearance
+    [P Def. 3.3, Alg. 2]. Empty when the page has no body."""
+    paths: tuple[str, ...]
+    """``paths[c - 1]`` is the tag path of code ``c``: steps ``tag.class1.class2[style=...]``
+    joined by ``/`` from ``body`` (classes sorted; the style normalised)."""
+    start: int
+    """First position of the main region (1-based; 0 when the sequence is empty)."""
+    end: int
+    """Last position of the main region (inclusive; 0 when the sequence is empty)."""
+    splits: tuple[TagPathSplit, ...]
+    """The accepted splits, in order; empty when nothing was split off."""
+    invert: bool
+    """Whether the pruning keeps the complement of the region [P §6.3, Alg. 6]."""
+    kept_count: int
+    """Elements the pruned page keeps: the kept positions and their ancestors (shells)."""
+
+    @property
+    def node_count(self) -> int:
+        """Elements in the sequence (the body's elements after pre-processing)."""
+        return len(self.sequence)
+
+    @property
+    def removed_share(self) -> float:
+        """The share of the sequence's elements that pruning removes (0.0 for an empty one)."""
+        if not self.sequence:
+            return 0.0
+        return 1.0 - self.kept_count / len(self.sequence)
+
+    def region(self) -> tuple[int, ...]:
+        """The main region's codes, ``sequence[start - 1 : end]``."""
+        return self.sequence[self.start - 1 : self.end] if self.sequence else ()
+
+
+def search_tag_path_region(
+    tree: etree._Element,
+    *,
+    min_size_gap: float = MIN_SIZE_GAP,
+    invert: bool = False,
+    remove_hidden: bool = True,
+    size: Size = "nodes",
+) -> TagPathRegion:
+    """The tag path sequence of ``tree``'s ``<body>`` and its main region; ``tree`` is only read.
+
+    ``min_size_gap``: a split at ``i`` of a range of ``n`` elements is accepted only when
+    ``|n - 2i| / n > min_size_gap`` [P §5.3, 0.20 in the paper's experiments]; the test is
+    symmetric so that a trailing region (a footer) can be cut too (``docs/algorithms.md`` §5.4
+    S-6: as printed, ``(n - 2i) / n``, the "keep the prefix" branch of Alg. 3 is unreachable).
+    Larger values split less and prune less.
+
+    ``invert``: keep everything *but* the region, the complement of Algorithm 6 [P §6.3], for
+    pages whose records are the smaller side (the paper's g1.com.br). The paper leaves its
+    "is content" test unspecified, so the choice is the caller's (§5.4 S-13).
+
+    ``remove_hidden``: leave elements hidden by their own markup out of the sequence, with
+    scripts, styles and comments (``docs/algorithms.md`` §0.2; S-3).
+
+    ``size``: how the two parts of a split are weighed, for the size gap and for the side to
+    keep. ``"nodes"`` (the default) counts elements, as the paper does: the main region of a
+    record page is the one with more nodes [P §4, assumption 2]. ``"text"`` (an addition, not
+    in the paper) counts the characters of visible text each element owns (§0.3), so a part
+    made of many short links weighs less than a description; when a range has no text at all
+    nothing is split.
+    """
+    _check_options(min_size_gap, size)
+    body = find_body(tree)
+    if body is None or local_tag(body) == "frameset":
+        return TagPathRegion((), (), 0, 0, (), invert, 0)
+    view = build_view(body, remove_hidden=remove_hidden)
+    return _region(view, min_size_gap=min_size_gap, invert=invert, size=size)
+
+
+def prune_tag_paths(
+    tree: etree._Element,
+    *,
+    min_size_gap: float = MIN_SIZE_GAP,
+    invert: bool = False,
+    remove_hidden: bool = True,
+    size: Size = "nodes",
+) -> etree._Element:
+    """A pruned **copy** of ``tree`` holding only the main region of its ``<body>``.
+
+    ``tree`` is a document root (``<html>``; the copy keeps its ``<head>`` unchanged) or an
+    element taken as the root of a fragment; it is never modified. In the body of the copy
+    [P Alg. 5, ``docs/algorithms.md`` §5.2 step 4]:
+
+    * an element in the region is kept with its text, its attributes, the tails of its kept
+      children and the nodes outside the sequence below it (comments, scripts, hidden
+      elements: they belong to the region's markup); its children outside the region are
+      removed, so the last element of the region may end up empty (S-12);
+    * an ancestor of the region is kept as a *shell*: tag and attributes, no text of its own,
+      only the children that lead to the region (S-11);
+    * everything else is removed.
+
+    With ``invert=True`` the kept positions are those outside the region [P Alg. 6 line 7]
+    (when nothing was split off, that leaves an empty ``<body>``). A page without a body, or
+    whose sequence does not split, comes back as an unpruned copy.
+    The options are those of :func:`search_tag_path_region`.
+    """
+    return prune_tag_paths_region(
+        tree, min_size_gap=min_size_gap, invert=invert, remove_hidden=remove_hidden, size=size
+    )[0]
+
+
+def prune_tag_paths_region(
+    tree: etree._Element,
+    *,
+    min_size_gap: float = MIN_SIZE_GAP,
+    invert: bool = False,
+    remove_hidden: bool = True,
+    size: Size = "nodes",
+) -> tuple[etree._Element, TagPathRegion]:
+    """:func:`prune_tag_paths` and the :class:`TagPathRegion` it pruned to, from one search."""
+    _check_options(min_size_gap, size)
+    clone = copy.deepcopy(tree)
+    body = find_body(tree)
+    if body is None or local_tag(body) == "frameset":
+        return clone, TagPathRegion((), (), 0, 0, (), invert, 0)
+    view = build_view(body, remove_hidden=remove_hidden)
+    region = _region(view, min_size_gap=min_size_gap, invert=invert, size=size)
+    _trim(tree, clone, view, _modes(view, region))
+    return clone, region
+
+
+def _check_options(min_size_gap: float, size: str = "nodes") -> None:
+    if not 0.0 <= min_size_gap < 1.0:
+        raise ValueError(f"min_size_gap must be in [0, 1), not {min_size_gap!r}")
+    if size not in ("nodes", "text"):
+        raise ValueError(f"size must be 'nodes' or 'text', not {size!r}")
+
+
+# --- the tag path sequence [P Alg. 2] ---------------------------------------------------------
+
+
+def style_signature(element: etree._Element) -> tuple[tuple[str, ...], str]:
+    """The style part of a tag path step (``docs/algorithms.md`` §5.1, S-2): the sorted
+    ``class`` tokens and the ``style`` attribute without whitespace, property names in lower
+    case, empty declarations (a trailing ``;``) dropped. ``id`` is not part of it."""
+    classes = tuple(sorted(set((element.get("class") or "").split())))
+    style = element.get("style")
+    if not style:
+        return classes, ""
+    declarations = []
+    for declaration in "".join(style.split()).split(";"):
+        if not declaration:
+            continue
+        name, colon, value = declaration.partition(":")
+        declarations.append(f"{name.lower()}{colon}{value}")
+    return classes, ";".join(declarations)
+
+
+def _step(tag: str, signature: tuple[tuple[str, ...], str]) -> str:
+    classes, style = signature
+    text = tag + "".join(f".{name}" for name in classes)
+    return f"{text}[style={style}]" if style else text
+
+
+def tag_path_sequence(view: DomView) -> tuple[list[int], list[str]]:
+    """The TPS of ``view`` (codes from 1, in order of first appearance) and each code's path.
+
+    Two elements share a code iff their parents do and their own tags and style signatures
+    are equal, which is equality of the whole paths [P Def. 3.3] checked in O(1) per element.
+    """
+    codes: list[int] = []
+    paths: list[str] = []
+    known: dict[tuple[int, str, tuple[str, ...], str], int] = {}
+    tags, parent, elements = view.tags, view.parent, view.elements
+    for i in range(len(view)):
+        up = codes[parent[i]] if i else 0
+        signature = style_signature(elements[i])
+        key = (up, tags[i], *signature)
+        code = known.get(key)
+        if code is None:
+            code = known[key] = len(paths) + 1
+            step = _step(tags[i], signature)
+            paths.append(f"{paths[up - 1]}/{step}" if up else step)
+        codes.append(code)
+    return codes, paths
+
+
+# --- searchRegion [P Alg. 3, 4] ---------------------------------------------------------------
+
+
+def search_region(
+    sequence: Sequence[int],
+    *,
+    min_size_gap: float = MIN_SIZE_GAP,
+    weights: Sequence[int] | None = None,
+) -> tuple[int, int, list[TagPathSplit]]:
+    """searchRegion on a whole sequence: the final range ``(start, end)``, 1-based inclusive,
+    and the accepted splits (``docs/algorithms.md`` §5.2 step 3).
+
+    For each frequency threshold in ascending order [P Def. 3.6], only the symbols at least
+    that frequent are read [P Alg. 4]; the scan stops at the first point where every symbol
+    seen so far has had its last occurrence (the prefix and suffix alphabets are disjoint).
+    That point is a split when the suffix is not empty and ``|n - 2i| / n > min_size_gap``;
+    otherwise the next threshold is tried (only the first disjoint point per threshold, S-8).
+    The search ends when the filtered alphabet has fewer than two symbols or the thresholds
+    are exhausted (S-5, S-9). The paper's recursion is a loop here.
+
+    ``weights`` (one per element, default 1) replace the element counts in the size test and
+    in the choice of the side to keep (``size="text"`` of :func:`search_tag_path_region`).
+
+    The symbol counts of the current range and their histogram are kept up to date as parts
+    are cut off, and a scan allocates only for the symbols it meets, so a split costs the
+    length of the scans plus the size of the part removed, not a pass over the whole
+    alphabet: a 10,000-deep chain of distinct paths, which splits 10,000 times, stays linear.
+    """
+    _check_options(min_size_gap)
+    if weights is not None and len(weights) != len(sequence):
+        raise ValueError("weights must have one value per element of the sequence")
+    if not sequence:
+        return 0, 0, []
+    lo, hi = 0, len(sequence) - 1
+    prefix = [0]
+    for weight in weights if weights is not None else [1] * len(sequence):
+        prefix.append(prefix[-1] + weight)
+    counts: dict[int, int] = {}
+    for symbol in sequence:
+        counts[symbol] = counts.get(symbol, 0) + 1
+    histogram: dict[int, int] = {}  # frequency -> number of symbols with that frequency
+    for frequency in counts.values():
+        histogram[frequency] = histogram.get(frequency, 0) + 1
+    splits: list[TagPathSplit] = []
+    while True:
+        found = _first_split(sequence, lo, hi, counts, histogram, min_size_gap, prefix)
+        if found is None:
+            return lo + 1, hi + 1, splits
+        threshold, i = found
+        if _prefix_lighter(prefix, lo, hi, i):  # keep the suffix [P Alg. 3 line 41]
+            cut, new_lo, new_hi = range(lo, lo + i), lo + i, hi
+        else:  # keep the prefix [P Alg. 3 line 43]
+            cut, new_lo, new_hi = range(lo + i, hi + 1), lo, lo + i - 1
+        for p in cut:
+            symbol = sequence[p]
+            frequency = counts[symbol]
+            counts[symbol] = frequency - 1
+            histogram[frequency] -= 1
+            if frequency > 1:
+                histogram[frequency - 1] = histogram.get(frequency - 1, 0) + 1
+        splits.append(TagPathSplit(lo + 1, hi + 1, threshold, i, new_lo + 1, new_hi + 1))
+        lo, hi = new_lo, new_hi
+
+
+def _first_split(  # noqa: PLR0917 - a hot private helper
+    sequence: Sequence[int],
+    lo: int,
+    hi: int,
+    counts: dict[int, int],
+    histogram: dict[int, int],
+    min_size_gap: float,
+    prefix: Sequence[int],
+) -> tuple[int, int] | None:
+    """The ``(threshold, i)`` of the accepted split of ``sequence[lo..hi]``, or ``None``."""
+    thresholds = sorted(frequency for frequency, symbols in histogram.items() if symbols)
+    at_least: dict[int, int] = {}  # threshold -> size of the filtered alphabet
+    running = 0
+    for frequency in reversed(thresholds):
+        running += histogram[frequency]
+        at_least[frequency] = running
+    for threshold in thresholds:
+        alphabet_size = at_least[threshold]
+        if alphabet_size < 2:
+            return None
+        used: dict[int, int] = {}
+        open_symbols = 0  # seen in the prefix and still occurring after it
+        finished = 0  # symbols whose last occurrence has been read
+        for p in range(lo, hi + 1):
+            symbol = sequence[p]
+            total = counts[symbol]
+            if total < threshold:
+                continue
+            seen = used.get(symbol, 0) + 1
+            used[symbol] = seen
+            if seen == 1:
+                open_symbols += 1
+            if seen == total:
+                open_symbols -= 1
+                finished += 1
+                if open_symbols == 0:  # prefix and suffix alphabets are disjoint
+                    i = p - lo + 1
+                    if (
+                        finished < alphabet_size
+                        and _gap(prefix, lo, hi, i) > min_size_gap + _EPSILON
+                    ):
+                        return threshold, i
+                    break
+    return None
+
+
+def _sizes(prefix: Sequence[int], lo: int, hi: int, i: int) -> tuple[int, int]:
+    first = prefix[lo + i] - prefix[lo]
+    return first, prefix[hi + 1] - prefix[lo + i]
+
+
+def _gap(prefix: Sequence[int], lo: int, hi: int, i: int) -> float:
+    first, second = _sizes(prefix, lo, hi, i)
+    if first + second == 0:
+        return 0.0
+    return abs(second - first) / (first + second)
+
+
+def _prefix_lighter(prefix: Sequence[int], lo: int, hi: int, i: int) -> bool:
+    first, second = _sizes(prefix, lo, hi, i)
+    return first < second
+
+
+def _region(view: DomView, *, min_size_gap: float, invert: bool, size: Size) -> TagPathRegion:
+    codes, paths = tag_path_sequence(view)
+    weights = None
+    if size == "text":
+        weights = [sum(normalized_length(run) for run in runs) for runs in view.runs]
+    start, end, splits = search_region(codes, min_size_gap=min_size_gap, weights=weights)
+    region = TagPathRegion(tuple(codes), tuple(paths), start, end, tuple(splits), invert, 0)
+    kept = sum(1 for mode in _modes(view, region) if mode)
+    return TagPathRegion(tuple(codes), tuple(paths), start, end, tuple(splits), invert, kept)
+
+
+# --- pruneDOMTree [P Alg. 5] ------------------------------------------------------------------
+
+_DROP, _SHELL, _KEEP = 0, 1, 2
+
+
+def _modes(view: DomView, region: TagPathRegion) -> list[int]:
+    """For each element of ``view``: kept with its text, kept as a shell, or dropped.
+
+    An element is kept iff its position is kept (in the region, or outside it with
+    ``invert``) or it has a kept descendant [P Alg. 5; S-10: by position, not by code].
+    """
+    n = len(view)
+    if n == 0:
+        return []
+    first, last = region.start - 1, region.end - 1
+    modes = [_DROP] * n
+    for i in range(n):
+        if (first <= i <= last) != region.invert:
+            modes[i] = _KEEP
+    parent = view.parent
+    for i in range(n - 1, 0, -1):  # children come after their parent in preorder
+        if modes[i] and not modes[parent[i]]:
+            modes[parent[i]] = _SHELL
+    return modes
+
+
+def _trim(tree: etree._Element, clone: etree._Element, view: DomView, modes: Sequence[int]) -> None:
+    """Prune ``clone``, a deep copy of ``tree``, to the kept elements of ``view``.
+
+    Copies are paired with originals by walking both trees in the same order. Every proxy
+    stays referenced until the end: lxml frees a proxy by searching its ancestors for a live
+    one, which would make a walk of a deep tree quadratic.
+    """
+    index_of = {element: i for i, element in enumerate(view.elements)}
+    originals = list(tree.iter())
+    duplicates = list(clone.iter())
+    copies: list[etree._Element | None] = [None] * len(view)
+    for original, twin in zip(originals, duplicates, strict=True):
+        i = index_of.get(original)
+        if i is not None:
+            copies[i] = twin
+    children = view.children
+    if not modes[0]:  # ``invert`` of a region that is the whole body: nothing is kept
+        body = copies[0]
+        if body is not None:
+            body.text = None
+            for child in list(body):
+                body.remove(child)
+        return
+    for i, mode in enumerate(modes):
+        target = copies[i]
+        if mode == _DROP or target is None:
+            continue
+        duplicate: etree._Element = target
+        own = {id(copies[c]): c for c in children[i]}
+        if mode == _SHELL:
+            duplicate.text = None
+            for child in list(duplicate):
+                c = own.get(id(child))
+                if c is None or not modes[c]:
+                    child.tail = None
+                    duplicate.remove(child)
+                else:
+                    child.tail = None
+            continue
+        for child in list(duplicate):
+            c = own.get(id(child))
+            if c is not None and not modes[c]:
+                _remove_keeping_tail(child)
+
+
+def _remove_keeping_tail(element: etree._Element) -> None:
+    """Remove ``element`` and its subtree; its tail (its parent's text) stays in place."""
+    parent = element.getparent()
+    if parent is None:
+        return
+    tail = element.tail
+    if tail:
+        previous = element.getprevious()
+        if previous is not None:
+            previous.tail = _NOT_XML.sub("", (previous.tail or "") + tail)
+        else:
+            parent.text = _NOT_XML.sub("", (parent.text or "") + tail)
+    parent.remove(element)
+
+
+# --- Scrapy -------------------------------------------------------------------------------------
+
+
+def tps_selector(
+    response: Response,
+    *,
+    min_size_gap: float = MIN_SIZE_GAP,
+    invert: bool = False,
+    remove_hidden: bool = True,
+    size: Size = "nodes",
+) -> Selector:
+    """A :class:`scrapy.Selector` over the TPS-pruned copy of ``response``'s page.
+
+    The tree is the one behind ``response.css()`` (:func:`~scrapy_cetd.middleware.get_dom`,
+    no second parse); it is copied and pruned by :func:`prune_tag_paths` with the same
+    options, so ``response`` itself is unchanged::
+
+        for product in tps_selector(response).css("li"):
+            ...
+
+    Each call prunes again: keep the selector in a variable rather than calling this twice.
+    Raises :class:`TypeError` for a response that is not HTML.
+    """
+    tree = get_dom(response)
+    if tree is None:
+        if not isinstance(response, HtmlResponse):
+            raise TypeError(f"tps_selector needs an HTML response, not {type(response).__name__}")
+        tree = cast("etree._Element", response.selector.root)  # dont_cetd stops the pipeline only
+    pruned = prune_tag_paths(
+        tree, min_size_gap=min_size_gap, invert=invert, remove_hidden=remove_hidden, size=size
+    )
+    return Selector(root=pruned, type="html", base_url=response.url)

@@ -1,0 +1,377 @@
+"""TPS main-region pruning (docs/algorithms.md §5): the paper's examples and the contract."""
+
+from __future__ import annotations
+
+import pickle
+import threading
+
+import lxml.html
+import pytest
+from conftest import deep_chain, parse
+from lxml import etree
+from scrapy.http import HtmlResponse, Request, TextResponse
+
+import scrapy_cetd
+from scrapy_cetd.tps import (
+    prune_tag_paths,
+    prune_tag_paths_region,
+    search_region,
+    search_tag_path_region,
+    style_signature,
+    tps_selector,
+)
+
+FIGURE_2 = "<body><table><tr><td></td><td></td></tr><tr><td></td><td></td></tr></table></body>"
+"""The paper's Figure 2 (vector 5.5.1)."""
+
+THREE_REGIONS = (
+    "<body><br>"
+    + "<div>"
+    + "<span class='region1'></span>" * 4
+    + "</div><div>"
+    + "<span class='region2'></span>" * 12
+    + "</div><div>"
+    + "<span class='region3'></span>" * 4
+    + "</div><br></body>"
+)
+"""The paper's §4 example with 4, 12 and 4 spans (vector 5.5.2)."""
+
+
+def body_html(tree: etree._Element) -> str:
+    body = tree.find("body")
+    assert body is not None
+    return lxml.html.tostring(body, encoding="unicode")
+
+
+# --- vector 5.5.1 ------------------------------------------------------------------------------
+
+
+def test_figure_2_sequence_and_region() -> None:
+    region = search_tag_path_region(parse(FIGURE_2))
+    assert region.sequence == (1, 2, 3, 4, 4, 3, 4, 4)
+    assert region.paths == ("body", "body/table", "body/table/tr", "body/table/tr/td")
+    assert (region.start, region.end) == (3, 8)
+    assert region.region() == (3, 4, 4, 3, 4, 4)
+    assert [(s.start, s.end, s.threshold, s.at) for s in region.splits] == [
+        (1, 8, 1, 1),
+        (2, 8, 1, 1),
+    ]
+    assert [(s.kept_start, s.kept_end) for s in region.splits] == [(2, 8), (3, 8)]
+    assert region.node_count == 8
+    assert region.kept_count == 8  # body and table stay as shells
+    assert region.removed_share == 0.0
+
+
+def test_figure_2_pruned_keeps_both_rows() -> None:
+    pruned = prune_tag_paths(parse(FIGURE_2))
+    assert body_html(pruned) == (
+        "<body><table><tr><td></td><td></td></tr><tr><td></td><td></td></tr></table></body>"
+    )
+
+
+def test_figure_2_inverted_keeps_only_the_shells() -> None:
+    pruned, region = prune_tag_paths_region(parse(FIGURE_2), invert=True)
+    assert region.invert
+    assert region.kept_count == 2
+    assert body_html(pruned) == "<body><table></table></body>"
+
+
+# --- vector 5.5.2 ------------------------------------------------------------------------------
+
+
+def test_three_regions_sequence() -> None:
+    region = search_tag_path_region(parse(THREE_REGIONS))
+    assert region.sequence == (1, 2, 3, *[4] * 4, 3, *[5] * 12, 3, *[6] * 4, 2)
+    assert region.node_count == 26
+    assert region.paths[4] == "body/div/span.region2"
+
+
+def test_three_regions_needs_frequency_filtering() -> None:
+    region = search_tag_path_region(parse(THREE_REGIONS))
+    trace = [(s.start, s.end, s.threshold, s.at, s.kept_start, s.kept_end) for s in region.splits]
+    assert trace == [
+        (1, 26, 1, 1, 2, 26),
+        (2, 26, 3, 20, 2, 21),  # br (2) and div (3) filtered out: the closing br is cut
+        (2, 21, 1, 1, 3, 21),
+        (3, 21, 4, 5, 8, 21),  # only codes 4, 5, 6 are read at threshold 4 [P §4]
+    ]
+    assert (region.start, region.end) == (8, 21)
+    # Without filtering (threshold 1 only) the div code spans the whole range: no split there.
+    assert all(s.threshold > 1 for s in region.splits if s.at > 1)
+
+
+def test_three_regions_pruned_to_region_2() -> None:
+    pruned = prune_tag_paths(parse(THREE_REGIONS))
+    spans = '<span class="region2"></span>' * 12
+    assert body_html(pruned) == f"<body><div>{spans}</div><div></div></body>"
+
+
+def test_three_regions_inverted() -> None:
+    pruned = prune_tag_paths(parse(THREE_REGIONS), invert=True)
+    html = body_html(pruned)
+    assert "region2" not in html
+    assert html.count("region1") == 4
+    assert html.count("region3") == 4
+    assert html.count("<br>") == 2
+
+
+def test_as_printed_rule_is_not_used() -> None:
+    """The symmetric 20% rule cuts the trailing br (S-6); as printed it never could."""
+    region = search_tag_path_region(parse(THREE_REGIONS))
+    assert region.end == 21 < region.node_count
+
+
+# --- no split --------------------------------------------------------------------------------
+
+
+def test_page_without_split_is_not_pruned() -> None:
+    html = (
+        "<html><body><ul>"
+        + "".join(f"<li><a href='/{n}'>Item {n}</a> <b>{n} EUR</b></li>" for n in range(6))
+        + "</ul></body></html>"
+    )
+    tree = parse(html)
+    pruned, region = prune_tag_paths_region(tree)
+    assert region.kept_count == region.node_count
+    assert region.removed_share == 0.0
+    assert pruned.xpath("//li/a/text()") == tree.xpath("//li/a/text()")
+    assert pruned.xpath("string(//ul)") == tree.xpath("string(//ul)")
+
+
+def test_single_element_body_has_no_split() -> None:
+    region = search_tag_path_region(parse("<body>only text</body>"))
+    assert region.sequence == (1,)
+    assert region.splits == ()
+    assert (region.start, region.end) == (1, 1)
+    assert body_html(prune_tag_paths(parse("<body>only text</body>"))) == "<body>only text</body>"
+
+
+def test_page_without_body() -> None:
+    tree = lxml.html.document_fromstring("<html><frameset><frame src='a.html'></frameset></html>")
+    region = search_tag_path_region(tree)
+    assert region.sequence == ()
+    assert region.node_count == region.kept_count == 0
+    assert region.removed_share == 0.0
+    assert region.region() == ()
+    assert etree.tostring(prune_tag_paths(tree)) == etree.tostring(tree)
+
+
+def test_inverted_without_split_leaves_an_empty_body() -> None:
+    pruned, region = prune_tag_paths_region(parse("<body>x<p>y</p></body>"), invert=True)
+    assert (region.start, region.end) == (1, 2)
+    assert region.kept_count == 0
+    assert body_html(pruned) == "<body></body>"
+
+
+# --- a list page -------------------------------------------------------------------------------
+
+LIST_PAGE = (
+    """<html><head><title>Shop</title></head><body>
+<div class="nav"><a href="/">Home</a> | <a href="/about">About</a></div>
+<h1>Jackets</h1>
+<ul class="products">
+"""
+    + "".join(
+        f'<li class="product"><a href="/p/{n}">Jacket {n}</a> <span class="price">{n}0 EUR</span>'
+        f"<!-- c --><script>var p={n}</script></li>\n"
+        for n in range(8)
+    )
+    + """</ul>
+<div class="footer"><p>Copyright</p><p>Imprint</p></div>
+</body></html>"""
+)
+
+
+def test_list_page_keeps_the_records_only() -> None:
+    tree = parse(LIST_PAGE)
+    pruned, region = prune_tag_paths_region(tree)
+    assert len(pruned.xpath("//li[@class='product']")) == 8
+    assert pruned.xpath("//li[@class='product'][3]/a/text()") == ["Jacket 2"]
+    assert not pruned.xpath("//div[@class='nav']")
+    assert not pruned.xpath("//div[@class='footer']")
+    assert not pruned.xpath("//h1")
+    assert pruned.findtext("head/title") == "Shop"  # the head is copied as it is
+    # Comments and scripts inside the region stay with it (they belong to the records).
+    assert len(pruned.xpath("//li/script")) == 8
+    assert 0.0 < region.removed_share < 1.0
+    assert region.kept_count == 2 + 8 * 3  # body and ul shells, 8 records of 3 elements
+
+
+def test_shells_keep_no_text_and_region_keeps_tails() -> None:
+    html = (
+        "<body>lead<div class='a'>x</div>tail-of-a<section>s-text"
+        + "<p class='r'>one</p>between" * 6
+        + "</section>after</body>"
+    )
+    pruned = prune_tag_paths(parse(html))
+    body = pruned.find("body")
+    assert body is not None
+    assert body.text is None  # the body is a shell
+    section = body.find("section")
+    assert section is not None
+    assert section.tail is None
+    assert [p.text for p in section] == ["one"] * 6
+    assert all(p.tail is None for p in section)  # tails belong to the section, a shell (S-11)
+    # The third div is in range but its spans are not: it stays, with the spans' tails (S-12).
+    tailed = THREE_REGIONS.replace(
+        "<span class='region3'></span>", "<span class='region3'>s</span>t"
+    )
+    third = prune_tag_paths(parse(tailed)).xpath("//body/div")[1]
+    assert len(third) == 0
+    assert third.text == "tttt"
+
+
+def test_input_tree_is_never_modified() -> None:
+    for html in (LIST_PAGE, FIGURE_2, THREE_REGIONS):
+        tree = parse(html)
+        before = etree.tostring(tree)
+        prune_tag_paths(tree)
+        prune_tag_paths(tree, invert=True)
+        search_tag_path_region(tree, size="text")
+        assert etree.tostring(tree) == before
+
+
+def test_pruned_copy_is_independent() -> None:
+    tree = parse(LIST_PAGE)
+    pruned = prune_tag_paths(tree)
+    assert pruned is not tree
+    pruned.find("body").clear()  # type: ignore[union-attr]
+    assert len(tree.xpath("//li")) == 8
+
+
+# --- options ---------------------------------------------------------------------------------
+
+
+def test_style_signature() -> None:
+    a = lxml.html.fragment_fromstring(
+        '<div id="x1" class="b  a" style="Color: red; MARGIN:0 ;"></div>'
+    )
+    b = lxml.html.fragment_fromstring('<div id="x2" class="a b" style="color:red;margin:0"></div>')
+    assert style_signature(a) == (("a", "b"), "color:red;margin:0")
+    assert style_signature(a) == style_signature(b)  # ids are not part of the path (S-2)
+    assert style_signature(lxml.html.fragment_fromstring("<p></p>")) == ((), "")
+
+
+def test_style_distinguishes_tag_paths() -> None:
+    region = search_tag_path_region(
+        parse('<body><p style="color:red"></p><p style="COLOR: red;"></p><p></p></body>')
+    )
+    assert region.sequence == (1, 2, 2, 3)
+    assert region.paths[1] == "body/p[style=color:red]"
+
+
+def test_min_size_gap() -> None:
+    # Gap 0.8 needs |n - 2i| / n > 0.8: cutting the body off 8 positions (0.75) is refused.
+    region = search_tag_path_region(parse(FIGURE_2), min_size_gap=0.8)
+    assert (region.start, region.end) == (1, 8)
+    assert region.splits == ()
+    with pytest.raises(ValueError, match="min_size_gap"):
+        search_tag_path_region(parse(FIGURE_2), min_size_gap=1.0)
+    with pytest.raises(ValueError, match="min_size_gap"):
+        prune_tag_paths(parse(FIGURE_2), min_size_gap=-0.1)
+
+
+def test_size_text_keeps_the_side_with_the_text() -> None:
+    description = "A warm waterproof jacket for long walks in the rain. " * 6
+    html = (
+        f"<body><div class='desc'><p>{description}</p><p>{description}</p></div>"
+        "<ul class='related'>"
+        + "".join(f"<li class='r'><a>x{n}</a><span>1</span></li>" for n in range(10))
+        + "</ul></body>"
+    )
+    by_nodes = prune_tag_paths(parse(html))
+    by_text = prune_tag_paths(parse(html), size="text")
+    assert "waterproof" not in by_nodes.xpath("string(//body)")
+    assert "waterproof" in by_text.xpath("string(//body)")
+    assert not by_text.xpath("//ul")
+    with pytest.raises(ValueError, match="size"):
+        search_tag_path_region(parse(html), size="words")  # type: ignore[arg-type]
+
+
+def test_search_region_on_a_bare_sequence() -> None:
+    assert search_region([1, 2, 3, 4, 4, 3, 4, 4])[:2] == (3, 8)
+    assert search_region([]) == (0, 0, [])
+    assert search_region([1, 2, 2, 2, 2], weights=[0, 0, 0, 0, 0])[:2] == (1, 5)
+    with pytest.raises(ValueError, match="weights"):
+        search_region([1, 2], weights=[1])
+
+
+# --- robustness ------------------------------------------------------------------------------
+
+
+def test_deep_nesting_completes() -> None:
+    root, chain = deep_chain(10_000)
+    for element in chain[1:]:
+        element.tail = "\n"
+    chain[-1].text = "deep content at the bottom"
+    before = etree.tostring(root)
+    pruned, region = prune_tag_paths_region(root)
+    assert region.node_count == 10_001
+    assert (region.start, region.end) == (10_000, 10_001)  # peeled one wrapper at a time
+    assert len(region.splits) == 9_999
+    assert region.kept_count == 10_001  # the wrappers stay as shells
+    assert "deep content at the bottom" in etree.tostring(pruned, encoding="unicode")
+    assert etree.tostring(root) == before
+
+
+def test_result_pickles_and_is_deterministic() -> None:
+    region = search_tag_path_region(parse(LIST_PAGE))
+    assert pickle.loads(pickle.dumps(region)) == region
+    assert search_tag_path_region(parse(LIST_PAGE)) == region
+
+
+def test_many_threads_share_one_tree() -> None:
+    tree = parse(LIST_PAGE)
+    expected = etree.tostring(prune_tag_paths(tree))
+    results: list[bytes] = []
+    lock = threading.Lock()
+
+    def work() -> None:
+        for _ in range(10):
+            out = etree.tostring(prune_tag_paths(tree))
+            with lock:
+                results.append(out)
+
+    threads = [threading.Thread(target=work) for _ in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert results == [expected] * 60
+
+
+# --- Scrapy ----------------------------------------------------------------------------------
+
+
+def test_tps_selector_over_an_html_response() -> None:
+    response = HtmlResponse("https://shop.example/jackets", body=LIST_PAGE.encode())
+    selector = tps_selector(response)
+    names = [product.css("a::text").get() for product in selector.css("li")]
+    assert names == [f"Jacket {n}" for n in range(8)]
+    assert selector.css("title::text").get() == "Shop"
+    assert not selector.css(".nav a")
+    # The response's own tree is the parsed one and stays whole.
+    assert len(response.css(".nav a")) == 2
+    assert selector.root is not response.selector.root
+    assert tps_selector(response, invert=True).css(".nav a")
+
+
+def test_tps_selector_with_dont_cetd_and_non_html() -> None:
+    request = Request("https://shop.example/jackets", meta={"dont_cetd": True})
+    response = HtmlResponse(request.url, body=LIST_PAGE.encode(), request=request)
+    assert len(tps_selector(response).css("li")) == 8
+    text = TextResponse("https://shop.example/a.txt", body=b"plain")
+    with pytest.raises(TypeError, match="HTML response"):
+        tps_selector(text)
+
+
+def test_reexported() -> None:
+    for name in (
+        "prune_tag_paths",
+        "tps_selector",
+        "TagPathRegion",
+        "TagPathSplit",
+        "search_tag_path_region",
+    ):
+        assert name in scrapy_cetd.__all__
+        assert getattr(scrapy_cetd, name)
