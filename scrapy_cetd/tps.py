@@ -20,7 +20,6 @@ deterministic, and keeps no state between calls; the input tree is never modifie
 from __future__ import annotations
 
 import copy
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal, cast
@@ -31,6 +30,7 @@ from scrapy.http import HtmlResponse, Response
 
 from scrapy_cetd.dom import DomView, build_view, find_body, local_tag, normalized_length
 from scrapy_cetd.middleware import get_dom
+from scrapy_cetd.output import remove_keeping_tail
 
 MIN_SIZE_GAP = 0.20
 """Default minimum size gap: a split is accepted only when ``|n - 2i| / n`` exceeds it
@@ -41,9 +41,6 @@ Size = Literal["nodes", "text"]
 
 _EPSILON = 1e-9
 """Float tolerance of threshold comparisons (``docs/algorithms.md`` §0.5)."""
-
-_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
-"""Characters libxml2 keeps from a damaged page but lxml refuses in new text."""
 
 
 @dataclass(frozen=True)
@@ -464,22 +461,7 @@ def _trim(tree: etree._Element, clone: etree._Element, view: DomView, modes: Seq
         for child in list(duplicate):
             c = own.get(id(child))
             if c is not None and not modes[c]:
-                _remove_keeping_tail(child)
-
-
-def _remove_keeping_tail(element: etree._Element) -> None:
-    """Remove ``element`` and its subtree; its tail (its parent's text) stays in place."""
-    parent = element.getparent()
-    if parent is None:
-        return
-    tail = element.tail
-    if tail:
-        previous = element.getprevious()
-        if previous is not None:
-            previous.tail = _NOT_XML.sub("", (previous.tail or "") + tail)
-        else:
-            parent.text = _NOT_XML.sub("", (parent.text or "") + tail)
-    parent.remove(element)
+                remove_keeping_tail(child)
 
 
 # --- Scrapy -------------------------------------------------------------------------------------
