@@ -12,6 +12,10 @@ process and one page after the other, the script times
 Each timing is the best of ``--repeat`` runs (3 by default) to cut scheduling noise, and both
 are measured on the same page back to back, so their ratio holds on a busy machine.
 
+The table says which implementation ran: the compiled ``scrapy_cetd._speedups`` when it is
+built for the installed lxml, else the pure-Python reference. Set ``SCRAPY_CETD_PURE_PYTHON=1``
+to time the pure-Python code on purpose.
+
 Usage: ``python -m benchmarks.speed [--datasets-root DIR] [--algorithms a,b] [--json OUT]``.
 """
 
@@ -32,6 +36,7 @@ import lxml.html
 from lxml import etree
 from scrapy.http import HtmlResponse
 
+from scrapy_cetd import dom
 from scrapy_cetd.api import ALGORITHMS, get_extractor
 from scrapy_cetd.datasets import Page, default_datasets_root, find_datasets
 from scrapy_cetd.extractor import Extractor
@@ -93,6 +98,13 @@ def time_dataset(
     return times
 
 
+def implementation() -> str:
+    """Which code the extractors run: the compiled accelerator or the pure-Python reference."""
+    if dom.speedups is None:
+        return "pure Python"
+    return f"compiled scrapy_cetd._speedups (lxml {dom.speedups.LXML_VERSION_COMPILED})"
+
+
 def percentile(values: Sequence[float], fraction: float) -> float:
     """The ``fraction`` quantile of ``values`` (nearest rank)."""
     ordered = sorted(values)
@@ -105,6 +117,7 @@ def summarize(times: DatasetTimes) -> dict[str, Any]:
     parse_median = statistics.median(times.parse)
     summary: dict[str, Any] = {
         "dataset": times.name,
+        "implementation": implementation(),
         "pages": len(times.parse),
         "parse_median_ms": parse_median,
         "parse_p95_ms": percentile(times.parse, 0.95),
@@ -133,6 +146,7 @@ def merge(all_times: Sequence[DatasetTimes], algorithms: Sequence[str]) -> Datas
 
 def print_table(summaries: Sequence[dict[str, Any]], algorithms: Sequence[str]) -> None:
     """One row per dataset: parse median/p95, then per algorithm median/p95 and ratio."""
+    print(f"implementation: {implementation()}")
     head = f"{'dataset':<18}{'pages':>6}{'parse':>8}{'p95':>8}"
     for algorithm in algorithms:
         head += f" | {algorithm:>9}{'p95':>8}{'ratio':>7}"

@@ -6,10 +6,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
+from scrapy_cetd import dom
 from scrapy_cetd.density import count_nodes, densities, density_sums
 from scrapy_cetd.dom import DomView
 from scrapy_cetd.extractor import Extractor
-from scrapy_cetd.output import Keep, content_modes
+from scrapy_cetd.output import Keep, content_modes, own_modes
 
 EPSILON = 1e-9
 """Tolerance of every threshold comparison (``x ≥ t`` is ``x ≥ t - ε``; §0.5)."""
@@ -73,6 +74,10 @@ class _DensitySumExtractor(Extractor):
 def _subtree_argmax(parent: Sequence[int], values: Sequence[float]) -> list[int]:
     """For each node, the node of its subtree (itself included) with the largest value; ties go
     to the first in document order (S-13). One bottom-up pass over a preorder numbering."""
+    if dom.speedups is not None and isinstance(parent, list) and isinstance(values, list):
+        computed: list[int] | None = dom.speedups.subtree_argmax(parent, values)
+        if computed is not None:
+            return computed
     best = list(range(len(values)))
     for i in range(len(values) - 1, 0, -1):
         p = parent[i]
@@ -124,19 +129,17 @@ class SmoothedCompositeTextDensityExtractor(Extractor):
         threshold = self.threshold_coefficient * density[0]
         size = len(view)
         content = [i > 0 and smoothed[i] >= threshold - EPSILON for i in range(size)]
-        below = [False] * size
-        for i in range(size - 1, 0, -1):
-            if content[i] or below[i]:
-                below[view.parent[i]] = True
-        return [
-            Keep.TEXT if content[i] else Keep.SHELL if below[i] else Keep.DROP for i in range(size)
-        ]
+        return own_modes(view, content)
 
 
 def smooth_over_siblings(view: DomView, values: Sequence[float]) -> list[float]:
     """Weighted (1, 2, 1) average of each element with its previous and next element sibling,
     from the unsmoothed values; a missing neighbour drops out with its weight; the root keeps
     its own value (S-18)."""
+    if dom.speedups is not None and isinstance(values, list):
+        computed: list[float] | None = dom.speedups.smooth_over_siblings(view.children, values)
+        if computed is not None:
+            return computed
     smoothed = list(values)
     for siblings in view.children:
         last = len(siblings) - 1

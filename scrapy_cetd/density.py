@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from scrapy_cetd import dom
 from scrapy_cetd.dom import DomView
 
 
@@ -38,6 +39,16 @@ def count_nodes(view: DomView) -> NodeCounts:
     ``LT_i = Σ_c (LT_c + q(c))`` where ``q(c) = 1`` when ``c`` is a link element or inside one,
     or is an "all-link" wrapper (``LT_c = T_c ≥ 1`` and ``LC_c = C_c``).
     """
+    if dom.speedups is not None:
+        lists: tuple[list[int], list[int], list[int], list[int], list[list[int]]] | None
+        lists = dom.speedups.count_nodes(view.runs, view.in_link, view.parent)
+        if lists is not None:
+            return NodeCounts(*lists)
+    return count_nodes_python(view)
+
+
+def count_nodes_python(view: DomView) -> NodeCounts:
+    """:func:`count_nodes` in pure Python: the reference the compiled pass reproduces."""
     size = len(view)
     # dom.normalized_length, inlined: this runs once per text run of the page.
     run_chars = [[len(" ".join(run.split())) if run else 0 for run in runs] for runs in view.runs]
@@ -91,6 +102,22 @@ def densities(counts: NodeCounts, *, composite: bool) -> list[float]:
     Same arithmetic, in the same order, as :func:`text_density` and
     :func:`composite_text_density`, inlined because it runs once per element.
     """
+    if dom.speedups is not None:
+        values: list[float] | None = dom.speedups.densities(
+            counts.chars,
+            counts.tags,
+            counts.link_chars,
+            counts.link_tags,
+            counts.link_ratio,
+            composite,
+        )
+        if values is not None:
+            return values
+    return densities_python(counts, composite=composite)
+
+
+def densities_python(counts: NodeCounts, *, composite: bool) -> list[float]:
+    """:func:`densities` in pure Python: the reference the compiled pass reproduces."""
     if not composite:
         return [c / (t if t > 1 else 1) for c, t in zip(counts.chars, counts.tags, strict=True)]
     ratio = counts.link_ratio
@@ -123,6 +150,19 @@ def density_sums(
     per distinct pair; the additions keep their order (runs, then children), so the floats are
     those of the plain definition.
     """
+    if dom.speedups is not None:
+        sums: list[float] | None = dom.speedups.density_sums(
+            view.children, counts.run_chars, view.in_link, density, counts.link_ratio, composite
+        )
+        if sums is not None:
+            return sums
+    return density_sums_python(view, counts, density, composite=composite)
+
+
+def density_sums_python(
+    view: DomView, counts: NodeCounts, density: list[float], *, composite: bool
+) -> list[float]:
+    """:func:`density_sums` in pure Python: the reference the compiled pass reproduces."""
     ratio = counts.link_ratio
     run_density: dict[tuple[int, bool], float] = {}
     sums: list[float] = []

@@ -4,14 +4,59 @@ Every extractor starts from the same view, built in one iterative pass: the visi
 document order (preorder) with their parents, children and text runs, stored in plain lists
 beside the tree. The lxml tree itself is never modified, so the spider, the pipeline and every
 extractor can share Scrapy's one parse (``docs/algorithms.md`` §0.1-§0.4).
+
+The per-page passes here and in :mod:`scrapy_cetd.density`, :mod:`scrapy_cetd.output` and
+:mod:`scrapy_cetd.cetd` run in the compiled module ``scrapy_cetd._speedups`` when it was built
+for the installed lxml (see :data:`speedups`). The Python code beside each is the reference the
+compiled code reproduces exactly, and the fallback.
 """
 
 from __future__ import annotations
 
+import logging
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass
+from types import ModuleType
 
 from lxml import etree
+
+logger = logging.getLogger(__name__)
+
+PURE_PYTHON_VARIABLE = "SCRAPY_CETD_PURE_PYTHON"
+"""Set this environment variable to 1 before importing scrapy_cetd to run the pure-Python code."""
+
+
+def _load_speedups() -> ModuleType | None:
+    """The compiled accelerator, or ``None`` (with a debug message) when it is not built, is
+    switched off by :data:`PURE_PYTHON_VARIABLE`, or was compiled against another lxml: it
+    reads lxml's element structs, whose layout may change with any lxml version."""
+    if os.environ.get(PURE_PYTHON_VARIABLE, "0").strip() not in ("", "0"):
+        logger.debug("%s is set: scrapy_cetd runs in pure Python", PURE_PYTHON_VARIABLE)
+        return None
+    try:
+        from scrapy_cetd import _speedups  # noqa: PLC0415 - optional compiled module
+    except Exception as error:  # not built, or built for an incompatible lxml C API
+        logger.debug("scrapy_cetd._speedups not importable (%s): pure Python", error)
+        return None
+    if _speedups.LXML_VERSION != etree.LXML_VERSION:
+        logger.debug(
+            "scrapy_cetd._speedups was compiled against lxml %s, lxml %s is installed: pure Python",
+            _speedups.LXML_VERSION_COMPILED,
+            etree.__version__,
+        )
+        return None
+    if not _speedups.READY:
+        logger.debug(
+            "scrapy_cetd._speedups unusable (%s): pure Python", _speedups.UNAVAILABLE_REASON
+        )
+        return None
+    return _speedups
+
+
+speedups: ModuleType | None = _load_speedups()
+"""The compiled module the per-page passes use, or ``None`` when they run in pure Python.
+Decided once, at import; the tests swap it for ``None`` to run the reference code."""
 
 INVISIBLE_TAGS = frozenset({"script", "style", "noscript", "template"})
 """Elements that are never rendered for a reader (§0.2)."""
@@ -105,12 +150,34 @@ class DomView:
             index = self.parent[index]
 
 
+ViewFields = tuple[
+    list[etree._Element],
+    list[str],
+    list[int],
+    list[list[int]],
+    list[list[str]],
+    list[int],
+    list[bool],
+]
+"""The fields of a :class:`DomView`, in order."""
+
+
 def build_view(root: etree._Element, *, remove_hidden: bool = True) -> DomView:
     """Flatten the visible subtree of ``root`` (one iterative preorder pass, O(n)).
 
     Removed before anything is counted (§0.2): comments, processing instructions, ``script``,
     ``style``, ``noscript``, ``template`` and, when ``remove_hidden`` is true, elements hidden by
     their own markup.
+    """
+    if speedups is not None:
+        fields: ViewFields | None = speedups.build_view(root, remove_hidden)
+        if fields is not None:
+            return DomView(*fields)
+    return build_view_python(root, remove_hidden=remove_hidden)
+
+
+def build_view_python(root: etree._Element, *, remove_hidden: bool = True) -> DomView:
+    """:func:`build_view` in pure Python: the reference the compiled pass reproduces.
 
     The pass is one ``root.iter()`` (a single C iterator, one proxy per node) rather than a
     Python stack of child iterators, and it makes no function call per node: each raw tag is

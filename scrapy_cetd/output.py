@@ -16,6 +16,7 @@ from collections.abc import Sequence
 import lxml.html
 from lxml import etree
 
+from scrapy_cetd import dom
 from scrapy_cetd.dom import BLOCK_TAGS, DomView, local_tag
 
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
@@ -40,6 +41,12 @@ def content_modes(
 ) -> list[Keep]:
     """Modes for "content roots plus shells" algorithms: everything below a content element is
     kept whole; a shell keeps its own text only when ``shell_text`` is true."""
+    if dom.speedups is not None:
+        computed: list[Keep] | None = dom.speedups.content_modes(
+            view.parent, content, shells, shell_text, (Keep.DROP, Keep.SHELL, Keep.TEXT)
+        )
+        if computed is not None:
+            return computed
     shell_mode = Keep.TEXT if shell_text else Keep.SHELL
     modes: list[Keep] = []
     inside: list[bool] = []
@@ -56,6 +63,24 @@ def content_modes(
     return modes
 
 
+def own_modes(view: DomView, content: Sequence[bool]) -> list[Keep]:
+    """Modes for "each element on its own" algorithms: a content element keeps its own text,
+    an element with content below it is a shell, every other element is dropped."""
+    if dom.speedups is not None:
+        computed: list[Keep] | None = dom.speedups.own_modes(
+            view.parent, content, (Keep.DROP, Keep.SHELL, Keep.TEXT)
+        )
+        if computed is not None:
+            return computed
+    size = len(view)
+    below = [False] * size
+    parent = view.parent
+    for i in range(size - 1, 0, -1):
+        if content[i] or below[i]:
+            below[parent[i]] = True
+    return [Keep.TEXT if content[i] else Keep.SHELL if below[i] else Keep.DROP for i in range(size)]
+
+
 def render(view: DomView, modes: Sequence[Keep]) -> tuple[str, str]:
     """The kept part of ``view`` as ``(html, text)``; ``("", "")`` when nothing is kept.
 
@@ -63,7 +88,28 @@ def render(view: DomView, modes: Sequence[Keep]) -> tuple[str, str]:
     of elements that change are visited (see :func:`_trim`); a kept subtree with nothing to
     remove is never walked. The text is then written from the view itself, with the strings the
     trimmed copy holds, exactly as :func:`element_text` would read them from the copy.
+
+    The compiled version gives the same two strings without copying the whole root: it builds
+    the copy from the kept elements only.
     """
+    if dom.speedups is not None:
+        rendered: tuple[str, str] | None = dom.speedups.render(
+            view.elements,
+            view.children,
+            view.parent,
+            view.runs,
+            view.tags,
+            modes,
+            (Keep.DROP, Keep.SHELL, Keep.TEXT),
+            BLOCK_TAGS,
+        )
+        if rendered is not None:
+            return rendered
+    return render_python(view, modes)
+
+
+def render_python(view: DomView, modes: Sequence[Keep]) -> tuple[str, str]:
+    """:func:`render` in pure Python: the reference the compiled version reproduces."""
     if modes[0] == Keep.DROP:
         return "", ""
     kept = _kept(view, modes)
