@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import abc
+import copy
 import inspect
 from collections.abc import Sequence
 from typing import Any, ClassVar
@@ -10,7 +11,8 @@ from typing import Any, ClassVar
 from lxml import etree
 
 from scrapy_cetd.dom import DomView, build_view, find_body, has_frameset, local_tag
-from scrapy_cetd.output import Keep, render
+from scrapy_cetd.limits import check_deadline
+from scrapy_cetd.output import Keep, remove_keeping_tail, render
 from scrapy_cetd.result import ExtractionResult
 
 
@@ -44,7 +46,9 @@ class Extractor(abc.ABC):
         """Extract the main content below ``tree``'s ``<body>``; ``tree`` is left unchanged.
 
         ``tree`` is a document root (``<html>``) or any element taken as the root of a
-        fragment. ``url`` is for messages and for algorithms that resolve links.
+        fragment. ``url`` is for messages and for algorithms that resolve links. Between its
+        steps the extraction checks the time budget of :mod:`scrapy_cetd.limits`, if one is
+        running.
         """
         view = self.view(tree)
         if isinstance(view, str):
@@ -52,20 +56,42 @@ class Extractor(abc.ABC):
         selection = self.select(view)
         if isinstance(selection, str):
             return ExtractionResult.empty(self.name, selection)
+        check_deadline("after selecting the content")
         html, text = render(view, selection)
         if not text:
             return ExtractionResult.empty(self.name, "no text in the selected content")
         return ExtractionResult(text=text, html=html, algorithm=self.name)
 
     def view(self, tree: etree._Element) -> DomView | str:
-        """The visible view of ``tree``'s body, or why there is none (no body, a frameset)."""
+        """The visible view of ``tree``'s body, or why there is none (a frameset page).
+
+        A document without ``<body>`` (a tree built by hand or by an XML parser; libxml2's HTML
+        parser always makes one when there is content) is read as if everything outside its
+        ``<head>`` were the body: a copy without the head is viewed, and the input tree is
+        left as it is. The time budget is checked before and after the view is built.
+        """
+        check_deadline("before building the view")
         body = find_body(tree)
         if body is None:
-            return "frameset page" if has_frameset(tree) else "no body"
+            if has_frameset(tree):
+                return "frameset page"
+            body = _without_head(tree)
         if local_tag(body) == "frameset":
             return "frameset page"
-        return build_view(body, remove_hidden=self.remove_hidden)
+        view = build_view(body, remove_hidden=self.remove_hidden)
+        check_deadline("after building the view")
+        return view
 
     @abc.abstractmethod
     def select(self, view: DomView) -> Sequence[Keep] | str:
         """What to keep of each element of ``view``, or why nothing is kept."""
+
+
+def _without_head(root: etree._Element) -> etree._Element:
+    """A copy of the document ``root`` without its ``<head>`` elements (``root`` is not
+    changed): the stand-in for the body of a document that has none."""
+    clone = copy.deepcopy(root)
+    for child in list(clone):
+        if local_tag(child) == "head":
+            remove_keeping_tail(child)
+    return clone

@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, replace
+
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffe\uffff]+")
+"""C0 control characters other than tab, newline and carriage return, DEL and the
+noncharacters U+FFFE and U+FFFF: no page shows them, XML cannot hold them, and libxml2 keeps
+them in the text of a damaged page."""
+
+_SPACES = re.compile(r"\s+")
 
 
 @dataclass(frozen=True)
@@ -33,3 +41,31 @@ class ExtractionResult:
     def empty(cls, algorithm: str, reason: str) -> ExtractionResult:
         """An empty result that says why nothing was extracted."""
         return cls(text="", html="", algorithm=algorithm, reason=reason)
+
+
+def sanitize(result: ExtractionResult) -> ExtractionResult:
+    """``result`` without control characters (:data:`_CONTROL`) in its text, HTML and title.
+
+    A page with NUL bytes or stray control characters still has readable content: the
+    characters are dropped (as parsel already drops NUL bytes from a body), the spaces around
+    them collapse, lines of the text that held nothing else disappear, and a result left
+    without text becomes empty. ``result`` itself is returned when it holds none, which is
+    almost always.
+    """
+    title = result.title
+    if not (
+        _CONTROL.search(result.text)
+        or _CONTROL.search(result.html)
+        or (title is not None and _CONTROL.search(title))
+    ):
+        return result
+    lines = (_SPACES.sub(" ", line).strip() for line in _CONTROL.sub("", result.text).split("\n"))
+    text = "\n".join(line for line in lines if line)
+    if not text:
+        return ExtractionResult.empty(result.algorithm, result.reason or "no visible text")
+    return replace(
+        result,
+        text=text,
+        html=_CONTROL.sub("", result.html),
+        title=None if title is None else _CONTROL.sub("", title).strip() or None,
+    )

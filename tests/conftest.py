@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+import asyncio
+import os
 import threading
+from typing import Any
 
 import lxml.html
 import pytest
+from crawlkit import unit_crawler
+from hypothesis import settings
 from lxml import etree
+from scrapy.http import Response
+from scrapy.utils.misc import build_from_crawler
 
-from scrapy_cetd import Extractor
+from scrapy_cetd import CETDPipeline, Extractor
+from scrapy_cetd.linking import ItemResponseLinks
 
 EXAMPLE_1 = """<body><div class="main"><div class="article"><div class="articleHeadline">
   South Korea to Hold Artillery Drills on Island</div>
@@ -75,3 +83,29 @@ def texts_from_threads(
     for thread in threads:
         thread.join()
     return results
+
+
+class PipelineHarness:
+    """A pipeline on a configured crawler, and the table its spider middleware would fill:
+    :meth:`run` passes one item (linked to ``response``, if given) through the pipeline."""
+
+    def __init__(self, **settings: Any) -> None:
+        self.crawler = unit_crawler(settings)
+        self.pipeline = build_from_crawler(CETDPipeline, self.crawler)
+        self.links = ItemResponseLinks.for_crawler(self.crawler)
+
+    def run(self, item: Any, response: Response | None = None) -> Any:
+        if response is not None:
+            self.links.link(item, response)
+        return asyncio.run(self.pipeline.process_item(item))
+
+    def stat(self, key: str) -> Any:
+        return self.crawler.stats.get_value(key)
+
+
+# Hypothesis profiles, chosen with HYPOTHESIS_PROFILE: "fast" (the default, what `make test`
+# runs: the property tests of test_properties.py take a few seconds) and "long" (a search of
+# minutes for local runs: HYPOTHESIS_PROFILE=long pytest tests/test_properties.py).
+settings.register_profile("fast", max_examples=30, deadline=None, print_blob=True)
+settings.register_profile("long", max_examples=3_000, deadline=None, print_blob=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "fast"))

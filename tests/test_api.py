@@ -10,6 +10,7 @@ from conftest import STORM_PAGE, parse
 
 import scrapy_cetd
 from scrapy_cetd import ALGORITHMS, ExtractionResult, extract, get_extractor
+from scrapy_cetd.parse import NotADocumentError, encode_text
 
 
 def test_registry_names() -> None:
@@ -89,3 +90,34 @@ def test_wrong_source_type_is_a_type_error() -> None:
 def test_public_names() -> None:
     for name in scrapy_cetd.__all__:
         assert hasattr(scrapy_cetd, name)
+
+
+@pytest.mark.parametrize(
+    ("source", "kind"),
+    [
+        (b'{"a": [1, 2]}', "JSON"),
+        ("\ufeff [1, 2, 3]", "JSON"),
+        (b"%PDF-1.5\n...", "a PDF document"),
+        (b"\x89PNG\r\n\x1a\n" + bytes(32), "a PNG image"),
+        (b"RIFF\x10\x00\x00\x00WEBPVP8 ", "a WebP image"),
+        (b"\x1f\x8b\x08\x00" + bytes(32), "gzip-compressed data"),
+        (bytes(range(1, 32)) * 64, "binary data"),
+    ],
+)
+def test_input_that_is_no_document_is_a_value_error(source: str | bytes, kind: str) -> None:
+    with pytest.raises(NotADocumentError, match=f"not an HTML document: the body is {kind}"):
+        extract(source)
+    assert issubclass(NotADocumentError, ValueError)
+
+
+def test_damage_that_leaves_a_document_is_repaired() -> None:
+    page = "<p>[1, 2] is not JSON here; ok\x01 \x02 \x03 \ud800 done</p>"
+    assert extract(page).text == "[1, 2] is not JSON here; ok \ufffd done"
+    assert encode_text("a\ud83d\ude00b\udc00") == "a😀b\ufffd".encode()
+
+
+def test_limits_are_options_of_extract() -> None:
+    assert extract(STORM_PAGE, max_body_size=None, max_nodes=None, time_budget=None)
+    assert "max_nodes" in (extract(STORM_PAGE, max_nodes=3).reason or "")
+    with pytest.raises(ValueError, match="max_nodes"):
+        extract(STORM_PAGE, max_nodes=0)

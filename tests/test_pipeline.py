@@ -3,42 +3,28 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
+import threading
 from typing import Any
 
 import pytest
+import scrapy
 from conftest import STORM_PAGE
-from crawlkit import BareItem, NewsAttrs, NewsDataclass, NewsItem, unit_crawler
+from conftest import PipelineHarness as Harness
+from crawlkit import BareItem, NewsAttrs, NewsDataclass, NewsItem
 from itemadapter import ItemAdapter
 from scrapy import Request
 from scrapy.exceptions import DropItem
-from scrapy.http import HtmlResponse, JsonResponse, Response
-from scrapy.utils.misc import build_from_crawler
+from scrapy.http import HtmlResponse, JsonResponse
 
 import scrapy_cetd
-from scrapy_cetd import CETDPipeline
-from scrapy_cetd.linking import ItemResponseLinks
+from scrapy_cetd.limits import Limits
 from scrapy_cetd.pipeline import build_extractor
 
 URL = "http://127.0.0.1/storm.html"
 EXPECTED = scrapy_cetd.extract(STORM_PAGE.encode(), url=URL)
-
-
-class Harness:
-    """A pipeline on a configured crawler, and the table its spider middleware would fill."""
-
-    def __init__(self, **settings: Any) -> None:
-        self.crawler = unit_crawler(settings)
-        self.pipeline = build_from_crawler(CETDPipeline, self.crawler)
-        self.links = ItemResponseLinks.for_crawler(self.crawler)
-
-    def run(self, item: Any, response: Response | None = None) -> Any:
-        if response is not None:
-            self.links.link(item, response)
-        return asyncio.run(self.pipeline.process_item(item))
-
-    def stat(self, key: str) -> Any:
-        return self.crawler.stats.get_value(key)
+EMPTY = {"main_content_html": "", "main_content_text": "", "main_content_title": ""}
 
 
 def page(body: str = STORM_PAGE, url: str = URL, **meta: Any) -> HtmlResponse:
@@ -64,7 +50,7 @@ def test_every_item_kind_gets_the_fields(item: Any) -> None:
 
 
 def test_field_names_are_configurable_and_none_disables_one() -> None:
-    harness = Harness(CETD_TEXT_FIELD="body", CETD_HTML_FIELD=None)
+    harness = Harness(CETD_TEXT_FIELD="body", CETD_HTML_FIELD=None, CETD_TITLE_FIELD=None)
     item = harness.run({}, page())
     assert item == {"body": EXPECTED.text}
 
@@ -105,7 +91,7 @@ def test_no_source_goes_on_with_empty_fields_warning_and_stat(
     harness = Harness()
     with caplog.at_level(logging.WARNING):
         item = harness.run({"url": URL})
-    assert item == {"url": URL, "main_content_html": "", "main_content_text": ""}
+    assert item == {"url": URL, **EMPTY}
     assert harness.stat("cetd/item_skipped_count/no_source") == 1
     assert [
         URL in r.getMessage() and "CETD_SOURCE_FIELD" in r.getMessage() for r in caplog.records
@@ -117,7 +103,7 @@ def test_extractor_error_warns_once_per_url_and_cause(caplog: pytest.LogCaptureF
     boom = page(url="http://127.0.0.1/boom.html")
     with caplog.at_level(logging.WARNING):
         items = [harness.run({}, boom) for _ in range(3)]
-    assert all(item == {"main_content_html": "", "main_content_text": ""} for item in items)
+    assert all(item == EMPTY for item in items)
     assert harness.stat("cetd/item_error_count") == 3
     messages = [r.getMessage() for r in caplog.records]
     assert len(messages) == 1
@@ -127,7 +113,7 @@ def test_extractor_error_warns_once_per_url_and_cause(caplog: pytest.LogCaptureF
 def test_empty_page_is_counted_not_lost() -> None:
     harness = Harness()
     item = harness.run({}, page("<html><head><title>t</title></head><body></body></html>"))
-    assert item == {"main_content_html": "", "main_content_text": ""}
+    assert item == EMPTY
     assert harness.stat("cetd/item_empty_count") == 1
     item = harness.run({}, page(""))
     assert item["main_content_text"] == ""
@@ -147,13 +133,20 @@ def test_declared_item_without_the_fields(caplog: pytest.LogCaptureFixture) -> N
 
 def test_overwrite_false_keeps_what_the_spider_set() -> None:
     harness = Harness(CETD_OVERWRITE=False)
-    both = harness.run({"main_content_text": "mine", "main_content_html": "<p>mine</p>"}, page())
-    assert both == {"main_content_text": "mine", "main_content_html": "<p>mine</p>"}
+    mine = {"main_content_text": "mine", "main_content_html": "<p>mine</p>"}
+    every = harness.run({**mine, "main_content_title": "My title"}, page())
+    assert every == {**mine, "main_content_title": "My title"}
     assert harness.stat("cetd/item_skipped_count/already_set") == 1
+    both = harness.run(dict(mine), page())  # the title is not set yet: extracted, then kept
+    assert both == {**mine, "main_content_title": EXPECTED.title or ""}
     one = harness.run({"main_content_text": "mine"}, page())
-    assert one == {"main_content_text": "mine", "main_content_html": EXPECTED.html}
+    assert one == {
+        "main_content_text": "mine",
+        "main_content_html": EXPECTED.html,
+        "main_content_title": EXPECTED.title or "",
+    }
     failed = harness.run({"main_content_text": "mine"}, page(""))
-    assert failed == {"main_content_text": "mine", "main_content_html": ""}
+    assert failed == {**EMPTY, "main_content_text": "mine"}
     overwritten = Harness().run({"main_content_text": "mine"}, page())
     assert overwritten["main_content_text"] == EXPECTED.text
 
@@ -190,3 +183,146 @@ def test_frozen_item_is_an_error_not_a_crash() -> None:
     item = Frozen()
     assert harness.run(item, page()) is item
     assert harness.stat("cetd/item_error_count") == 1
+
+
+class TitledExtractor:
+    """A user extractor (``CETD_ALGORITHM = "test_pipeline.TitledExtractor"``) that finds a
+    headline, and records the threads it runs in and the URLs it is called for."""
+
+    calls: list[tuple[str, str | None]] = []  # noqa: RUF012 - shared with the test
+
+    def extract(self, tree: Any, *, url: str | None = None) -> scrapy_cetd.ExtractionResult:
+        TitledExtractor.calls.append((threading.current_thread().name, url))
+        result = scrapy_cetd.extract(tree, url=url)
+        return dataclasses.replace(result, title="Storm hits\x01 the coast")
+
+
+def test_title_goes_to_the_title_field_when_the_item_can_hold_it() -> None:
+    class Titled(scrapy.Item):
+        main_content_html = scrapy.Field()
+        main_content_text = scrapy.Field()
+        main_content_title = scrapy.Field()
+
+    harness = Harness(CETD_ALGORITHM="test_pipeline.TitledExtractor")
+    item = harness.run({}, page())
+    assert item["main_content_title"] == "Storm hits the coast"  # control character removed
+    assert dict(harness.run(Titled(), page()))["main_content_title"] == "Storm hits the coast"
+    news = harness.run(NewsItem(url=URL), page())  # declares no title field: no title, no error
+    assert "main_content_title" not in news and news["main_content_text"] == EXPECTED.text
+    assert harness.stat("cetd/item_extracted_count") == 3
+
+    renamed = Harness(CETD_ALGORITHM="test_pipeline.TitledExtractor", CETD_TITLE_FIELD="headline")
+    assert renamed.run({}, page())["headline"] == "Storm hits the coast"
+    disabled = Harness(CETD_ALGORITHM="test_pipeline.TitledExtractor", CETD_TITLE_FIELD=None)
+    assert "main_content_title" not in disabled.run({}, page())
+    kept = Harness(CETD_ALGORITHM="test_pipeline.TitledExtractor", CETD_OVERWRITE=False)
+    assert kept.run({"main_content_title": "Mine"}, page())["main_content_title"] == "Mine"
+
+
+def test_an_item_class_with_only_the_title_field_is_still_missing_the_content_fields() -> None:
+    class OnlyTitle(scrapy.Item):
+        main_content_title = scrapy.Field()
+
+    harness = Harness()
+    assert dict(harness.run(OnlyTitle(), page())) == {"main_content_title": ""}
+    assert harness.stat("cetd/item_skipped_count/missing_fields") == 1
+    only = Harness(CETD_HTML_FIELD=None, CETD_TEXT_FIELD=None)  # the title alone is enough
+    assert dict(only.run(OnlyTitle(), page())) == {"main_content_title": EXPECTED.title or ""}
+    assert only.stat("cetd/item_extracted_count") == 1
+
+
+def test_extraction_runs_off_the_reactor_thread_once_per_response() -> None:
+    TitledExtractor.calls.clear()
+    harness = Harness(CETD_ALGORITHM="test_pipeline.TitledExtractor")
+    response = page()
+
+    async def items_of_one_response() -> list[Any]:
+        items = [{"n": n} for n in range(5)]
+        for item in items:
+            harness.links.link(item, response)
+        return await asyncio.gather(*(harness.pipeline.process_item(item) for item in items))
+
+    items = asyncio.run(items_of_one_response())
+    assert all(item["main_content_text"] == EXPECTED.text for item in items)
+    assert len(TitledExtractor.calls) == 1
+    [(thread, url)] = TitledExtractor.calls
+    assert thread.startswith("scrapy-cetd-extract-") and url == URL
+    assert harness.stat("cetd/item_extracted_count") == 5
+
+
+def test_a_body_that_is_no_document_passes_with_the_reason(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    harness = Harness()
+    with caplog.at_level(logging.WARNING):
+        item = harness.run({"url": URL}, page('{"title": "JSON, not HTML"}'))
+    assert item == {"url": URL, **EMPTY}
+    assert harness.stat("cetd/item_empty_count") == 1
+    assert harness.stat("cetd/item_empty_reason_count/not_a_document") == 1
+    assert "not an HTML document: the body is JSON" in caplog.records[0].getMessage()
+    raw = Harness(CETD_SOURCE_FIELD="raw").run({"raw": b"%PDF-1.4 ..."})
+    assert raw["main_content_text"] == ""
+
+
+def test_max_nodes_and_max_body_size_settings(caplog: pytest.LogCaptureFixture) -> None:
+    harness = Harness(CETD_MAX_NODES=10, CETD_SOURCE_FIELD="raw", CETD_MAX_BODY_SIZE=5000)
+    with caplog.at_level(logging.WARNING):
+        assert harness.run({}, page()) == EMPTY
+        big = {"raw": STORM_PAGE * 20}
+        assert harness.run(big) == {**big, **EMPTY}
+    assert harness.stat("cetd/item_empty_reason_count/max_nodes") == 1
+    assert harness.stat("cetd/item_skipped_count/too_large") == 1
+    messages = [r.getMessage() for r in caplog.records]
+    assert "max_nodes exceeded" in messages[0]
+    assert "raw is larger than CETD_MAX_BODY_SIZE" in messages[1]
+    unlimited = Harness(CETD_MAX_NODES=None, CETD_TIME_BUDGET="None", CETD_MAX_BODY_SIZE="")
+    assert unlimited.pipeline.limits == Limits(None, None, None)
+    assert unlimited.run({}, page())["main_content_text"] == EXPECTED.text
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("CETD_MAX_NODES", 0),
+        ("CETD_MAX_NODES", "many"),
+        ("CETD_TIME_BUDGET", -1.0),
+        ("CETD_MAX_BODY_SIZE", True),
+    ],
+)
+def test_limit_settings_are_checked_at_start(name: str, value: Any) -> None:
+    with pytest.raises(ValueError, match=name):
+        Harness(**{name: value})
+
+
+STUCK = threading.Event()
+"""Released at the end of the test that uses :class:`StuckExtractor`."""
+
+
+class StuckExtractor:
+    """A user extractor that never checks a budget: it blocks on :data:`STUCK` for pages
+    whose URL contains ``stuck``."""
+
+    def extract(self, tree: Any, *, url: str | None = None) -> scrapy_cetd.ExtractionResult:
+        if url and "stuck" in url:
+            STUCK.wait(timeout=60)
+        return scrapy_cetd.extract(tree, url=url)
+
+
+def test_an_extractor_past_its_budget_is_given_up_and_replaced(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    harness = Harness(CETD_ALGORITHM="test_pipeline.StuckExtractor", CETD_TIME_BUDGET=0.2)
+    workers = harness.pipeline.workers
+    try:
+        with caplog.at_level(logging.WARNING):
+            stuck = [harness.run({}, page(url=f"http://127.0.0.1/stuck-{n}")) for n in range(3)]
+        assert stuck == [EMPTY] * 3
+        assert harness.stat("cetd/item_empty_reason_count/time_budget") == 3
+        assert harness.stat("cetd/extract_thread_replaced_count") == 3
+        assert "time_budget exceeded: more than 0.2 s" in caplog.records[0].getMessage()
+        # Three threads are stuck; the threads started in their place keep pages going.
+        assert workers.threads == 3 + workers.size
+        assert harness.run({}, page())["main_content_text"] == EXPECTED.text
+    finally:
+        STUCK.set()
+    asyncio.run(harness.pipeline.close_spider())

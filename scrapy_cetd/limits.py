@@ -1,0 +1,194 @@
+"""Limits on one page's extraction: its size, its element count and its time budget.
+
+A crawl meets pages no extractor was designed for: 50 MB dumps, a million sibling elements,
+markup generated in a loop. :class:`Limits` turns each of them into an empty
+:class:`~scrapy_cetd.result.ExtractionResult` whose ``reason`` names the limit, instead of
+minutes of CPU or gigabytes of memory:
+
+* ``max_body_size``: the bytes of an undecoded page, checked before anything is decoded or
+  parsed (for a Scrapy response, the downloader middleware and the pipeline check
+  ``CETD_MAX_BODY_SIZE`` the same way);
+* ``max_nodes``: the elements of the parsed tree, counted by libxml2 (one XPath ``count()``, no
+  Python object per node) before the extractor builds anything. Every extractor is linear or
+  close to it in this number, so it bounds the time and memory of each extraction step;
+* ``time_budget``: seconds for the extractor. No signal and no ``alarm()`` is involved, so it
+  works in any thread: the budget is a deadline in a :class:`~contextvars.ContextVar` (one per
+  thread, so concurrent extractions never see each other's), and the extraction checks it
+  between its steps with :func:`check_deadline`. A step already running ends first; its length
+  is bounded through ``max_nodes``. Long loops, including a user's own extractor, may call
+  :func:`check_deadline` as often as they like to stop sooner.
+
+A limit that is hit gives the reason ``"<limit> exceeded: <detail>"``; :func:`limit_of` reads
+the limit back from such a reason (the pipeline counts a stat per limit).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Iterator
+from contextvars import ContextVar
+from dataclasses import dataclass
+from typing import Protocol
+
+from lxml import etree
+
+from scrapy_cetd.result import ExtractionResult, sanitize
+
+DEFAULT_MAX_BODY_SIZE = 10 * 1024 * 1024
+"""10 MiB: about ten times the largest page of the shared datasets."""
+
+DEFAULT_MAX_NODES = 200_000
+"""Twenty times the largest page of the shared datasets (about 10,000 elements); a few seconds
+of extraction at most."""
+
+LIMITS = ("max_body_size", "max_nodes", "time_budget")
+"""The names of the limits, as options of :func:`scrapy_cetd.extract` and in reasons."""
+
+PARSER_MAX_DEPTH = 2048
+"""The depth at which libxml2's HTML parser stops reading a page, even with ``huge_tree``
+(``Excessive depth in document``): a page that nests deeper loses everything after that point,
+for Scrapy's selectors as for the extractor."""
+
+_DEADLINE: ContextVar[tuple[float, float] | None] = ContextVar("scrapy_cetd_deadline", default=None)
+"""The running extraction's ``(deadline, budget)`` in :func:`time.monotonic` seconds."""
+
+
+class LimitExceededError(Exception):
+    """A limit was hit. ``limit`` is its name (one of :data:`LIMITS`); ``str()`` is the reason."""
+
+    def __init__(self, limit: str, detail: str) -> None:
+        super().__init__(f"{limit} exceeded: {detail}")
+        self.limit = limit
+
+
+def limit_of(reason: str | None) -> str | None:
+    """The limit a result's ``reason`` names, or ``None`` when it names none."""
+    if reason is None:
+        return None
+    limit, separator, _ = reason.partition(" exceeded: ")
+    return limit if separator and limit in LIMITS else None
+
+
+def check_deadline(step: str) -> None:
+    """Raise :class:`LimitExceededError` when the running extraction's time budget is spent.
+
+    ``step`` says what was being done, for the reason. Outside an extraction with a budget
+    (see :func:`deadline`) this returns at once: reading a context variable and the monotonic
+    clock costs well under a microsecond, so loops may call it every few thousand iterations.
+    """
+    current = _DEADLINE.get()
+    if current is not None and time.monotonic() > current[0]:
+        raise LimitExceededError("time_budget", f"more than {current[1]:g} s, stopped {step}")
+
+
+@contextlib.contextmanager
+def deadline(budget: float | None) -> Iterator[None]:
+    """Give the code in the block (in this thread) ``budget`` seconds, checked by
+    :func:`check_deadline`; ``None`` adds no budget. A budget inside another never ends later
+    than the outer one."""
+    if budget is None:
+        yield
+        return
+    current = _DEADLINE.get()
+    end = time.monotonic() + budget
+    if current is not None and current[0] < end:
+        end, budget = current
+    token = _DEADLINE.set((end, budget))
+    try:
+        yield
+    finally:
+        _DEADLINE.reset(token)
+
+
+class TreeExtractor(Protocol):
+    """What :meth:`Limits.extract` runs: an extractor's ``extract(tree, *, url=None)``."""
+
+    def extract(self, tree: etree._Element, *, url: str | None = None) -> ExtractionResult:
+        """The main content below ``tree``."""
+        ...
+
+
+def _count_elements(tree: etree._Element) -> int:
+    """The elements of ``tree`` (itself included), counted by libxml2 in C."""
+    count = tree.xpath("count(descendant-or-self::*)")
+    assert isinstance(count, float)
+    return int(count)
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The limits of one extraction; ``None`` switches a limit off (see the module docstring).
+
+    Frozen and made of numbers only, so one instance is shared by threads and pickles.
+    """
+
+    max_body_size: int | None = DEFAULT_MAX_BODY_SIZE
+    """Bytes of an undecoded page (a ``str`` page counts its UTF-8 bytes)."""
+    max_nodes: int | None = DEFAULT_MAX_NODES
+    """Elements of the parsed document (the tree handed to the extractor and its
+    descendants)."""
+    time_budget: float | None = None
+    """Seconds for the extractor, from the start of :meth:`extract`."""
+
+    def __post_init__(self) -> None:
+        for name in LIMITS:
+            value = getattr(self, name)
+            if value is not None and (isinstance(value, bool) or not value > 0):
+                raise ValueError(f"{name} must be a positive number or None, not {value!r}")
+
+    def size_reason(self, size: int) -> str | None:
+        """The reason a page of ``size`` bytes is refused, or ``None`` when it is not."""
+        if self.max_body_size is not None and size > self.max_body_size:
+            return str(
+                LimitExceededError(
+                    "max_body_size", f"{size:,} bytes, more than {self.max_body_size:,}"
+                )
+            )
+        return None
+
+    def extract(
+        self, extractor: TreeExtractor, tree: etree._Element, *, url: str | None = None
+    ) -> ExtractionResult:
+        """``extractor.extract(tree, url=url)`` within ``max_nodes`` and ``time_budget``.
+
+        A limit that is hit gives an empty result whose reason names it. The result's text is
+        cleaned of control characters a damaged page leaves in the tree (:func:`sanitize`).
+        When nothing visible was found on a page that reaches :data:`PARSER_MAX_DEPTH`, the
+        reason says that the parser cut the page there. Other exceptions of the extractor
+        propagate, and a return value that is not an :class:`ExtractionResult` raises
+        :class:`TypeError`.
+        """
+        name = str(getattr(extractor, "name", "") or type(extractor).__name__)
+        with deadline(self.time_budget):
+            try:
+                if self.max_nodes is not None:
+                    count = _count_elements(tree)
+                    if count > self.max_nodes:
+                        raise LimitExceededError(
+                            "max_nodes", f"{count:,} elements, more than {self.max_nodes:,}"
+                        )
+                result = extractor.extract(tree, url=url)
+            except LimitExceededError as exc:
+                return ExtractionResult.empty(name, str(exc))
+        if not isinstance(result, ExtractionResult):
+            raise TypeError(f"{name}.extract() returned {result!r:.80}, not an ExtractionResult")
+        if not result.text and _reaches_parser_depth(tree):
+            return ExtractionResult.empty(
+                result.algorithm,
+                f"{result.reason or 'no content'}: the page nests more than "
+                f"{PARSER_MAX_DEPTH:,} elements deep, where the HTML parser stops reading it",
+            )
+        return sanitize(result)
+
+
+def _reaches_parser_depth(tree: etree._Element) -> bool:
+    """Whether the last node of the document lies :data:`PARSER_MAX_DEPTH` deep: where
+    libxml2 stops, the last node it read is the deepest. Follows last children down, so it
+    costs one step per level of that one branch."""
+    node = tree.getroottree().getroot()
+    depth = 1
+    while len(node) and depth < PARSER_MAX_DEPTH:
+        node = node[-1]
+        depth += 1
+    return depth >= PARSER_MAX_DEPTH

@@ -1,0 +1,475 @@
+"""Bad input, limits and the time budget: a clear outcome for every case, never a lost item.
+
+Every bad input of the robustness issue is a :class:`Case` with its outcome:
+
+* ``CONTENT``: still an HTML document with readable content; the damage is repaired or
+  skipped and the article is extracted;
+* ``EMPTY``: an :class:`~scrapy_cetd.ExtractionResult` with empty fields and a ``reason`` (a
+  limit, nothing visible, a frameset); the pipeline counts the cause;
+* ``NOT_A_DOCUMENT``: :func:`scrapy_cetd.extract` raises :class:`ValueError`; the pipeline
+  passes the item on with the reason;
+* ``TOO_LARGE``: over ``max_body_size``; the pipeline skips the response unparsed.
+
+Each case is checked three ways: :func:`scrapy_cetd.extract` on the bytes, the pipeline on a
+response (the item comes out, with the reason in the warning and the stat), and a real crawl
+of all of them served over HTTP, in which every item must reach the output.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import logging
+import random
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import AsyncIterator, Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import lxml.html
+import pytest
+import scrapy
+from conftest import PipelineHarness, deep_chain
+from crawlkit import article, crawl, make_crawler, serve
+from itemadapter import ItemAdapter
+from lxml import etree
+from scrapy import Request
+from scrapy.http import HtmlResponse, Response
+
+import scrapy_cetd
+from scrapy_cetd import limits
+from scrapy_cetd.limits import Limits, check_deadline, deadline, limit_of
+from scrapy_cetd.result import ExtractionResult
+
+CONTENT, EMPTY, NOT_A_DOCUMENT, TOO_LARGE = "content", "empty", "not a document", "too large"
+
+STORY = article("Storm warning")
+MARKER = "heavy rain and strong winds"
+"""Words of the article's first paragraph: present whenever the article is extracted."""
+
+
+def story(*, before: str = "", inside: str = "", head: str = "") -> str:
+    """The article page with ``head`` in its head, ``before`` ahead of the content and
+    ``inside`` between its second and third paragraphs."""
+    page = STORY.replace("<p>Emergency", inside + "<p>Emergency")
+    page = page.replace('<div id="content">', before + '<div id="content">')
+    return page.replace("</title>", "</title>" + head)
+
+
+@functools.cache
+def million_siblings() -> bytes:
+    return b"<html><body><p>" + MARKER.encode() + b"</p>" + b"<br>" * 1_000_000 + b"</body></html>"
+
+
+@functools.cache
+def fifty_megabytes() -> bytes:
+    paragraph = b"<p>" + MARKER.encode() + b" " + b"x" * 1000 + b"</p>\n"
+    return b"<html><body>" + paragraph * (50 * 1024 * 1024 // len(paragraph)) + b"</body></html>"
+
+
+def xhtml() -> bytes:
+    """The article as XHTML: XML declaration, doctype, namespaces, a prefixed attribute."""
+    page = STORY.replace(
+        "<html>",
+        '<html xmlns="http://www.w3.org/1999/xhtml" xmlns:dc="http://purl.org/dc/elements/1.1/"'
+        ' xml:lang="en">',
+    ).replace("<h1>", '<h1 dc:title="Storm">')
+    doctype = (
+        '<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Strict//EN" '
+        '"http://www.w3.org/TR/xhtml1/DTD/xhtml1-strict.dtd">'
+    )
+    return f'<?xml version="1.0" encoding="utf-8"?>\n{doctype}\n{page}'.encode()
+
+
+def deep(content: str, depth: int = 100_000) -> str:
+    """A page with ``content`` at the bottom of ``depth`` nested divs."""
+    return "<html><body>" + "<div>" * depth + content + "</div>" * depth + "</body></html>"
+
+
+@dataclass(frozen=True)
+class Case:
+    """One bad input: its body, the outcome, a text the outcome must hold (in the extracted
+    text, the reason or the error), a text that must not be extracted, and the pipeline's
+    stat suffix (``cetd/item_empty_reason_count/<cause>``)."""
+
+    name: str
+    body: Callable[[], bytes]
+    outcome: str
+    expect: str
+    absent: str | None = None
+    cause: str | None = None
+
+
+PNG = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)) * 4
+CASES = [
+    Case("empty", lambda: b"", NOT_A_DOCUMENT, "empty", cause="not_a_document"),
+    Case("whitespace", lambda: b" \r\n\t\x00 \n", NOT_A_DOCUMENT, "whitespace only",
+         cause="not_a_document"),
+    Case("json", lambda: b'{"title": "Storm", "body": "heavy rain"}', NOT_A_DOCUMENT, "JSON",
+         cause="not_a_document"),
+    Case("json_array", lambda: b'\n[{"title": "Storm"}, 1, 2]', NOT_A_DOCUMENT, "JSON",
+         cause="not_a_document"),
+    Case("pdf", lambda: b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<<>>\nendobj\n" + bytes(512),
+         NOT_A_DOCUMENT, "PDF", cause="not_a_document"),
+    Case("png", lambda: PNG, NOT_A_DOCUMENT, "PNG image", cause="not_a_document"),
+    Case("jpeg", lambda: b"\xff\xd8\xff\xe0\x00\x10JFIF\x00" + bytes(range(256)) * 4,
+         NOT_A_DOCUMENT, "JPEG image", cause="not_a_document"),
+    Case("gif", lambda: b"GIF89a\x01\x00\x01\x00\x80\x00\x00" + bytes(64), NOT_A_DOCUMENT,
+         "GIF image", cause="not_a_document"),
+    Case("webp", lambda: b"RIFF\x24\x00\x00\x00WEBPVP8 " + bytes(64), NOT_A_DOCUMENT,
+         "WebP image", cause="not_a_document"),
+    Case("binary", lambda: random.Random(8).randbytes(20_000), NOT_A_DOCUMENT, "binary data",
+         cause="not_a_document"),
+    Case("xhtml_namespaces", xhtml, CONTENT, MARKER),
+    Case("frameset", lambda: b"<html><head><title>Frames</title></head><frameset cols='30%,"
+         b"70%'><frame src='menu.html'><frame src='story.html'></frameset></html>", EMPTY,
+         "frameset page", cause="frameset"),
+    Case("no_body_tag", lambda: STORY.replace("<body>", "").replace("</body>", "").encode(),
+         CONTENT, MARKER),
+    Case("only_scripts", lambda: b"<html><head><script>var a = 1;</script></head><body>"
+         b"<script>document.write('hello world from the script')</script><style>p {}</style>"
+         b"<noscript>enable javascript</noscript></body></html>", EMPTY, "no visible text",
+         cause="no_visible_text"),
+    Case("nul_and_control_characters", lambda: story(inside="<p>Tab\x00le \x01of \x1bcontents"
+         "\x07</p>").replace("heavy", "hea\x00vy").encode(), CONTENT, MARKER, absent="\x01"),
+    Case("invalid_utf8", lambda: story(inside="<p>broken BYTES here</p>").encode().replace(
+         b"BYTES", b"\xff\xfe\xc3\x28\xa0"), CONTENT, MARKER),
+    Case("mixed_encodings", lambda: story(head='<meta charset="utf-8">',
+         inside="<p>Grüße aus Köln (UTF-8)</p>").encode() + "<p>Grüße (Latin-1)</p>".encode(
+         "latin-1"), CONTENT, "Grüße aus Köln"),
+    Case("wrong_charset_declaration", lambda: story(head='<meta charset="utf-8">',
+         inside="<p>Grüße aus Köln</p>").encode("cp1252"), CONTENT, MARKER),
+    Case("bom_disagrees_with_meta", lambda: b"\xef\xbb\xbf" + story(
+         head='<meta charset="iso-8859-1">', inside="<p>Grüße aus Köln</p>").encode(),
+         CONTENT, "Grüße aus Köln"),
+    Case("lone_surrogates", lambda: story(inside="<p>lone \ud800 and \udfff halves</p>").encode(
+         "utf-8", "surrogatepass"), CONTENT, MARKER),
+    Case("svg_and_mathml", lambda: story(inside='<svg viewBox="0 0 10 10"><circle r="4"/>'
+         "<text>Figure label</text><![CDATA[svg cdata]]></svg><math><mi>x</mi><mo>=</mo>"
+         "<mn>2</mn></math>").encode(), CONTENT, "Figure label"),
+    Case("template", lambda: story(inside="<template><p>template secret</p></template>")
+         .encode(), CONTENT, MARKER, absent="template secret"),
+    Case("cdata", lambda: story(inside="<![CDATA[cdata secret]]>").encode(), CONTENT, MARKER,
+         absent="cdata secret"),
+    Case("deep_nesting", lambda: deep("deep text", 100_000).replace(
+         "<body>", f"<body><p>{MARKER} on the coast</p>").encode(), CONTENT, MARKER,
+         absent="deep text"),
+    Case("deep_nesting_only", lambda: deep("deep text", 100_000).encode(), EMPTY,
+         "nests more than 2,048 elements deep", cause="too_deep"),
+    Case("million_siblings", million_siblings, EMPTY, "max_nodes exceeded: 1,000,00",
+         cause="max_nodes"),
+    Case("fifty_megabytes", fifty_megabytes, TOO_LARGE, "max_body_size exceeded"),
+]  # fmt: skip
+"""The bad inputs of the robustness issue (and a few variants), in its order."""
+
+
+def check_extract(case: Case, body: bytes) -> ExtractionResult | None:
+    """:func:`scrapy_cetd.extract` on ``body`` gives the case's outcome; the result, if any."""
+    if case.outcome == NOT_A_DOCUMENT:
+        with pytest.raises(ValueError, match=f"not an HTML document: .*{case.expect}"):
+            scrapy_cetd.extract(body)
+        return None
+    result = scrapy_cetd.extract(body)
+    if case.outcome == CONTENT:
+        assert result.reason is None
+        assert case.expect in result.text
+        assert case.absent is None or case.absent not in result.text
+        assert lxml.html.document_fromstring(result.html).find("body") is not None
+    else:
+        assert (result.text, result.html) == ("", "")
+        assert result.reason is not None and case.expect in result.reason
+    return result
+
+
+def check_item(case: Case, item: Any, warnings: list[str], stats: dict[str, Any]) -> None:
+    """``item`` came out of the pipeline with the case's outcome, warning and stats."""
+    adapter = ItemAdapter(item)
+    url = adapter["url"]
+    if case.outcome == CONTENT:
+        expected = scrapy_cetd.extract(case.body(), url=url)
+        assert adapter["main_content_text"] == expected.text
+        assert adapter["main_content_html"] == expected.html
+        assert not [message for message in warnings if url in message]
+        return
+    assert (adapter["main_content_text"], adapter["main_content_html"]) == ("", "")
+    [warning] = [message for message in warnings if url in message]
+    if case.outcome == TOO_LARGE:
+        assert "larger than CETD_MAX_BODY_SIZE" in warning
+        assert stats["cetd/item_skipped_count/too_large"] >= 1
+    else:
+        assert "no main content" in warning and case.expect in warning
+        assert stats[f"cetd/item_empty_reason_count/{case.cause}"] >= 1
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
+def test_bad_input(case: Case, caplog: pytest.LogCaptureFixture) -> None:
+    body = case.body()
+    check_extract(case, body)
+    url = f"http://127.0.0.1/{case.name}.html"
+    response = HtmlResponse(url, body=body, request=Request(url))
+    harness = PipelineHarness()
+    item = {"url": url}
+    with caplog.at_level(logging.WARNING, logger="scrapy_cetd"):
+        assert harness.run(item, response) is item
+    check_item(
+        case, item, [r.getMessage() for r in caplog.records], harness.crawler.stats.get_stats()
+    )
+    outcome_stat = {
+        CONTENT: "cetd/item_extracted_count",
+        EMPTY: "cetd/item_empty_count",
+        NOT_A_DOCUMENT: "cetd/item_empty_count",
+        TOO_LARGE: "cetd/item_skipped_count/too_large",
+    }[case.outcome]
+    assert harness.stat(outcome_stat) == 1
+
+
+class BadInputSpider(scrapy.Spider):
+    """Requests every case's page and yields one item per response, reading nothing."""
+
+    name = "bad_input"
+
+    def __init__(self, base: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.base = base
+
+    async def start(self) -> AsyncIterator[Any]:
+        for case in CASES:
+            yield scrapy.Request(f"{self.base}{case.name}.html")
+
+    def parse(self, response: Response) -> Iterator[Any]:
+        yield {"url": response.url}
+
+
+def test_a_crawl_of_every_bad_input_loses_no_item(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    for case in CASES:
+        (tmp_path / f"{case.name}.html").write_bytes(case.body())
+    with serve(tmp_path) as base, caplog.at_level(logging.WARNING, logger="scrapy_cetd"):
+        settings = {"ADDONS": {"scrapy_cetd.Addon": 100}, "DOWNLOAD_WARNSIZE": 0}
+        result = crawl(make_crawler(BadInputSpider, settings), base=base)
+
+    by_name = {ItemAdapter(item)["url"].rsplit("/", 1)[1][:-5]: item for item in result.items}
+    assert sorted(by_name) == sorted(case.name for case in CASES)
+    assert not result.dropped
+    stats = result.stats
+    assert stats["item_scraped_count"] == len(CASES)
+    assert "item_error_count" not in stats
+    warnings = [r.getMessage() for r in caplog.records if r.name == "scrapy_cetd.pipeline"]
+    for case in CASES:
+        check_item(case, by_name[case.name], warnings, stats)
+    assert stats["cetd/item_extracted_count"] == sum(c.outcome == CONTENT for c in CASES)
+
+
+def test_a_page_without_body_element_is_read_without_its_head() -> None:
+    tree = etree.fromstring(
+        '<html xmlns="http://www.w3.org/1999/xhtml"><head><title>Head title</title></head>'
+        f"<div><h1>Storm</h1><p>{MARKER} battered the coast all night long.</p></div>"
+        "<p>More of the article, told in a second paragraph.</p></html>"
+    )
+    before = etree.tostring(tree)
+    result = scrapy_cetd.extract(tree)
+    assert MARKER in result.text and "More of the article" in result.text
+    assert "Head title" not in result.text
+    assert etree.tostring(tree) == before
+
+
+def test_lone_surrogates_in_a_str_page() -> None:
+    page = story(inside="<p>lone \ud800 and \udfff halves, a pair \ud83d\ude00 joined</p>")
+    result = scrapy_cetd.extract(page)
+    assert MARKER in result.text
+    assert "lone \ufffd and \ufffd halves, a pair \U0001f600 joined" in result.text
+    harness = PipelineHarness(CETD_SOURCE_FIELD="html")
+    item = harness.run({"url": "http://127.0.0.1/s", "html": page})
+    assert item["main_content_text"] == result.text
+
+
+def test_a_tree_deeper_than_the_parser_reads_says_so() -> None:
+    # Trees 100,000 deep are extracted whole (test_cetd, test_cetr); when such a tree has
+    # nothing visible, the reason points at the depth, where a parsed page would be cut.
+    root, chain = deep_chain(3000)
+    assert "where the HTML parser stops" in (scrapy_cetd.extract(root).reason or "")
+    chain[-1].text = "deep content at the bottom"
+    assert scrapy_cetd.extract(root).text == "deep content at the bottom"
+
+
+def test_control_characters_never_reach_the_output() -> None:
+    damaged = scrapy_cetd.parse.to_tree(f"<p>one\x01two \x1bthree</p><p>\x02\x03</p><p>{MARKER}")
+    result = scrapy_cetd.extract(damaged, algorithm="cetd-ds", threshold_coefficient=0)
+    assert result.text == f"onetwo three\n{MARKER}"
+    assert "\x01" not in result.html and "\x1b" not in result.html
+
+
+# Limits -----------------------------------------------------------------------------------
+
+
+def test_max_nodes_counts_the_elements_of_the_tree() -> None:
+    tree = scrapy_cetd.parse.to_tree(STORY)
+    count = int(tree.xpath("count(//*)"))
+    assert scrapy_cetd.extract(tree, max_nodes=count).reason is None
+    over = scrapy_cetd.extract(tree, max_nodes=count - 1)
+    assert over.reason == f"max_nodes exceeded: {count} elements, more than {count - 1}"
+    assert limit_of(over.reason) == "max_nodes"
+    assert scrapy_cetd.extract(tree, max_nodes=None).reason is None
+
+
+def test_max_body_size_is_checked_before_parsing(monkeypatch: pytest.MonkeyPatch) -> None:
+    body = STORY.encode()
+    assert scrapy_cetd.extract(body, max_body_size=len(body)).reason is None
+    monkeypatch.setattr(scrapy_cetd.api, "response_tree", None)  # parsing would fail
+    over = scrapy_cetd.extract(body, max_body_size=len(body) - 1)
+    assert (
+        over.reason == f"max_body_size exceeded: {len(body):,} bytes, more than {len(body) - 1:,}"
+    )
+    assert scrapy_cetd.extract(STORY, max_body_size=10).reason is not None  # str: UTF-8 bytes
+
+
+@pytest.mark.parametrize("value", [0, -1, True])
+def test_limits_must_be_positive_or_none(value: Any) -> None:
+    for name in ("max_body_size", "max_nodes", "time_budget"):
+        with pytest.raises(ValueError, match=name):
+            scrapy_cetd.extract(STORY, **{name: value})
+
+
+class Clock:
+    """A monotonic clock that moves one second per reading, with no real time involved: a
+    budget of ``k + 0.5`` seconds is spent at the ``k + 1``-th check."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        self.now += 1.0
+        return self.now
+
+
+@pytest.mark.parametrize("algorithm", sorted(scrapy_cetd.ALGORITHMS))
+def test_time_budget_stops_every_algorithm(algorithm: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(limits.time, "monotonic", Clock())
+    result = scrapy_cetd.extract(STORY, algorithm=algorithm, time_budget=0.5)
+    assert (result.text, result.html, result.algorithm) == ("", "", algorithm)
+    assert (
+        result.reason == "time_budget exceeded: more than 0.5 s, stopped before building the view"
+    )
+    assert limit_of(result.reason) == "time_budget"
+    assert scrapy_cetd.extract(STORY, algorithm=algorithm, time_budget=100).reason is None
+
+
+def test_each_step_checks_the_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(limits.time, "monotonic", Clock())
+    budgets = (0.5, 1.5, 2.5, 3.5)
+    reasons = [scrapy_cetd.extract(STORY, time_budget=budget).reason for budget in budgets]
+    assert reasons == [
+        "time_budget exceeded: more than 0.5 s, stopped before building the view",
+        "time_budget exceeded: more than 1.5 s, stopped after building the view",
+        "time_budget exceeded: more than 2.5 s, stopped after selecting the content",
+        None,
+    ]
+
+
+def test_budgets_nest_and_stay_in_their_thread() -> None:
+    assert check_deadline("outside any budget") is None
+    with deadline(1e-9):
+        time.sleep(0.001)
+        with pytest.raises(limits.LimitExceededError, match="time_budget exceeded"):
+            check_deadline("inside")
+        with deadline(1000.0), pytest.raises(limits.LimitExceededError):
+            check_deadline("an inner budget never ends after the outer one")
+        seen: list[str | None] = []
+        worker = threading.Thread(target=lambda: seen.append(scrapy_cetd.extract(STORY).reason))
+        worker.start()
+        worker.join()
+        assert seen == [None]  # another thread has its own (no) budget
+    check_deadline("after the block")
+
+
+def test_the_budget_works_off_the_main_thread_without_signals(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(limits.time, "monotonic", Clock())
+    results: list[ExtractionResult] = []
+    worker = threading.Thread(
+        target=lambda: results.append(scrapy_cetd.extract(STORY, time_budget=0.5))
+    )
+    worker.start()
+    worker.join()
+    assert limit_of(results[0].reason) == "time_budget"
+
+
+def test_limits_pickle_and_run_any_extractor() -> None:
+    import pickle
+
+    mine = Limits(max_nodes=5, time_budget=1.0)
+    assert pickle.loads(pickle.dumps(mine)) == mine
+    tree = scrapy_cetd.parse.to_tree(STORY)
+    result = mine.extract(scrapy_cetd.get_extractor("cset"), tree)
+    assert result.algorithm == "cset" and limit_of(result.reason) == "max_nodes"
+
+    class NotAnExtractor:
+        def extract(self, tree: etree._Element, *, url: str | None = None) -> Any:
+            return "text"
+
+    with pytest.raises(TypeError, match="not an ExtractionResult"):
+        Limits().extract(NotAnExtractor(), tree)
+
+
+TWISTED_CRAWL = """
+import json, sys
+from pathlib import Path
+import scrapy
+from scrapy.crawler import CrawlerProcess
+from crawlkit import BASE_SETTINGS, article, serve
+
+site = Path(sys.argv[1])
+(site / "story.html").write_text(article("Storm"))
+(site / "data.html").write_text('{"not": "html"}')
+
+class Spider(scrapy.Spider):
+    name = "twisted"
+    async def start(self):
+        for name in ("story.html", "data.html"):
+            yield scrapy.Request(self.base + name)
+    def parse(self, response):
+        yield {"url": response.url}
+
+items = []
+with serve(site) as base:
+    settings = {**BASE_SETTINGS, "TWISTED_REACTOR_ENABLED": True,
+                "TWISTED_REACTOR": "twisted.internet.selectreactor.SelectReactor",
+                "ADDONS": {"scrapy_cetd.Addon": 100}, "LOG_LEVEL": "ERROR"}
+    process = CrawlerProcess(settings)
+    crawler = process.create_crawler(Spider)
+    def scraped(item):
+        items.append(item)
+    crawler.signals.connect(scraped, signal=scrapy.signals.item_scraped)
+    process.crawl(crawler, base=base)
+    process.start()
+print(json.dumps({"items": items, "stats": {k: v for k, v in crawler.stats.get_stats().items()
+                                            if k.startswith("cetd/item")}}))
+"""
+
+
+def test_the_pipeline_works_under_a_twisted_reactor_without_asyncio(tmp_path: Path) -> None:
+    tests = Path(__file__).parent
+    done = subprocess.run(
+        [sys.executable, "-c", TWISTED_CRAWL, str(tmp_path)],
+        cwd=tests,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    items = {item["url"].rsplit("/", 1)[1]: item for item in report["items"]}
+    expected = scrapy_cetd.extract(article("Storm"), url=items["story.html"]["url"])
+    assert items["story.html"]["main_content_text"] == expected.text
+    assert items["data.html"]["main_content_text"] == ""
+    assert report["stats"] == {
+        "cetd/item_extracted_count": 1,
+        "cetd/item_empty_count": 1,
+        "cetd/item_empty_reason_count/not_a_document": 1,
+    }
