@@ -7,6 +7,7 @@ from scrapy_cetd.cetd import (
     SmoothedCompositeTextDensityExtractor,
     TextDensityExtractor,
 )
+from scrapy_cetd.cetd_plus import CetdPlusExtractor
 from scrapy_cetd.cetr import CetrExtractor, CetrThresholdExtractor
 from scrapy_cetd.coreex import CoreExExtractor
 from scrapy_cetd.cset import CSetExtractor
@@ -30,6 +31,7 @@ __all__ = [
     "CETDPipeline",
     "CETDSpiderMiddleware",
     "CSetExtractor",
+    "CetdPlusExtractor",
     "CetrExtractor",
     "CetrThresholdExtractor",
     "CompositeTextDensityExtractor",

@@ -7,24 +7,29 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
+from lxml import etree
+
 from scrapy_cetd.cetd import (
     CompositeTextDensityExtractor,
     SmoothedCompositeTextDensityExtractor,
     TextDensityExtractor,
 )
+from scrapy_cetd.cetd_plus import CetdPlusExtractor
 from scrapy_cetd.cetr import CetrExtractor, CetrThresholdExtractor
 from scrapy_cetd.coreex import CoreExExtractor
 from scrapy_cetd.cset import CSetExtractor
 from scrapy_cetd.extractor import Extractor
-from scrapy_cetd.parse import Source, to_tree
+from scrapy_cetd.limits import DEFAULT_MAX_BODY_SIZE, DEFAULT_MAX_NODES, Limits
+from scrapy_cetd.parse import Source, html_response, response_tree
 from scrapy_cetd.result import ExtractionResult
 
-DEFAULT_ALGORITHM = "cectd-ds"
+DEFAULT_ALGORITHM = "cetd-plus"
 
 ALGORITHMS: Mapping[str, type[Extractor]] = MappingProxyType(
     {
         cls.name: cls
         for cls in (
+            CetdPlusExtractor,
             TextDensityExtractor,
             CompositeTextDensityExtractor,
             SmoothedCompositeTextDensityExtractor,
@@ -65,6 +70,9 @@ def extract(
     algorithm: str = DEFAULT_ALGORITHM,
     url: str | None = None,
     encoding: str | None = None,
+    max_body_size: int | None = DEFAULT_MAX_BODY_SIZE,
+    max_nodes: int | None = DEFAULT_MAX_NODES,
+    time_budget: float | None = None,
     **options: Any,
 ) -> ExtractionResult:
     """The main content of one page.
@@ -72,8 +80,25 @@ def extract(
     ``source`` is the page as ``str``, as ``bytes`` (decoded as Scrapy decodes a response;
     ``encoding`` stands for the HTTP header's charset) or as a parsed lxml tree, which is used
     as it is and never modified. ``options`` go to the algorithm's extractor (see
-    :data:`ALGORITHMS`). An empty result carries its ``reason``; input that is not a document
-    at all (empty, whitespace only) raises :class:`ValueError`.
+    :data:`ALGORITHMS`).
+
+    The limits (:mod:`scrapy_cetd.limits`; ``None`` switches one off): ``max_body_size``
+    bytes of ``str`` or ``bytes`` input, ``max_nodes`` elements in the parsed tree and
+    ``time_budget`` seconds of extraction, checked between the extractor's steps in whatever
+    thread calls this. Damage that leaves an HTML document (broken encodings, NUL and control
+    characters, lone surrogates, no ``<body>``) is repaired and the content extracted. An
+    empty result carries its ``reason``: a limit that was hit (named), nothing visible, a
+    frameset page. Input that is not a document at all (empty, whitespace only, JSON, a PDF,
+    an image, binary data) raises :class:`ValueError`.
     """
     extractor = get_extractor(algorithm, **options)
-    return extractor.extract(to_tree(source, url=url, encoding=encoding), url=url)
+    limits = Limits(max_body_size=max_body_size, max_nodes=max_nodes, time_budget=time_budget)
+    if isinstance(source, etree._Element):
+        tree = source
+    else:
+        response = html_response(source, url=url, encoding=encoding)
+        too_large = limits.size_reason(len(response.body))
+        if too_large is not None:
+            return ExtractionResult.empty(extractor.name, too_large)
+        tree = response_tree(response)
+    return limits.extract(extractor, tree, url=url)

@@ -10,9 +10,10 @@ NEWSPIDER_MODULE = "news.spiders"
 ADDONS = {"scrapy_cetd.Addon": 100}
 
 # scrapy-cetd's settings (all optional; these are the defaults, see the README).
-CETD_ALGORITHM = "cectd-ds"
+CETD_ALGORITHM = "cetd-plus"
 CETD_HTML_FIELD = "main_content_html"
 CETD_TEXT_FIELD = "main_content_text"
+CETD_TITLE_FIELD = "main_content_title"
 
 # Writes the crawl's stats as JSON when STATS_JSON_PATH is set (the demo reads them).
 EXTENSIONS = {"news.extensions.StatsToJson": 500}

@@ -1,0 +1,468 @@
+"""cetd-plus: CECTD-DS with what the page itself says about its structure.
+
+The paper's CECTD-DS (:mod:`scrapy_cetd.cetd`) scores every element by composite text density
+and keeps, across the whole body, each region whose density clears a threshold. On modern news
+pages that also keeps navigation, related-article lists, comment threads and footers, whose
+density is as high as the article's. cetd-plus keeps the CETD statistics and DensitySum, and
+adds a few named heuristics, each an option that can be turned off. The gain of each, measured
+by turning it off alone (BOW-F1 on ``shared/datasets``; see the README for the command), is in
+its option's description.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from lxml import etree
+
+from scrapy_cetd.cetd import EPSILON, NO_TEXT, _subtree_argmax
+from scrapy_cetd.density import NodeCounts, count_nodes, densities, density_sums
+from scrapy_cetd.dom import LINK_TAGS, DomView, build_view, hidden_elements, local_tag
+from scrapy_cetd.extractor import Extractor
+from scrapy_cetd.output import Keep, content_modes
+from scrapy_cetd.result import ExtractionResult
+
+BOILERPLATE_TAGS = frozenset({"nav", "aside", "footer", "dialog", "menu", "select"})
+"""HTML elements whose content is page furniture by definition (HTML Living Standard §4.3-4.4)."""
+
+BOILERPLATE_ROLES = frozenset(
+    {"navigation", "banner", "contentinfo", "complementary", "search", "menu", "menubar", "dialog"}
+)
+"""ARIA landmark and widget roles that mark page furniture (WAI-ARIA 1.2 §5.3)."""
+
+DISCUSSION_TYPES = frozenset({"discussionforumposting", "qapage", "question", "socialmediaposting"})
+"""schema.org types of pages whose main content is the discussion itself."""
+
+LINK_BLOCK_TAGS = frozenset(
+    {
+        *("div", "section", "header", "ul", "ol", "li", "dl", "dt", "dd", "p", "span", "form"),
+        *("table", "tbody", "tr", "td", "h2", "h3", "h4", "h5", "h6", "figure"),
+    }
+)
+"""Elements that may form a block of links (a menu, a list of related articles)."""
+
+_JSON_TYPES = re.compile(r'"@type"\s*:\s*(\[[^\]]*\]|"[^"]*")')
+_MARKUP = (
+    "//*[@itemtype or @itemprop='articleBody' or self::script[@type='application/ld+json']]"
+    " | /html/head/meta[@property='og:type']"
+)
+_TITLE_SOURCES = (
+    "//meta[@property='og:title']/@content",
+    "//meta[@name='twitter:title']/@content",
+    "//title/text()",
+)
+
+
+@dataclass(frozen=True, eq=False)
+class _PageView(DomView):
+    """A view that remembers the page's markup, read once by :meth:`CetdPlusExtractor.view`."""
+
+    markup: PageMarkup | None = None
+
+
+class CetdPlusExtractor(Extractor):
+    """cetd-plus: composite text density and DensitySum (CETD §3.3, §4.2), told apart from page
+    furniture by the page's own markup, and narrowed to the main block when one block holds
+    most of the content.
+
+    Steps, each named by the option that turns it off:
+
+    1. ``fallback_content``: a page whose visible body is (almost) empty is read from its
+       ``<noscript>`` content or with hidden wrappers shown (pages rendered by scripts).
+    2. ``remove_boilerplate``: ``nav``, ``aside``, ``footer``, ``dialog``, ``menu``, ``select``,
+       ARIA furniture roles and forms holding less than half the text are removed before
+       scoring; ``include_comments=False`` removes comment sections too, unless the page
+       declares itself a discussion (schema.org), where the comments are the content.
+    3. CECTD-DS scores and thresholds the rest; ``href_links`` counts only ``<a href>`` as a
+       link (an unclosed ``<a name>`` otherwise turns a whole page into "link text").
+    4. ``article_body``: an ``itemprop="articleBody"`` element, when the page has one, bounds
+       the selection.
+    5. ``single_block_share``: the expansion of DensitySum is done twice, around the best block
+       (its closest ancestor that adds text) and over the whole body; the first wins when it
+       holds at least this share of the second's text.
+    6. ``link_block_ratio``: inside the selection, blocks whose link text exceeds this share of
+       their text go (menus, "related" lists; the post-process of Alarte & Silva §3.5).
+    7. ``include_title``: the headline joins the content; it always goes to ``.title``.
+    """
+
+    name = "cetd-plus"
+
+    def __init__(
+        self,
+        *,
+        include_comments: bool = False,
+        include_title: bool = False,
+        remove_boilerplate: bool = True,
+        fallback_content: bool = True,
+        href_links: bool = True,
+        article_body: bool = True,
+        single_block_share: float = 0.5,
+        link_block_ratio: float = 0.7,
+        threshold_coefficient: float = 1.0,
+        remove_hidden: bool = True,
+    ) -> None:
+        """Options. Each heuristic's gain is its BOW-F1 with the default minus with it turned
+        off alone, on the shared datasets (per-dataset means; "mean" is their mean over the
+        seven article datasets), measured on 2026-11-23 with ``scrapy-cetd evaluate``:
+
+        - ``include_comments``: keep user comments (default False: not main content). Removing
+          them: mean +0.022 (dragnet +0.124, l3s_gn1 +0.020, scrapinghub +0.009; cleaneval
+          -0.007, wcxb -0.005, where forum threads without schema.org markup lose posts).
+        - ``include_title``: put the headline in ``.text`` and ``.html`` too (utomo +0.003,
+          scrapinghub -0.007, readability -0.003: off by default).
+        - ``remove_boilerplate`` (step 2): mean +0.004 (scrapinghub +0.017, wcxb +0.007,
+          utomo +0.005; cleaneval -0.005, readability -0.002).
+        - ``fallback_content`` (step 1): wcxb +0.033 (forums and script-rendered pages),
+          no change elsewhere.
+        - ``href_links`` (step 3): cleaneval +0.010, dragnet +0.003, others within -0.002.
+        - ``article_body`` (step 4): scrapinghub +0.005, readability +0.002, utomo +0.001.
+        - ``single_block_share`` (step 5; 0 keeps the paper's whole-body expansion): mean
+          +0.013 (l3s_gn1 +0.034, dragnet +0.022, scrapinghub +0.021, utomo +0.016; cleaneval
+          -0.006, wcxb -0.003).
+        - ``link_block_ratio`` (step 6; 1.0 keeps every block): mean +0.004 (utomo +0.025,
+          l3s_gn1 +0.009, scrapinghub +0.008; wcxb -0.014, whose listing, collection and
+          documentation pages are made of links, dragnet -0.003).
+        - ``threshold_coefficient``: the paper's λ (§5.5), as in CECTD-DS.
+        - ``remove_hidden``: see :class:`~scrapy_cetd.extractor.Extractor`.
+        """
+        if threshold_coefficient < 0:
+            raise ValueError(f"threshold_coefficient must be >= 0, got {threshold_coefficient}")
+        if not 0 <= single_block_share <= 1:
+            raise ValueError(f"single_block_share must be in [0, 1], got {single_block_share}")
+        if not 0 < link_block_ratio <= 1:
+            raise ValueError(f"link_block_ratio must be in (0, 1], got {link_block_ratio}")
+        super().__init__(remove_hidden=remove_hidden)
+        self.include_comments = include_comments
+        self.include_title = include_title
+        self.remove_boilerplate = remove_boilerplate
+        self.fallback_content = fallback_content
+        self.href_links = href_links
+        self.article_body = article_body
+        self.single_block_share = single_block_share
+        self.link_block_ratio = link_block_ratio
+        self.threshold_coefficient = threshold_coefficient
+
+    def extract(self, tree: etree._Element, *, url: str | None = None) -> ExtractionResult:
+        """As :meth:`Extractor.extract`, with the page's headline in ``.title``."""
+        result = super().extract(tree, url=url)
+        title = page_title(tree)
+        return replace(result, title=title) if title else result
+
+    def view(self, tree: etree._Element) -> DomView | str:
+        """The visible body (or its fallback, step 1) without page furniture (step 2)."""
+        view = super().view(tree)
+        if isinstance(view, str):
+            return view
+        chars = count_nodes(view).chars
+        if self.fallback_content:
+            fallback = _fallback_view(view, chars[0])
+            if fallback is not None:
+                view, chars = fallback, count_nodes(fallback).chars
+        markup = page_markup(tree)
+        discussion = markup.discussion
+        drop = boilerplate(
+            view,
+            chars,
+            structural=self.remove_boilerplate,
+            comments=not (self.include_comments or discussion),
+        )
+        pruned = without(view, drop, href_links=self.href_links)
+        return _PageView(
+            pruned.elements,
+            pruned.tags,
+            pruned.parent,
+            pruned.children,
+            pruned.runs,
+            pruned.depth,
+            pruned.in_link,
+            markup=markup,
+        )
+
+    def select(self, view: DomView) -> Sequence[Keep] | str:
+        counts = count_nodes(view)
+        if counts.chars[0] == 0:
+            return NO_TEXT
+        density = densities(counts, composite=True)
+        sums = density_sums(view, counts, density, composite=True)
+        best = _subtree_argmax(view.parent, sums)
+        path = [best[0], *view.ancestors(best[0])]
+        threshold = min(self.threshold_coefficient * min(density[i] for i in path), density[0])
+        markup = view.markup if isinstance(view, _PageView) else None
+        markup = markup or page_markup(view.elements[0])
+        discussion = markup.discussion
+
+        hint = (
+            _article_body(view, counts, markup.article_bodies)
+            if self.article_body and not discussion
+            else None
+        )
+        if hint is not None:
+            content = _expand(view, density, best, hint, threshold)
+        else:
+            content = _expand(view, density, best, 0, threshold)
+            if self.single_block_share > 0 and not discussion:
+                local = _expand(view, density, best, _block_anchor(path, counts), threshold)
+                if _chars(view, counts, local) >= self.single_block_share * _chars(
+                    view, counts, content
+                ):
+                    content = local
+        if self.include_title:
+            headline = _headline(view)
+            if headline is not None:
+                content[headline] = True
+        shells = [False] * len(view)
+        for i in range(len(view) - 1, 0, -1):
+            if content[i] or shells[i]:
+                shells[view.parent[i]] = True
+        modes = content_modes(view, content, shells, shell_text=False)
+        if self.link_block_ratio < 1:
+            _drop_link_blocks(view, counts, modes, self.link_block_ratio)
+        return modes
+
+
+@dataclass(frozen=True)
+class PageMarkup:
+    """What the document says about itself in structured markup, read in one XPath pass."""
+
+    types: frozenset[str]
+    """The lower-case schema.org / Open Graph types it declares (JSON-LD ``@type``, microdata
+    ``itemtype``, ``og:type``), e.g. ``{"newsarticle", "person"}``."""
+    article_bodies: frozenset[etree._Element]
+    """Its ``itemprop="articleBody"`` elements."""
+
+    @property
+    def discussion(self) -> bool:
+        """The page declares itself a discussion (:data:`DISCUSSION_TYPES`)."""
+        return bool(self.types & DISCUSSION_TYPES)
+
+
+def page_markup(tree: etree._Element) -> PageMarkup:
+    """The :class:`PageMarkup` of the document that holds ``tree``."""
+    types: set[str] = set()
+    bodies: set[etree._Element] = set()
+    for element in _xpath_elements(tree, _MARKUP):
+        get = element.get
+        if get("itemprop") == "articleBody":
+            bodies.add(element)
+        itemtype = get("itemtype")
+        if itemtype:
+            types.update(value.rsplit("/", 1)[-1].lower() for value in itemtype.split())
+        tag = local_tag(element)
+        if tag == "meta":
+            types.add((get("content") or "").strip().lower())
+        elif tag == "script":
+            for match in _JSON_TYPES.finditer(element.text or ""):
+                names = match.group(1)
+                listed = json.loads(names) if names.startswith("[") else [names.strip('"')]
+                types.update(str(name).lower() for name in listed)
+    types.discard("")
+    return PageMarkup(frozenset(types), frozenset(bodies))
+
+
+def page_title(tree: etree._Element) -> str | None:
+    """The page's headline: its first non-empty ``<h1>``, else its ``og:title``,
+    ``twitter:title`` or ``<title>``."""
+    for heading in tree.iter("h1"):
+        text = " ".join("".join(map(str, heading.itertext())).split())
+        if text:
+            return text
+    for source in _TITLE_SOURCES:
+        values = tree.xpath(source)
+        assert isinstance(values, list)
+        for value in values:
+            text = " ".join(str(value).split())
+            if text:
+                return text
+    return None
+
+
+def boilerplate(
+    view: DomView, chars: Sequence[int], *, structural: bool, comments: bool
+) -> list[bool]:
+    """Which elements of ``view`` are page furniture, their descendants included: semantic
+    tags, ARIA roles and forms holding less than half of the text (a page wrapped in one
+    ``<form>``, as ASP.NET makes them, is not furniture) when ``structural``; comment sections
+    other than an ``<article>`` or ``<main>`` when ``comments``. ``chars`` are the view's
+    :func:`count_nodes` characters."""
+    half = chars[0] / 2
+    tags, parent = view.tags, view.parent
+    drop = [False] * len(view)
+    for i, element in enumerate(view.elements):
+        if i == 0:
+            continue
+        if drop[parent[i]]:
+            drop[i] = True
+            continue
+        tag, get = tags[i], element.get
+        if structural and (
+            tag in BOILERPLATE_TAGS
+            or (tag == "form" and chars[i] < half)
+            or (get("role") or "").strip().lower() in BOILERPLATE_ROLES
+        ):
+            drop[i] = True
+        elif comments and tag not in ("article", "main"):
+            names = f"{get('id') or ''} {get('class') or ''}".lower()
+            drop[i] = (
+                "comment" in names
+                or "disqus" in names
+                or (get("itemtype") or "").endswith("schema.org/Comment")
+            )
+    return drop
+
+
+def _xpath_elements(root: etree._Element, path: str) -> list[etree._Element]:
+    found = root.xpath(path)
+    assert isinstance(found, list)
+    return [element for element in found if isinstance(element, etree._Element)]
+
+
+def without(view: DomView, drop: Sequence[bool], *, href_links: bool) -> DomView:
+    """``view`` without the elements marked in ``drop`` (a dropped element's descendants must
+    be marked too), with the text runs around each removed element joined, as if it had been
+    deleted. With ``href_links``, an ``<a>`` is a link only when it has an ``href``."""
+    kept = [i for i, dropped in enumerate(drop) if not dropped]
+    new_index = [-1] * len(view)
+    for new, old in enumerate(kept):
+        new_index[old] = new
+    old_parent, old_children, old_runs = view.parent, view.children, view.runs
+    parent = [new_index[old_parent[i]] if i else -1 for i in kept]
+    children: list[list[int]] = []
+    runs: list[list[str]] = []
+    for i in kept:
+        own_children, own_runs = old_children[i], old_runs[i]
+        if not any(drop[c] for c in own_children):
+            children.append([new_index[c] for c in own_children])
+            runs.append(own_runs)
+            continue
+        kept_runs = [own_runs[0]]
+        kept_children = []
+        for k, child in enumerate(own_children, 1):
+            if drop[child]:
+                kept_runs[-1] += own_runs[k]
+            else:
+                kept_children.append(new_index[child])
+                kept_runs.append(own_runs[k])
+        children.append(kept_children)
+        runs.append(kept_runs)
+    elements = [view.elements[i] for i in kept]
+    tags = [view.tags[i] for i in kept]
+    not_links: set[etree._Element] = set()
+    if href_links:
+        not_links.update(_xpath_elements(elements[0], "descendant-or-self::a[not(@href)]"))
+    in_link: list[bool] = []
+    for new, (tag, element) in enumerate(zip(tags, elements, strict=True)):
+        own = tag in LINK_TAGS and element not in not_links
+        in_link.append(own or (new > 0 and in_link[parent[new]]))
+    depth = [view.depth[i] for i in kept]
+    return DomView(elements, tags, parent, children, runs, depth, in_link)
+
+
+def _fallback_view(view: DomView, visible: int) -> DomView | None:
+    """The view of what a reader without scripts sees, when it holds more text than the
+    ``visible`` characters of ``view``: the body's ``<noscript>`` with the most text, or the
+    body with its hidden elements shown when that holds four times the visible text (a page
+    hidden until a script runs). Candidates are first sized by their raw text (the body's,
+    scripts included, must be over four times the visible text for hidden text to be three
+    times it), so most pages build no second view."""
+    body = view.elements[0]
+    candidates: list[tuple[etree._Element, int]] = []
+    raw = body.xpath("string-length(normalize-space(.))")
+    if isinstance(raw, float) and raw > 4 * visible:
+        hidden = hidden_elements(body)
+        if sum(len("".join(map(str, element.itertext()))) for element in hidden) > 3 * visible:
+            candidates.append((body, 4))
+    candidates.extend(
+        (element, 1)
+        for element in body.iter("noscript")
+        if len(element) and len("".join(map(str, element.itertext()))) > visible
+    )
+    best = None
+    for root, factor in candidates:
+        alternative = build_view(root, remove_hidden=False)
+        size = count_nodes(alternative).chars[0]
+        if size > factor * visible:
+            visible, best = size, alternative
+    return best
+
+
+def _article_body(
+    view: DomView, counts: NodeCounts, bodies: frozenset[etree._Element]
+) -> int | None:
+    """The element of ``bodies`` with the most text in ``view`` (at least 200 characters)."""
+    found = None
+    if bodies:
+        for i, element in enumerate(view.elements):
+            chars = counts.chars[i]
+            if (
+                element in bodies
+                and chars >= 200
+                and (found is None or chars > counts.chars[found])
+            ):
+                found = i
+    return found
+
+
+def _block_anchor(path: Sequence[int], counts: NodeCounts) -> int:
+    """The closest ancestor of the best block (``path[0]``) that holds more text than it:
+    wrappers around the block itself are climbed through."""
+    for k in range(1, len(path)):
+        if counts.chars[path[k]] > counts.chars[path[k - 1]]:
+            return path[k]
+    return path[-1]
+
+
+def _expand(
+    view: DomView, density: Sequence[float], best: Sequence[int], anchor: int, threshold: float
+) -> list[bool]:
+    """DensitySum expansion (CETD Alg. 2) below ``anchor``: every element reached through
+    elements at or above ``threshold`` contributes the best block of its subtree."""
+    content = [False] * len(view)
+    stack = [anchor]
+    while stack:
+        node = stack.pop()
+        if content[node] or density[node] < threshold - EPSILON:
+            continue
+        content[best[node]] = True
+        stack.extend(reversed(view.children[node]))
+    return content
+
+
+def _chars(view: DomView, counts: NodeCounts, content: Sequence[bool]) -> int:
+    """Characters below the outermost content elements."""
+    inside = [False] * len(view)
+    total = 0
+    for i in range(len(view)):
+        p = view.parent[i]
+        if p >= 0 and inside[p]:
+            inside[i] = True
+        elif content[i]:
+            inside[i] = True
+            total += counts.chars[i]
+    return total
+
+
+def _headline(view: DomView) -> int | None:
+    """The first ``<h1>`` of the view that has text."""
+    for i, tag in enumerate(view.tags):
+        if tag == "h1" and "".join(map(str, view.elements[i].itertext())).strip():
+            return i
+    return None
+
+
+def _drop_link_blocks(view: DomView, counts: NodeCounts, modes: list[Keep], ratio: float) -> None:
+    """Drop the kept blocks whose share of link text exceeds ``ratio`` and the page's own
+    (a page that is all links, such as one wrapped in an unclosed ``<a>``, keeps them)."""
+    chars, link_chars = counts.chars, counts.link_chars
+    ratio = max(ratio, min(1.0, counts.link_ratio + 0.1))
+    for i in range(1, len(view)):
+        if (
+            modes[i] == Keep.TEXT
+            and modes[view.parent[i]] == Keep.TEXT
+            and view.tags[i] in LINK_BLOCK_TAGS
+            and chars[i]
+            and link_chars[i] > ratio * chars[i] - EPSILON
+        ):
+            modes[i] = Keep.DROP

@@ -1,0 +1,251 @@
+"""cetd-plus: each heuristic on a hand-made page, with the option that turns it off."""
+
+from __future__ import annotations
+
+import pickle
+
+import lxml.html
+import pytest
+from conftest import STORM_PAGE, deep_chain, parse, texts_from_threads
+from lxml import etree
+
+from scrapy_cetd import DEFAULT_ALGORITHM, CetdPlusExtractor, extract
+from scrapy_cetd.cetd_plus import boilerplate, page_markup, page_title, without
+from scrapy_cetd.density import count_nodes
+from scrapy_cetd.dom import build_view
+
+PARAGRAPHS = [
+    "Heavy rain and strong winds battered the coastal towns on Monday, forcing hundreds of "
+    "residents to leave their homes before the river burst its banks in the evening.",
+    "Officials said the damage was severe, and that the clean-up would take weeks, according "
+    "to the regional emergency service that coordinated the evacuation overnight.",
+    "Schools stay closed until Friday while engineers inspect the bridges and the sea wall, "
+    "which was built in the nineteen-sixties and partly gave way under the waves.",
+]
+
+ARTICLE = (
+    "<article><h1>Storm hits the coast</h1>"
+    + "".join(f"<p>{text}</p>" for text in PARAGRAPHS)
+    + "</article>"
+)
+
+COMMENTS = (
+    "<div id='comments'>"
+    + "".join(
+        f"<div class='comment'>Reader {i} wrote a long comment about the storm and the "
+        "response of the council, which they found slow and badly organised this time.</div>"
+        for i in range(2)
+    )
+    + "</div>"
+)
+
+NEWS_PAGE = (
+    "<html><head><title>Storm | Example News</title></head><body>"
+    "<nav><ul><li><a href='/'>Home</a></li><li><a href='/world'>World</a></li></ul></nav>"
+    "<div id='main'>" + ARTICLE + COMMENTS + "</div>"
+    "<aside><h3>Most read</h3><p>Other stories that readers liked a lot this week, picked "
+    "by the editors for you to read next, in a long sentence.</p></aside>"
+    "<footer><p>Copyright Example News. All rights reserved, in a long footer line.</p></footer>"
+    "</body></html>"
+)
+
+
+def lines(html: str, **options: object) -> list[str]:
+    return extract(html, algorithm="cetd-plus", **options).text.splitlines()
+
+
+def test_cetd_plus_is_the_default_algorithm() -> None:
+    assert DEFAULT_ALGORITHM == "cetd-plus"
+    assert extract(NEWS_PAGE).algorithm == "cetd-plus"
+
+
+def test_news_page_keeps_the_article_without_furniture_or_comments() -> None:
+    assert lines(NEWS_PAGE) == ["Storm hits the coast", *PARAGRAPHS]
+
+
+def test_furniture_comes_back_when_boilerplate_removal_is_off() -> None:
+    text = extract(
+        NEWS_PAGE, algorithm="cetd-plus", remove_boilerplate=False, single_block_share=0
+    ).text
+    assert "Other stories that readers liked" in text
+
+
+def test_include_comments_keeps_the_comment_section() -> None:
+    comments = [
+        f"Reader {i} wrote a long comment about the storm and the response of the council, "
+        "which they found slow and badly organised this time."
+        for i in range(2)
+    ]
+    assert lines(NEWS_PAGE, include_comments=True) == [
+        "Storm hits the coast",
+        *PARAGRAPHS,
+        *comments,
+    ]
+
+
+def test_discussion_pages_keep_their_comments() -> None:
+    page = NEWS_PAGE.replace(
+        "<title>",
+        '<script type="application/ld+json">{"@type": "DiscussionForumPosting"}</script><title>',
+    )
+    assert "Reader 0 wrote a long comment" in "\n".join(lines(page))
+
+
+def test_title_always_goes_to_the_result_and_joins_the_text_on_request() -> None:
+    page = NEWS_PAGE.replace("<h1>Storm hits the coast</h1>", "").replace(
+        "<nav>", "<h1>Storm hits the coast</h1><nav>"
+    )
+    result = extract(page, algorithm="cetd-plus")
+    assert result.title == "Storm hits the coast"
+    assert "Storm hits the coast" not in result.text
+    titled = extract(page, algorithm="cetd-plus", include_title=True)
+    assert titled.text.splitlines()[0] == "Storm hits the coast"
+    assert "<h1>Storm hits the coast</h1>" in titled.html
+
+
+def test_page_title_falls_back_to_metadata() -> None:
+    assert page_title(parse(STORM_PAGE)) == "Storm hits the coast"
+    og = parse(
+        "<html><head><meta property='og:title' content=' The  headline '><title>t</title>"
+        "</head><body><p>x</p></body></html>"
+    )
+    assert page_title(og) == "The headline"
+    assert page_title(parse("<html><head><title>Only </title></head><body>x</body></html>")) == (
+        "Only"
+    )
+    assert page_title(parse("<body><p>no title</p></body>")) is None
+
+
+TEASERS = "".join(
+    f"<p>A teaser of story {i}, with a summary that goes on for long enough to look like the "
+    "text of an article itself, written by an editor who wanted readers to read on.</p>"
+    for i in range(2)
+)
+
+
+def test_single_block_drops_distant_dense_regions() -> None:
+    page = (
+        f"<html><body><div id='page'><div id='a'>{ARTICLE}</div><p>By our reporter.</p>"
+        f"</div><div id='more'>{TEASERS}</div></body></html>"
+    )
+    assert lines(page) == ["Storm hits the coast", *PARAGRAPHS]
+    assert "A teaser of story 1" in "\n".join(lines(page, single_block_share=0))
+
+
+def test_article_body_bounds_the_selection() -> None:
+    page = (
+        "<html><body><div><div itemprop='articleBody'>"
+        + "".join(f"<p>{text}</p>" for text in PARAGRAPHS[:2])
+        + f"</div><div class='box'><p>{PARAGRAPHS[2]}</p></div></div></body></html>"
+    )
+    assert lines(page) == PARAGRAPHS[:2]
+    assert lines(page, article_body=False) == PARAGRAPHS
+
+
+def test_link_blocks_inside_the_content_go() -> None:
+    related = "<ul>" + "".join(f"<li><a href='/r{i}'>Related {i}</a></li>" for i in range(3))
+    page = f"<html><body><div>{ARTICLE.replace('</article>', related + '</ul></article>')}"
+    page += "</div></body></html>"
+    assert "Related 1" not in "\n".join(lines(page))
+    assert "Related 1" in "\n".join(lines(page, link_block_ratio=1.0))
+
+
+def test_an_unclosed_anchor_without_href_is_not_a_link() -> None:
+    page = f"<html><body><a name='top'><div>{ARTICLE}</div></body></html>"
+    assert lines(page) == ["Storm hits the coast", *PARAGRAPHS]
+    assert lines(page, href_links=False) != lines(page)
+
+
+def test_noscript_content_is_read_when_the_page_shows_nothing() -> None:
+    page = f"<html><body><div id='app'></div><noscript>{ARTICLE}</noscript></body></html>"
+    assert lines(page) == ["Storm hits the coast", *PARAGRAPHS]
+    assert extract(page, algorithm="cetd-plus", fallback_content=False).reason == (
+        "no visible text"
+    )
+
+
+def test_a_page_hidden_until_a_script_runs_is_read() -> None:
+    page = f"<html><body><div style='visibility:hidden'>{ARTICLE}</div></body></html>"
+    assert lines(page) == ["Storm hits the coast", *PARAGRAPHS]
+    assert not extract(page, algorithm="cetd-plus", fallback_content=False)
+
+
+def test_a_small_hidden_part_stays_hidden() -> None:
+    page = NEWS_PAGE.replace("</article>", "<p hidden>Secret note kept from readers.</p></article>")
+    assert "Secret note" not in "\n".join(lines(page))
+
+
+def test_a_form_wrapping_the_page_is_not_furniture() -> None:
+    page = f"<html><body><form action='/'>{ARTICLE}<input name='q'></form></body></html>"
+    assert lines(page) == ["Storm hits the coast", *PARAGRAPHS]
+    small = NEWS_PAGE.replace(
+        "<footer>", "<form><label>Sign up for the newsletter and more</label></form><footer>"
+    )
+    view = build_view(parse(small).find("body"))
+    drop = boilerplate(view, count_nodes(view).chars, structural=True, comments=False)
+    forms = [i for i, tag in enumerate(view.tags) if tag == "form"]
+    assert forms
+    assert all(drop[i] for i in forms)
+
+
+def test_without_joins_the_text_around_a_removed_element() -> None:
+    view = build_view(parse("<body><p>before <span>gone</span> after</p></body>").find("body"))
+    drop = [tag == "span" for tag in view.tags]
+    pruned = without(view, drop, href_links=True)
+    assert pruned.tags == ["body", "p"]
+    assert pruned.runs[1] == ["before  after"]
+    assert pruned.children == [[1], []]
+
+
+def test_page_markup_reads_json_ld_microdata_and_open_graph() -> None:
+    tree = parse(
+        "<html><head><script type='application/ld+json'>"
+        '{"@context": "https://schema.org", "@graph": [{"@type": ["NewsArticle", "Thing"]},'
+        ' {"@type": "Person"}]}</script>'
+        "<meta property='og:type' content='article'></head>"
+        "<body><div itemscope itemtype='https://schema.org/Comment'>x</div>"
+        "<div itemprop='articleBody'>y</div></body></html>"
+    )
+    markup = page_markup(tree)
+    assert markup.types == {"newsarticle", "thing", "person", "article", "comment"}
+    assert not markup.discussion
+    assert [element.text for element in markup.article_bodies] == ["y"]
+
+
+@pytest.mark.parametrize(
+    "option",
+    [{"single_block_share": 1.5}, {"link_block_ratio": 0}, {"threshold_coefficient": -1}],
+)
+def test_invalid_options_are_rejected(option: dict[str, float]) -> None:
+    with pytest.raises(ValueError, match=next(iter(option))):
+        CetdPlusExtractor(**option)
+
+
+def test_input_tree_is_unchanged() -> None:
+    tree = parse(NEWS_PAGE.replace("<body>", "<body><a name='x'>"))
+    before = etree.tostring(tree)
+    CetdPlusExtractor(include_title=True).extract(tree)
+    assert etree.tostring(tree) == before
+
+
+def test_page_without_text_is_an_empty_result_with_reason() -> None:
+    result = CetdPlusExtractor().extract(parse("<body><div><img src='x.png'></div></body>"))
+    assert result.reason == "no visible text"
+    assert not result
+
+
+def test_deep_nesting_completes() -> None:
+    root, chain = deep_chain(100_000)
+    chain[-1].text = PARAGRAPHS[0]
+    result = CetdPlusExtractor().extract(root)
+    assert result.text == PARAGRAPHS[0]
+    assert lxml.html.fragment_fromstring(result.html) is not None
+
+
+def test_threads_and_pickling_give_the_same_results() -> None:
+    extractor = CetdPlusExtractor(include_title=True)
+    pages = [parse(NEWS_PAGE), parse(STORM_PAGE)]
+    expected = [extractor.extract(page).text for page in pages]
+    assert texts_from_threads(extractor, pages) == expected
+    copy = pickle.loads(pickle.dumps(extractor))
+    assert [copy.extract(page).text for page in pages] == expected
