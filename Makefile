@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: venv test lint demo bench clean
+.PHONY: venv test lint redis-server demo corpus-demo bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -19,11 +19,33 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check scrapy_cetd tests benchmarks example_project
 	$(BIN)/mypy scrapy_cetd
 
-test: lint
+# The scrapy-redis integration test starts a real redis-server: install Debian's package when it
+# is missing, as root or through password-less sudo. Where it cannot be installed, this says so
+# and the test is skipped with the same reason.
+redis-server:
+	@if command -v redis-server >/dev/null 2>&1; then :; \
+	elif ! command -v apt-get >/dev/null 2>&1; then \
+	  echo "redis-server is missing and there is no apt-get: the scrapy-redis test will be skipped"; \
+	else \
+	  if [ "$$(id -u)" = 0 ]; then sudo=; \
+	  elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then sudo="sudo -n"; \
+	  else echo "redis-server is missing and we are neither root nor sudoer: the scrapy-redis test will be skipped"; exit 0; fi; \
+	  echo "Installing the Debian package redis-server (for the scrapy-redis test)"; \
+	  { $$sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+	    $$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+	      redis-server >/dev/null; } || \
+	  echo "Could not install redis-server: the scrapy-redis test will be skipped"; \
+	fi
+
+test: lint redis-server
 	$(BIN)/pytest; status=$$?; echo $$status > $(VENV)/pytest-status; exit $$status
 
 demo: $(STAMP)
 	$(BIN)/python -m example_project.demo
+
+# scrapy-cetd corpus on the bundled WARC (a crawl of the example site, benchmarks/make_warc.py).
+corpus-demo: $(STAMP)
+	$(BIN)/scrapy-cetd corpus tests/data/example-site.warc.gz --out example_project/output/corpus.jsonl
 
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e ".[test,bench]"

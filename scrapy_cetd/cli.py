@@ -1,5 +1,5 @@
 """The ``scrapy-cetd`` command: extract main content from files, score algorithms on datasets,
-prune record pages (TPS)."""
+prune record pages (TPS), extract a corpus from WARC archives."""
 
 from __future__ import annotations
 
@@ -90,6 +90,42 @@ def _parser() -> argparse.ArgumentParser:
     prune.add_argument("--encoding", help="charset to assume, as an HTTP header would declare")
     prune.add_argument("--url", help="the page's URL")
     prune.set_defaults(run=_run_prune)
+
+    corpus = commands.add_parser(
+        "corpus",
+        help="extract the main content of every HTML page in WARC files (JSON Lines or Parquet)",
+    )
+    corpus.add_argument(
+        "inputs",
+        nargs="+",
+        metavar="WARC_OR_DIR",
+        help="a WARC file (.warc or .warc.gz), or a folder searched for them",
+    )
+    corpus.add_argument(
+        "--out",
+        required=True,
+        metavar="OUT",
+        help="output file: .jsonl (JSON Lines) or .parquet; parts are kept in OUT.parts/",
+    )
+    _add_algorithm_options(corpus, many=False)
+    corpus.add_argument("--html", action="store_true", help="also write main_content_html")
+    corpus.add_argument(
+        "-j", "--jobs", type=int, help="worker processes (default: every core; 1 = no pool)"
+    )
+    corpus.add_argument(
+        "--max-bytes",
+        type=int,
+        metavar="N",
+        help="skip bodies over N bytes, as stored or decoded (default 10 MiB)",
+    )
+    corpus.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="progress bar with pages/s on stderr (default: when stderr is a terminal)",
+    )
+    corpus.add_argument("--stats", metavar="FILE", help="also write the summary here as JSON")
+    corpus.set_defaults(run=_run_corpus)
     return parser
 
 
@@ -221,6 +257,33 @@ def _run_prune(args: argparse.Namespace) -> int:
     except OSError as error:
         raise CommandError(f"cannot write {args.output}: {error.strerror or error}") from None
     print(summary)
+    return 0
+
+
+def _run_corpus(args: argparse.Namespace) -> int:
+    try:
+        from scrapy_cetd import corpus  # noqa: PLC0415 - needs the optional corpus extra
+    except ImportError as error:
+        raise CommandError(str(error)) from None
+    options = _options(args.option)
+    try:
+        settings = corpus.CorpusSettings(
+            algorithm=args.algorithm,
+            options=options,
+            html=args.html,
+            max_bytes=corpus.DEFAULT_MAX_BYTES if args.max_bytes is None else args.max_bytes,
+        )
+        summary = corpus.run_corpus(
+            args.inputs, args.out, settings, jobs=args.jobs, progress=args.progress, echo=True
+        )
+    except (ValueError, OSError) as error:
+        raise CommandError(str(error)) from None
+    print(summary.format())
+    if args.stats:
+        try:
+            Path(args.stats).write_text(json.dumps(summary.to_dict(), indent=1) + "\n")
+        except OSError as error:
+            raise CommandError(f"cannot write {args.stats}: {error.strerror or error}") from None
     return 0
 
 

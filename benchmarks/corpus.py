@@ -1,0 +1,255 @@
+"""Throughput, scaling and memory of ``scrapy-cetd corpus``, and the Dask run's identity.
+
+The WARC files are generated here, into a temporary folder, from the shared datasets' pages
+(``../shared/datasets/*/html``, research-use pages that are never committed): one ``response``
+record per page, served as archived (original bytes, ``Content-Type`` with the MANIFEST's
+charset), the datasets taken in turn so that every size has the same mix. Two corpora:
+
+* ``--records`` (1,000) HTML records in 2 files of 500;
+* ``--large`` (10,000) records in 10 files of 1,000; past the 1,192 shared pages the pages
+  repeat, under new URLs.
+
+Each run is ``scrapy-cetd corpus DIR --out OUT.jsonl`` in its own process; pages/s is the
+command's own figure (pages over the time of :func:`~scrapy_cetd.corpus.run_corpus`, the pool's
+start included, the interpreter's start-up not). The process tree (the command, its fork server
+and its workers) is sampled every 50 ms with psutil for the peak resident memory: summed over
+all processes, of the command's own process, and of the largest of the others, and for the
+CPU time of every process of the tree. The machine's load average at the start of each run
+is reported too: on a shared machine, other jobs' load caps the scaling.
+
+1. the small corpus with ``--jobs 1`` and ``--jobs 2``, alternating, ``--repeat`` (3) times
+   each: the best pages/s of each and the scaling ratio;
+2. the large corpus with ``--jobs 2``: pages/s and peak memory, against the small corpus's;
+3. :func:`scrapy_cetd.corpus.to_dask_bag` over the small corpus on a ``LocalCluster`` of 2
+   worker processes: its rows must equal the local runs' rows, in order.
+
+Usage: ``python -m benchmarks.corpus [--records 1000] [--large 10000] [--repeat 3] [--json OUT]``
+(``--large 0`` skips the large corpus).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import itertools
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import psutil
+from distributed import Client, LocalCluster
+from fastwarc import WarcRecordType
+
+from benchmarks.make_warc import WarcFile, response_block
+from scrapy_cetd.corpus import to_dask_bag
+from scrapy_cetd.datasets import Dataset, Page, default_datasets_root, find_datasets
+
+SAMPLE_SECONDS = 0.05
+
+
+def shared_pages(datasets: Sequence[Dataset]) -> Iterator[tuple[str, Page]]:
+    """Every page once, the datasets in turn (one page of each, then the next of each, …)."""
+    iterators = [((dataset.name, page) for page in dataset.pages()) for dataset in datasets]
+    for batch in itertools.zip_longest(*iterators):
+        yield from (item for item in batch if item is not None)
+
+
+def write_corpus(folder: Path, datasets: Sequence[Dataset], records: int, per_file: int) -> None:
+    """``records`` response records in files of ``per_file``, pages repeating as needed."""
+    folder.mkdir(parents=True)
+    pages = list(shared_pages(datasets))
+    for start in range(0, records, per_file):
+        path = folder / f"corpus-{start // per_file:05d}.warc.gz"
+        with WarcFile(path) as warc:
+            warc.warcinfo({"software": "scrapy-cetd benchmarks/corpus.py", "isPartOf": folder.name})
+            for number in range(start, min(start + per_file, records)):
+                name, page = pages[number % len(pages)]
+                url = page.meta.get("url") or f"https://{name}.invalid/{page.id}"
+                copy = number // len(pages)
+                if copy:
+                    url += ("&" if "?" in url else "?") + f"cetd-copy={copy}"
+                charset = f"; charset={page.encoding}" if page.encoding else ""
+                headers = [
+                    ("Content-Type", f"text/html{charset}"),
+                    ("Content-Length", str(len(page.html))),
+                ]
+                block = response_block(200, "OK", headers, page.html)
+                warc.write(
+                    WarcRecordType.response,
+                    block,
+                    url=url,
+                    content_type="application/http; msgtype=response",
+                )
+
+
+def sample(process: subprocess.Popen[bytes]) -> dict[str, float]:
+    """Sample ``process`` and its descendants until it exits: the peak of their summed RSS,
+    the peak RSS of ``process`` itself and of its largest descendant (bytes), and the CPU
+    seconds of ``process`` and of all of them (as last seen, so up to one sampling interval
+    short per process)."""
+    root = psutil.Process(process.pid)
+    peaks = {"total": 0.0, "main": 0.0, "worker": 0.0}
+    cpu: dict[int, float] = {}
+    while process.poll() is None:
+        try:
+            descendants = root.children(recursive=True)
+        except psutil.Error:
+            break
+        sizes = []
+        for member in [root, *descendants]:
+            with contextlib.suppress(psutil.Error), member.oneshot():
+                sizes.append(member.memory_info().rss)
+                times = member.cpu_times()
+                cpu[member.pid] = times.user + times.system
+        if not sizes:
+            break
+        peaks["total"] = max(peaks["total"], sum(sizes))
+        peaks["main"] = max(peaks["main"], sizes[0])
+        peaks["worker"] = max(peaks["worker"], max(sizes[1:], default=0))
+        time.sleep(SAMPLE_SECONDS)
+    return {**peaks, "own_cpu": cpu.get(process.pid, 0.0), "cpu": sum(cpu.values())}
+
+
+def run_command(folder: Path, out: Path, jobs: int) -> dict[str, Any]:
+    """One ``scrapy-cetd corpus`` run: its summary, wall time, peak memory, CPU time and the
+    machine's load average when it started (the machine is shared)."""
+    stats = out.with_suffix(".stats.json")
+    command = [
+        sys.executable, "-m", "scrapy_cetd.cli", "corpus", str(folder), "--out", str(out),
+        "--jobs", str(jobs), "--no-progress", "--stats", str(stats),
+    ]  # fmt: skip
+    load = os.getloadavg()[0]
+    started = time.perf_counter()
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL)
+    samples: list[dict[str, float]] = []
+    sampler = threading.Thread(target=lambda: samples.append(sample(process)))
+    sampler.start()
+    process.wait()
+    sampler.join()
+    if process.returncode != 0:
+        raise RuntimeError(f"{' '.join(command)} exited with {process.returncode}")
+    summary: dict[str, Any] = json.loads(stats.read_text())
+    del summary["files"]
+    summary["wall_seconds"] = round(time.perf_counter() - started, 2)
+    summary["cpu_seconds"] = round(samples[0]["cpu"], 2)
+    summary["main_process_cpu_seconds"] = round(samples[0]["own_cpu"], 2)
+    summary["cpu_ms_per_page"] = round(1000 * summary["cpu_seconds"] / summary["pages"], 2)
+    summary["peak_rss_total_mib"] = round(samples[0]["total"] / 2**20, 1)
+    summary["peak_rss_main_mib"] = round(samples[0]["main"] / 2**20, 1)
+    summary["peak_rss_largest_worker_mib"] = round(samples[0]["worker"] / 2**20, 1)
+    summary["load_average_at_start"] = round(load, 2)
+    return summary
+
+
+def run_dask(folder: Path) -> tuple[list[dict[str, Any]], float]:
+    """The rows of ``to_dask_bag`` on a LocalCluster of 2 worker processes, and the seconds
+    the computation took (cluster start-up excluded)."""
+    with (
+        LocalCluster(n_workers=2, threads_per_worker=1, processes=True) as cluster,
+        Client(cluster),
+    ):
+        started = time.perf_counter()
+        rows: list[dict[str, Any]] = to_dask_bag([folder]).compute()
+        return rows, time.perf_counter() - started
+
+
+def read_rows(path: Path) -> list[dict[str, Any]]:
+    with path.open(encoding="utf-8") as lines:
+        return [json.loads(line) for line in lines]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Generate, run, compare; print a table (and ``--json``)."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--records", type=int, default=1000, help="records of the small corpus")
+    parser.add_argument("--large", type=int, default=10000, help="records of the large corpus")
+    parser.add_argument(
+        "--repeat", type=int, default=3, help="runs of each --jobs on the small corpus (best)"
+    )
+    parser.add_argument("--json", type=Path, help="also write the results here")
+    args = parser.parse_args(argv)
+    root = default_datasets_root()
+    if root is None:
+        print("no shared datasets (../shared/datasets or $CETD_DATASETS)", file=sys.stderr)
+        return 1
+    datasets = find_datasets(root)
+    results: dict[str, Any] = {"datasets": [dataset.name for dataset in datasets]}
+
+    with tempfile.TemporaryDirectory(prefix="cetd-corpus-bench-") as temporary:
+        work = Path(temporary)
+        small = work / f"small-{args.records}"
+        write_corpus(small, datasets, args.records, max(1, args.records // 2))
+        tries: dict[int, list[dict[str, Any]]] = {1: [], 2: []}
+        for attempt, jobs in itertools.product(range(args.repeat), (1, 2)):
+            run = run_command(small, work / f"small-j{jobs}-{attempt}.jsonl", jobs)
+            tries[jobs].append(run)
+            print(f"{args.records} records, --jobs {jobs}: {run}", flush=True)
+        runs = {jobs: max(tries[jobs], key=lambda run: run["pages_per_second"]) for jobs in tries}
+        results["small"] = {"records": args.records, "jobs1": runs[1], "jobs2": runs[2]}
+        results["small"]["all_pages_per_second"] = {
+            f"jobs{jobs}": [run["pages_per_second"] for run in tries[jobs]] for jobs in tries
+        }
+        results["scaling_ratio"] = round(
+            runs[2]["pages_per_second"] / runs[1]["pages_per_second"], 2
+        )
+        local = read_rows(work / "small-j1-0.jsonl")
+        results["jobs1_equals_jobs2"] = all(
+            read_rows(Path(run["out"])) == local for run in tries[1] + tries[2]
+        )
+        dask_rows, dask_seconds = run_dask(small)
+        results["dask"] = {
+            "workers": 2,
+            "processes": True,
+            "rows": len(dask_rows),
+            "pages_per_second": round(len(dask_rows) / dask_seconds, 2),
+            "identical_to_local": dask_rows == local,
+        }
+        print(f"dask: {results['dask']}", flush=True)
+        del local, dask_rows
+        if args.large:
+            large = work / f"large-{args.large}"
+            write_corpus(large, datasets, args.large, 1000)
+            results["large"] = {
+                "records": args.large,
+                "jobs2": run_command(large, work / "large-j2.jsonl", 2),
+            }
+            print(f"{args.large} records, --jobs 2: {results['large']['jobs2']}", flush=True)
+
+    print()
+    print(
+        "| corpus | jobs | pages/s | wall s | CPU ms/page | peak RSS, all processes "
+        "| main process | largest worker | load at start |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    rows = [(args.records, 1, runs[1]), (args.records, 2, runs[2])]
+    if args.large:
+        rows.append((args.large, 2, results["large"]["jobs2"]))
+    for records, jobs, run in rows:
+        print(
+            f"| {records:,} records | {jobs} | {run['pages_per_second']:.1f} | "
+            f"{run['wall_seconds']:.1f} | {run['cpu_ms_per_page']:.1f} | "
+            f"{run['peak_rss_total_mib']:.0f} MiB | {run['peak_rss_main_mib']:.0f} MiB | "
+            f"{run['peak_rss_largest_worker_mib']:.0f} MiB | "
+            f"{run['load_average_at_start']:.1f} |"
+        )
+    print(f"\nscaling ratio (--jobs 2 / --jobs 1): {results['scaling_ratio']:.2f}")
+    print(f"--jobs 1 rows == --jobs 2 rows: {results['jobs1_equals_jobs2']}")
+    print(
+        f"Dask (LocalCluster, 2 worker processes): {results['dask']['pages_per_second']:.1f} "
+        f"pages/s, rows identical to the local run: {results['dask']['identical_to_local']}"
+    )
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=1) + "\n")
+    identical = results["jobs1_equals_jobs2"] and results["dask"]["identical_to_local"]
+    return 0 if identical else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,359 @@
+"""``scrapy-cetd corpus`` and :mod:`scrapy_cetd.corpus`: WARC in, one row per HTML page out.
+
+The bundled WARC (``tests/data/example-site.warc.gz``, made by ``benchmarks/make_warc.py``)
+is a crawl of the example site: robots.txt, the index and 14 articles, each a request and a
+response record, after a warcinfo record.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import pickle
+import subprocess
+import sys
+import zlib
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import brotli  # FastWARC's dependency
+import pyarrow.parquet as pq
+import pytest
+from distributed import Client, LocalCluster
+from fastwarc import GzipWriter, WarcRecord, WarcRecordType
+
+import scrapy_cetd
+from scrapy_cetd import cli
+from scrapy_cetd.corpus import (
+    CorpusSettings,
+    Skipped,
+    WarcPage,
+    extract_page,
+    iter_pages,
+    run_corpus,
+    to_dask_bag,
+)
+
+try:
+    from compression import zstd
+except ImportError:  # Python < 3.14: backports.zstd, which Scrapy requires there
+    from backports import zstd
+
+ROOT = Path(__file__).resolve().parent.parent
+WARC = ROOT / "tests" / "data" / "example-site.warc.gz"
+SITE = ROOT / "example_project" / "site"
+PAGES = 15  # the index and 14 articles
+FIELDS = ["url", "warc_record_id", "date", "title", "main_content_text", "algorithm", "reason"]
+
+
+def read_jsonl(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def read_parquet(path: Path) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = pq.read_table(path).to_pylist()
+    return rows
+
+
+def site_file(url: str) -> Path:
+    return SITE / urlsplit(url).path.lstrip("/")
+
+
+def corpus(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    """Run ``scrapy-cetd corpus ARGS``; returns the status, stdout and stderr."""
+    status = cli.main(["corpus", *args])
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+@pytest.fixture(scope="module")
+def plain_warc(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The bundled WARC, decompressed."""
+    path = tmp_path_factory.mktemp("plain") / "example-site.warc"
+    path.write_bytes(gzip.decompress(WARC.read_bytes()))
+    return path
+
+
+def test_every_html_response_becomes_the_row_extract_gives(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "pages.jsonl"
+    stats = tmp_path / "stats.json"
+    status, stdout, _ = corpus(
+        capsys, str(WARC), "--out", str(out), "--jobs", "1", "--stats", str(stats)
+    )
+
+    assert status == 0
+    rows = read_jsonl(out)
+    assert len(rows) == PAGES
+    assert {urlsplit(row["url"]).path for row in rows} == {"/index.html"} | {
+        f"/articles/{path.name}" for path in (SITE / "articles").glob("*.html")
+    }
+    assert len({row["warc_record_id"] for row in rows}) == PAGES
+    for row in rows:
+        assert list(row) == FIELDS
+        expected = scrapy_cetd.extract(site_file(row["url"]).read_bytes(), url=row["url"])
+        assert row["main_content_text"] == expected.text
+        assert row["main_content_text"]
+        assert row["algorithm"] == scrapy_cetd.DEFAULT_ALGORITHM
+        assert row["reason"] is None
+        assert row["title"]
+        assert row["date"].startswith("20")
+        assert row["warc_record_id"].startswith("<urn:uuid:")
+    summary = json.loads(stats.read_text())
+    assert summary["pages"] == PAGES
+    # warcinfo + 16 requests are not responses; robots.txt is text/plain.
+    assert summary["skipped"] == {"not_response": 17, "not_html": 1}
+    assert "15 pages extracted" in stdout
+    assert "not_html" in stdout
+
+
+def test_gzipped_or_not_one_job_or_two_jsonl_or_parquet_give_the_same_rows(
+    tmp_path: Path, plain_warc: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    inputs = [str(WARC), str(plain_warc)]
+    common = ["--html", "-a", "cetd-ds", "-O", "threshold_coefficient=0.9", "--progress"]
+    local, by_file, by_page = (tmp_path / name for name in ("1.jsonl", "2.parquet", "3.jsonl"))
+    # One job: this process reads and extracts.
+    assert corpus(capsys, *inputs, "--out", str(local), "--jobs", "1", *common)[0] == 0
+    # Two jobs, two files: each worker reads, extracts and writes a whole file.
+    status, _, err = corpus(capsys, *inputs, "--out", str(by_file), "--jobs", "2", *common)
+    assert status == 0
+    assert " pages/s" in err
+    # Two jobs, one file: this process reads, the workers extract batches of pages.
+    status, _, err = corpus(capsys, str(WARC), "--out", str(by_page), "--jobs", "2", *common)
+    assert status == 0
+    assert " pages/s" in err
+
+    rows = read_jsonl(local)
+    assert len(rows) == 2 * PAGES
+    assert rows[:PAGES] == rows[PAGES:]  # the same records, gzipped and not
+    assert read_parquet(by_file) == rows
+    assert read_jsonl(by_page) == rows[:PAGES]
+    for row in rows[:PAGES]:
+        expected = scrapy_cetd.extract(
+            site_file(row["url"]).read_bytes(), algorithm="cetd-ds", threshold_coefficient=0.9
+        )
+        assert row["algorithm"] == "cetd-ds"
+        assert (row["main_content_text"], row["main_content_html"]) == (
+            expected.text,
+            expected.html,
+        )
+
+
+def response(url: str, head: str, body: bytes) -> tuple[str, bytes]:
+    """A WARC target URI and an HTTP response message (``head`` with ``\\n`` line ends)."""
+    return url, head.replace("\n", "\r\n").encode() + b"\r\n" + body
+
+
+def write_warc(path: Path, records: list[tuple[str, bytes]], *, gzipped: bool = True) -> None:
+    """A WARC of ``response`` records (url, HTTP message), one gzip member each."""
+    with path.open("wb") as file:
+        writer = GzipWriter(file) if gzipped else None
+        for url, block in records:
+            record = WarcRecord()
+            record.init_headers(WarcRecordType.response, content_length=len(block))
+            record.headers.append("WARC-Target-URI", url)
+            record.headers.append("Content-Type", "application/http; msgtype=response")
+            record.set_bytes_content(block)
+            if writer is None:
+                record.write(file)
+            else:
+                record.write(writer)
+                writer.finish()
+        if writer is not None:
+            writer.close()
+
+
+ARTICLE = (SITE / "articles" / "dev-0019.html").read_bytes()
+
+
+def chunked(body: bytes, size: int = 999) -> bytes:
+    """``body`` in the HTTP/1.1 chunked transfer coding."""
+    chunks = [body[start : start + size] for start in range(0, len(body), size)]
+    return b"".join(b"%x\r\n%s\r\n" % (len(chunk), chunk) for chunk in chunks) + b"0\r\n\r\n"
+
+
+def test_bad_records_are_counted_and_never_stop_the_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ok = "HTTP/1.1 200 OK\n"
+    html = ok + "Content-Type: text/html; charset=utf-8\n"
+    bomb = gzip.compress(b" " * 10**7)
+    records = [
+        response("http://a.test/plain", html, ARTICLE),
+        response("http://a.test/gzip", html + "Content-Encoding: gzip\n", gzip.compress(ARTICLE)),
+        response(
+            "http://a.test/chunked-deflate",
+            html + "Transfer-Encoding: chunked\nContent-Encoding: deflate\n",
+            chunked(zlib.compress(ARTICLE)),
+        ),
+        response("http://a.test/br", html + "Content-Encoding: br\n", brotli.compress(ARTICLE)),
+        response("http://a.test/zstd", html + "Content-Encoding: zstd\n", zstd.compress(ARTICLE)),
+        response("http://a.test/bad-gzip", html + "Content-Encoding: gzip\n", b"not gzip"),
+        response("http://a.test/bad-chunks", html + "Transfer-Encoding: chunked\n", b"zz\r\nx"),
+        response("http://a.test/odd-coding", html + "Content-Encoding: lzma\n", ARTICLE),
+        response("http://a.test/blank", html, b"  \n "),
+        response("http://a.test/image.png", ok + "Content-Type: image/png\n", b"\x89PNG"),
+        response("http://a.test/404", "HTTP/1.1 404 Not Found\nContent-Type: text/html\n", b"-"),
+        response("http://a.test/huge", html, ARTICLE * 20),
+        response("http://a.test/bomb", html + "Content-Encoding: gzip\n", bomb),
+        ("http://a.test/not-http", b"no status line here"),
+    ]  # fmt: skip
+    mixed = tmp_path / "mixed.warc.gz"
+    write_warc(mixed, records)
+    # A download cut off in the middle of a gzip member, and one cut inside a WARC header.
+    whole = WARC.read_bytes()
+    cut = tmp_path / "cut.warc.gz"
+    cut.write_bytes(whole[: len(whole) // 2])
+    plain = gzip.decompress(whole)
+    cut_header = tmp_path / "cut-header.warc"
+    cut_header.write_bytes(plain[: plain.rindex(b"WARC-Target-URI") + 10])
+    # Corrupt compressed data in the middle of the file, and a file that is no WARC at all.
+    corrupt = tmp_path / "corrupt.warc.gz"
+    corrupt.write_bytes(whole[:60_000] + bytes(2000) + whole[62_000:])
+    garbage = tmp_path / "notes.warc"
+    garbage.write_text("these are my notes, not a WARC file\n" * 10)
+
+    out = tmp_path / "rows.jsonl"
+    stats = tmp_path / "stats.json"
+    inputs = [mixed, cut, cut_header, corrupt, garbage]
+    status, stdout, _ = corpus(
+        capsys, *map(str, inputs), "--out", str(out), "--max-bytes", "500000", "--stats", str(stats)
+    )
+
+    assert status == 0
+    summary = json.loads(stats.read_text())
+    by_file = {Path(item["path"]).name: item for item in summary["files"]}
+    assert by_file["mixed.warc.gz"]["pages"] == 5
+    assert by_file["mixed.warc.gz"]["skipped"] == {
+        "undecodable": 5,  # bad gzip, bad chunks, unknown coding, blank body, no status line
+        "not_html": 1,
+        "http_status": 1,
+        "too_large": 2,  # stored over the limit; over it once decoded
+    }
+    assert by_file["cut.warc.gz"]["skipped"]["truncated"] == 1
+    assert by_file["cut.warc.gz"]["pages"] >= 1
+    assert by_file["cut-header.warc"]["skipped"]["truncated"] == 1
+    assert by_file["cut-header.warc"]["pages"] == PAGES - 1
+    assert by_file["corrupt.warc.gz"]["skipped"]["corrupt"] == 1
+    assert by_file["corrupt.warc.gz"]["pages"] >= 1
+    assert by_file["notes.warc"]["skipped"] == {"corrupt": 1}
+    for reason in ("truncated", "corrupt", "undecodable", "too_large", "not_html"):
+        assert f"skipped {reason}" in stdout
+
+    rows = read_jsonl(out)
+    assert len(rows) == summary["pages"]
+    expected = scrapy_cetd.extract(ARTICLE).text
+    decoded = [row["main_content_text"] for row in rows if row["url"].startswith("http://a.")]
+    assert decoded == [expected] * 5  # plain, gzip, chunked deflate, br, zstd
+
+
+def test_a_rerun_skips_finished_files_and_redoes_changed_ones(
+    tmp_path: Path, plain_warc: Path
+) -> None:
+    inputs = tmp_path / "in"
+    inputs.mkdir()
+    first, second = inputs / "a.warc.gz", inputs / "b.warc"
+    first.write_bytes(WARC.read_bytes())
+    second.write_bytes(plain_warc.read_bytes())
+    (inputs / "readme.txt").write_text("not searched: a directory yields *.warc and *.warc.gz")
+    out = tmp_path / "rows.jsonl"
+
+    done = run_corpus([inputs], out, jobs=1)
+    assert [Path(item.path).name for item in done.files] == ["a.warc.gz", "b.warc"]
+    assert [item.resumed for item in done.files] == [False, False]
+    rows = out.read_bytes()
+
+    again = run_corpus([inputs], out, jobs=1)
+    assert [item.resumed for item in again.files] == [True, True]
+    assert again.pages == done.pages == 2 * PAGES
+    assert out.read_bytes() == rows
+
+    second.write_bytes(plain_warc.read_bytes()[: len(plain_warc.read_bytes()) // 2])
+    changed = run_corpus([inputs], out, jobs=1)
+    assert [item.resumed for item in changed.files] == [True, False]
+    assert changed.pages < done.pages
+
+    with_html = run_corpus([first], out, CorpusSettings(html=True), jobs=1)
+    assert [item.resumed for item in with_html.files] == [False]
+    assert "main_content_html" in read_jsonl(out)[0]
+    parts = sorted(path.name for path in (tmp_path / "rows.jsonl.parts").iterdir())
+    assert len(parts) == 2  # one part and its marker: the other runs' parts were removed
+    assert parts[0].startswith("a-") and parts[1] == parts[0] + ".json"
+
+
+def test_the_progress_bar_counts_pages_per_second(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    run_corpus([WARC], tmp_path / "rows.jsonl", jobs=1, progress=True)
+    assert " pages/s" in capsys.readouterr().err
+    run_corpus([WARC], tmp_path / "again.jsonl", jobs=1, progress=None)  # not a terminal
+    assert capsys.readouterr().err == ""
+
+
+def test_usage_errors_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status, _, err = corpus(capsys, str(WARC), "--out", str(tmp_path / "rows.csv"))
+    assert status == 1
+    assert "use one of .jsonl, .ndjson, .parquet" in err
+    status, _, err = corpus(capsys, str(tmp_path / "missing.warc"), "--out", "x.jsonl")
+    assert (status, err.count("\n")) == (1, 1)
+    assert "missing.warc" in err
+    status, _, err = corpus(capsys, str(WARC), "--out", "x.jsonl", "-a", "nope")
+    assert status == 1
+    assert "unknown algorithm 'nope'" in err
+    status, _, err = corpus(capsys, str(WARC), "--out", "x.jsonl", "--jobs", "0")
+    assert (status, "jobs must be at least 1" in err) == (1, True)
+    status, _, err = corpus(capsys, str(WARC), "--out", "x.jsonl", "--max-bytes", "0")
+    assert (status, "max_bytes must be a positive number" in err) == (1, True)
+
+
+def test_the_per_record_function_pickles_and_matches_extract() -> None:
+    pages = [item for item in iter_pages(WARC) if isinstance(item, WarcPage)]
+    assert len(pages) == PAGES
+    settings = CorpusSettings(html=True)
+    function, page, settings = pickle.loads(pickle.dumps((extract_page, pages[1], settings)))
+    row = function(page, settings)
+    assert not isinstance(row, Skipped)
+    expected = scrapy_cetd.extract(site_file(page.url).read_bytes(), url=page.url)
+    assert (row["main_content_text"], row["main_content_html"]) == (expected.text, expected.html)
+
+
+def test_a_dask_cluster_of_two_worker_processes_gives_the_local_rows(
+    tmp_path: Path, plain_warc: Path
+) -> None:
+    run_corpus([WARC, plain_warc], tmp_path / "local.jsonl", jobs=1)
+    local = read_jsonl(tmp_path / "local.jsonl")
+    inputs = [WARC.as_uri(), plain_warc]  # a URL (opened with fsspec) and a path
+    with (
+        LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster,
+        Client(cluster),
+    ):
+        bag = to_dask_bag(inputs)
+        assert bag.npartitions == 2
+        rows = bag.compute()
+        skipped = to_dask_bag([WARC], include_skipped=True).pluck("skipped", None).frequencies()
+        counts = dict(skipped.compute())
+    assert rows == local
+    assert counts == {None: PAGES, "not_response": 17, "not_html": 1}
+
+
+def test_make_warc_reproduces_the_bundled_warc(tmp_path: Path) -> None:
+    """The committed WARC is the script's crawl of today's site (when the site changes,
+    regenerate it: ``python -m benchmarks.make_warc``)."""
+    out = tmp_path / "site.warc.gz"
+    command = [sys.executable, "-m", "benchmarks.make_warc", "--out", str(out)]
+    subprocess.run(command, cwd=ROOT, check=True, capture_output=True, timeout=120)
+
+    def responses(path: Path) -> list[tuple[str, bytes]]:
+        return [
+            (urlsplit(page.url).path, page.body)
+            for page in iter_pages(path)
+            if isinstance(page, WarcPage)
+        ]
+
+    assert responses(out) == responses(WARC)
+    assert len(responses(out)) == PAGES
