@@ -1,0 +1,223 @@
+"""``python -m benchmarks`` (``make bench``): every system, every dataset, one run.
+
+Runs every algorithm registered in :data:`scrapy_cetd.ALGORITHMS` at the time of the run and
+every peer of :data:`benchmarks.peers.PEERS`, each in its own process, on the same pages of all
+the main-content datasets of ``../shared/datasets`` (:mod:`benchmarks.accuracy`); then the crawl
+benchmark (:mod:`benchmarks.crawl`: the example spider without the add-on, with it, and with
+trafilatura in the callback). It writes ``benchmarks/results/results.json``, ``results.md``,
+``scatter.png`` and ``datasets.png``, compares the peers with ``peers.md``, and regenerates the
+README block of ``## Accuracy and speed``.
+
+``--quick`` runs a fixed subset (``QUICK_PAGES`` evenly spread pages per dataset, a short
+crawl) and writes to ``benchmarks/results/tmp/quick`` instead, so a smoke test never overwrites
+the full results; the README is regenerated only by a full run of every system and dataset.
+``--render`` measures nothing: it rewrites ``results.md``, the plots and the README block from
+the saved ``results.json`` (after a change of format).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import subprocess
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from benchmarks import crawl, reference, report
+from benchmarks.accuracy import all_systems, benchmark_datasets, our_algorithms, run_all
+from benchmarks.peers import PEERS
+from benchmarks.summary import summarize
+from scrapy_cetd.datasets import default_datasets_root
+
+HERE = Path(__file__).resolve().parent
+README = HERE.parent / "README.md"
+RESULTS = HERE / "results"
+
+QUICK_PAGES = 20
+"""Pages per dataset in a quick run (evenly spread, so the same pages every time)."""
+
+FULL_CRAWL = (300, 3)
+"""Pages served and runs of each crawl variant in a full run (the best run is reported)."""
+
+QUICK_CRAWL = (60, 1)
+"""The same for a quick run."""
+
+
+def choose_systems(spec: str | None) -> list[str]:
+    """The systems of ``--systems``: names, ``ours`` or ``peers``, comma-separated; all if empty.
+
+    Raises ``ValueError`` naming the valid choices for an unknown name.
+    """
+    available = all_systems()
+    if not spec:
+        return available
+    groups = {"ours": our_algorithms(), "peers": list(PEERS)}
+    chosen: list[str] = []
+    for name in (part.strip() for part in spec.split(",")):
+        if not name:
+            continue
+        if name not in available and name not in groups:
+            valid = ", ".join([*groups, *available])
+            raise ValueError(f"unknown system {name!r}; valid: {valid}")
+        chosen += [s for s in groups.get(name, [name]) if s not in chosen]
+    return chosen
+
+
+def machine() -> dict[str, Any]:
+    """The machine the numbers come from: cores, CPU model, Python and OS."""
+    cpu = platform.processor() or platform.machine()
+    cpuinfo = Path("/proc/cpuinfo")
+    if cpuinfo.is_file():
+        models = [
+            line.split(":", 1)[1].strip()
+            for line in cpuinfo.read_text(encoding="utf-8", errors="replace").splitlines()
+            if line.startswith("model name")
+        ]
+        cpu = models[0] if models else cpu
+    return {
+        "cores": os.cpu_count(),
+        "cpu": cpu,
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+    }
+
+
+def source_state() -> dict[str, Any]:
+    """The commit of the code measured, and whether the work tree had uncommitted changes."""
+
+    def git(*args: str) -> str:
+        command = ["git", *args]
+        try:
+            done = subprocess.run(
+                command, cwd=HERE.parent, capture_output=True, text=True, check=False
+            )
+        except OSError:
+            return ""
+        return done.stdout.strip() if done.returncode == 0 else ""
+
+    return {
+        "commit": git("rev-parse", "--short", "HEAD") or None,
+        "uncommitted_changes": bool(git("status", "--porcelain", "--untracked-files=no")),
+    }
+
+
+def compare_with_peers_md(summary: dict[str, Any], root: Path, subset: bool) -> dict[str, Any]:
+    """This run's peers against ``root/peers.md`` (empty when the file is absent).
+
+    ``subset`` says that this run saw only some of the pages ``peers.md`` was measured on.
+    """
+    path = root / "peers.md"
+    result: dict[str, Any] = {
+        "tolerance": reference.TOLERANCE,
+        "subset": subset,
+        "differences": [],
+        "failures": {},
+    }
+    if not path.is_file():
+        return result
+    text = path.read_text(encoding="utf-8")
+    systems = summary["systems"]
+    scores = reference.reference_scores(text)
+    differences = reference.compare(scores, systems, summary["datasets"])
+    result["differences"] = [d.to_dict() for d in differences]
+    result["failures"] = {
+        name: {"reference": count, "measured": systems[name]["overall"]["failures"]}
+        for name, count in reference.reference_failures(text).items()
+        if name in systems
+    }
+    return result
+
+
+def _plots(results: dict[str, Any], out: Path) -> list[Path]:
+    try:
+        from benchmarks import plots  # noqa: PLC0415  (matplotlib is in the bench extra)
+    except ImportError as exc:
+        print(f"no plots: {exc} (pip install -e '.[bench]')", file=sys.stderr)
+        return []
+    return [
+        plots.scatter(results, out / report.SCATTER_PNG),
+        plots.datasets(results, out / report.DATASETS_PNG),
+    ]
+
+
+def publish(results: dict[str, Any], out: Path, readme: bool) -> list[Path]:
+    """Write the results, the plots and (for a full run, if ``readme``) the README block."""
+    written = report.write(results, out) + _plots(results, out)
+    if readme and results.get("full_run"):
+        report.update_readme(README, results, os.path.relpath(out, README.parent))
+        written.append(README)
+    return written
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the benchmarks and write the results; 1 if a system or the crawl could not run."""
+    parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__)
+    parser.add_argument("--quick", action="store_true", help=f"{QUICK_PAGES} pages per dataset")
+    parser.add_argument("--systems", help="comma-separated systems, or 'ours' / 'peers'")
+    parser.add_argument("--datasets", help="only these datasets (comma-separated names)")
+    parser.add_argument("--datasets-root", type=Path, default=default_datasets_root())
+    parser.add_argument("--out", type=Path, help="results folder (default benchmarks/results)")
+    parser.add_argument("--no-crawl", action="store_true", help="skip the crawl benchmark")
+    parser.add_argument("--no-readme", action="store_true", help="leave README.md as it is")
+    parser.add_argument(
+        "--render",
+        action="store_true",
+        help="measure nothing: rewrite results.md, the plots and the README from results.json",
+    )
+    args = parser.parse_args(argv)
+    out: Path = args.out or (RESULTS / "tmp" / "quick" if args.quick else RESULTS)
+    if args.render:
+        saved = json.loads((out / report.RESULTS_JSON).read_text(encoding="utf-8"))
+        print("\nwrote " + ", ".join(map(str, publish(saved, out, not args.no_readme))))
+        return 0
+    root: Path | None = args.datasets_root
+    if root is None:
+        parser.error("no datasets found: pass --datasets-root or set CETD_DATASETS")
+    try:
+        systems = choose_systems(args.systems)
+        names = args.datasets.split(",") if args.datasets else None
+        datasets = [dataset.name for dataset in benchmark_datasets(root, names)]
+    except ValueError as exc:
+        parser.error(str(exc))
+    limit = QUICK_PAGES if args.quick else None
+    command = " ".join(["python -m benchmarks", *(argv if argv is not None else sys.argv[1:])])
+
+    print(f"accuracy and speed: {len(systems)} systems on {', '.join(datasets)}", file=sys.stderr)
+    raw = run_all(systems, root, names, limit, out / "tmp" / "raw")
+    crawled: dict[str, Any] | None = None
+    crawl_failed = False
+    if not args.no_crawl:
+        print("crawl: the example spider, three ways", file=sys.stderr)
+        count, repeat = QUICK_CRAWL if args.quick else FULL_CRAWL
+        try:
+            crawled = crawl.run(crawl.shared_pages(root, count), repeat, "shared")
+        except (RuntimeError, OSError, ValueError) as exc:
+            print(f"crawl benchmark failed: {exc}", file=sys.stderr)
+            crawl_failed = True
+
+    summary = summarize(raw)
+    results: dict[str, Any] = {
+        "date": datetime.date.today().isoformat(),
+        "command": command,
+        "machine": machine(),
+        "source": source_state(),
+        "page_limit": limit,
+        "full_run": not (args.quick or args.systems or args.datasets),
+        **summary,
+        "crawl": crawled,
+        "reference": compare_with_peers_md(summary, root, subset=limit is not None),
+    }
+    written = publish(results, out, not args.no_readme)
+    print(report.readme_table(results))
+    print("\n" + report.reference_summary(results["reference"]))
+    print("\nwrote " + ", ".join(str(path) for path in written))
+    return 1 if summary["missing"] or crawl_failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
