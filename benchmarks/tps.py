@@ -14,14 +14,18 @@ Table I (``docs/algorithms.md`` §5.7: 86.96% and 46.22%):
   scripts or in the head, where no DOM pruning can reach or lose it); the absolute variant
   (against all gold tokens) is printed beside it.
 * **nodes removed**: the mean over pages of the share of the body's elements (after §0.2
-  pre-processing, the elements of the tag path sequence) that pruning removes.
+  pre-processing, the elements of the tag path sequence) that pruning removes, counted on the
+  pruned copy itself.
+
+``--keep-main-content`` prunes with ``keep_main_content=True`` (the TPS region plus what
+``cetd-plus`` selects as main content; beyond the paper).
 
 For ``record_pages_wri`` it also checks the MANIFEST's ``record_xpath``: on the pruned copy it
 must still match ``record_count`` elements, the records must keep their whole text, and the
 number of elements outside the records must drop.
 
 Usage: ``python -m benchmarks.tps [--datasets-root DIR] [--min-size-gap 0.2]
-[--size nodes|text] [--pages] [--json OUT]``.
+[--size nodes|text] [--keep-main-content] [--pages] [--json OUT]``.
 """
 
 from __future__ import annotations
@@ -137,16 +141,26 @@ def _non_record_elements(tree: etree._Element, records: Sequence[object]) -> int
     return count
 
 
-def run_page(dataset: Dataset, page: Page, min_size_gap: float, size: Size) -> PageResult:
+def _elements(tree: etree._Element) -> int:
+    """The elements of ``tree``'s body after §0.2 pre-processing (0 without a body)."""
+    body = find_body(tree)
+    return 0 if body is None else len(build_view(body))
+
+
+def run_page(
+    dataset: Dataset, page: Page, min_size_gap: float, size: Size, keep_main_content: bool
+) -> PageResult:
     tree = to_tree(page.html, url=page.meta.get("url"), encoding=page.encoding)
-    pruned, region = prune_tag_paths_region(tree, min_size_gap=min_size_gap, size=size)
+    pruned, region = prune_tag_paths_region(
+        tree, min_size_gap=min_size_gap, size=size, keep_main_content=keep_main_content
+    )
     gold = Counter(tokens(page.gold))
     result = PageResult(
         dataset=dataset.name,
         id=page.id,
         page_type=page.page_type,
         nodes=region.node_count,
-        kept=region.kept_count,
+        kept=_elements(pruned),
         gold_tokens=sum(gold.values()),
         held_before=held(gold, body_text(tree)),
         held_after=held(gold, body_text(pruned)),
@@ -171,6 +185,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--datasets-root", type=Path, default=default_datasets_root())
     parser.add_argument("--min-size-gap", type=float, default=MIN_SIZE_GAP)
     parser.add_argument("--size", choices=("nodes", "text"), default="nodes")
+    parser.add_argument("--keep-main-content", action="store_true")
     parser.add_argument("--pages", action="store_true", help="print one line per page")
     parser.add_argument("--json", type=Path, help="write per-page results as JSON")
     args = parser.parse_args(argv)
@@ -187,7 +202,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     results: list[PageResult] = []
     for dataset, ids in ((wcxb, wcxb_ids), (records, list(records.page_ids))):
         for page in dataset.pages(ids):
-            results.append(run_page(dataset, page, args.min_size_gap, args.size))
+            results.append(
+                run_page(dataset, page, args.min_size_gap, args.size, args.keep_main_content)
+            )
 
     if args.pages:
         for r in results:
@@ -197,7 +214,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 f"{r.held_after}/{r.held_before}/{r.gold_tokens}{'' if r.present else '  LOST'}"
             )
         print()
-    print(f"TPS pruning, min_size_gap={args.min_size_gap}, size={args.size}")
+    print(
+        f"TPS pruning, min_size_gap={args.min_size_gap}, size={args.size}, "
+        f"keep_main_content={args.keep_main_content}"
+    )
     print(f"{'pages':<22} {'n':>5} {'present':>9} {'absolute':>9} {'removed':>9}")
     print(_line("all", results))
     for dataset in ("wcxb", "record_pages_wri"):

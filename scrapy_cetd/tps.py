@@ -28,9 +28,10 @@ from lxml import etree
 from scrapy import Selector
 from scrapy.http import HtmlResponse, Response
 
+from scrapy_cetd.cetd_plus import CetdPlusExtractor
 from scrapy_cetd.dom import DomView, build_view, find_body, local_tag, normalized_length
 from scrapy_cetd.middleware import get_dom
-from scrapy_cetd.output import remove_keeping_tail
+from scrapy_cetd.output import Keep, remove_keeping_tail
 
 MIN_SIZE_GAP = 0.20
 """Default minimum size gap: a split is accepted only when ``|n - 2i| / n`` exceeds it
@@ -154,6 +155,7 @@ def prune_tag_paths(
     invert: bool = False,
     remove_hidden: bool = True,
     size: Size = "nodes",
+    keep_main_content: bool = False,
 ) -> etree._Element:
     """A pruned **copy** of ``tree`` holding only the main region of its ``<body>``.
 
@@ -172,10 +174,19 @@ def prune_tag_paths(
     With ``invert=True`` the kept positions are those outside the region [P Alg. 6 line 7]
     (when nothing was split off, that leaves an empty ``<body>``). A page without a body, or
     whose sequence does not split, comes back as an unpruned copy.
-    The options are those of :func:`search_tag_path_region`.
+    The options are those of :func:`search_tag_path_region`, and ``keep_main_content``, which
+    goes beyond the paper: the elements the default extractor (``cetd-plus``) selects as the
+    page's main content are kept too, with their ancestors as shells. On real list pages a
+    heading, an introduction or a product description often sits outside the record region;
+    this keeps it (see the README for what it costs in removed nodes).
     """
     return prune_tag_paths_region(
-        tree, min_size_gap=min_size_gap, invert=invert, remove_hidden=remove_hidden, size=size
+        tree,
+        min_size_gap=min_size_gap,
+        invert=invert,
+        remove_hidden=remove_hidden,
+        size=size,
+        keep_main_content=keep_main_content,
     )[0]
 
 
@@ -186,6 +197,7 @@ def prune_tag_paths_region(
     invert: bool = False,
     remove_hidden: bool = True,
     size: Size = "nodes",
+    keep_main_content: bool = False,
 ) -> tuple[etree._Element, TagPathRegion]:
     """:func:`prune_tag_paths` and the :class:`TagPathRegion` it pruned to, from one search."""
     _check_options(min_size_gap, size)
@@ -195,7 +207,10 @@ def prune_tag_paths_region(
         return clone, TagPathRegion((), (), 0, 0, (), invert, 0)
     view = build_view(body, remove_hidden=remove_hidden)
     region = _region(view, min_size_gap=min_size_gap, invert=invert, size=size)
-    _trim(tree, clone, view, _modes(view, region))
+    modes = _modes(view, region)
+    if keep_main_content:
+        _keep_main_content(tree, view, modes)
+    _trim(tree, clone, view, modes)
     return clone, region
 
 
@@ -419,6 +434,27 @@ def _modes(view: DomView, region: TagPathRegion) -> list[int]:
     return modes
 
 
+def _keep_main_content(tree: etree._Element, view: DomView, modes: list[int]) -> None:
+    """Mark the elements ``cetd-plus`` keeps with their text as kept, their ancestors as
+    shells (at least)."""
+    extractor = CetdPlusExtractor()
+    content_view = extractor.view(tree)
+    if isinstance(content_view, str):
+        return
+    selection = extractor.select(content_view)
+    if isinstance(selection, str):
+        return
+    index_of = {element: i for i, element in enumerate(view.elements)}
+    for element, mode in zip(content_view.elements, selection, strict=True):
+        i = index_of.get(element)
+        if mode == Keep.TEXT and i is not None:
+            modes[i] = _KEEP
+    parent = view.parent
+    for i in range(len(view) - 1, 0, -1):
+        if modes[i] and not modes[parent[i]]:
+            modes[parent[i]] = _SHELL
+
+
 def _trim(tree: etree._Element, clone: etree._Element, view: DomView, modes: Sequence[int]) -> None:
     """Prune ``clone``, a deep copy of ``tree``, to the kept elements of ``view``.
 
@@ -474,6 +510,7 @@ def tps_selector(
     invert: bool = False,
     remove_hidden: bool = True,
     size: Size = "nodes",
+    keep_main_content: bool = False,
 ) -> Selector:
     """A :class:`scrapy.Selector` over the TPS-pruned copy of ``response``'s page.
 
@@ -493,6 +530,11 @@ def tps_selector(
             raise TypeError(f"tps_selector needs an HTML response, not {type(response).__name__}")
         tree = cast("etree._Element", response.selector.root)  # dont_cetd stops the pipeline only
     pruned = prune_tag_paths(
-        tree, min_size_gap=min_size_gap, invert=invert, remove_hidden=remove_hidden, size=size
+        tree,
+        min_size_gap=min_size_gap,
+        invert=invert,
+        remove_hidden=remove_hidden,
+        size=size,
+        keep_main_content=keep_main_content,
     )
     return Selector(root=pruned, type="html", base_url=response.url)

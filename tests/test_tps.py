@@ -197,6 +197,20 @@ def test_list_page_keeps_the_records_only() -> None:
     assert region.kept_count == 2 + 8 * 3  # body and ul shells, 8 records of 3 elements
 
 
+INTRO = (
+    "<p class='intro'>Our winter jackets are made from recycled wool and lined with organic "
+    "cotton; every one of them is tested in the mountains before it reaches the shop.</p>"
+)
+
+
+def test_keep_main_content_keeps_the_intro_tps_cuts_off() -> None:
+    tree = parse(LIST_PAGE.replace("<h1>Jackets</h1>", f"<h1>Jackets</h1>{INTRO}"))
+    assert not prune_tag_paths(tree).xpath("//p[@class='intro']")
+    pruned = prune_tag_paths(tree, keep_main_content=True)
+    assert pruned.xpath("//p[@class='intro']/text()")[0].startswith("Our winter jackets")
+    assert len(pruned.xpath("//li[@class='product']")) == 8
+
+
 def test_shells_keep_no_text_and_region_keeps_tails() -> None:
     html = (
         "<body>lead<div class='a'>x</div>tail-of-a<section>s-text"
