@@ -163,6 +163,23 @@ def test_prune_writes_html_and_prints_node_counts(
     assert 'charset="utf-8"' in html
 
 
+def test_prune_keeps_the_main_content_on_request(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    intro = (
+        "<p class='intro'>Our winter jackets are made from recycled wool and lined with organic "
+        "cotton; every one of them is tested in the mountains before it reaches the shop.</p>"
+    )
+    page = tmp_path / "list.html"
+    page.write_text(_list_page().replace('<ul class="products">', intro + '<ul class="products">'))
+    out = tmp_path / "pruned.html"
+    assert main(["prune", str(page), "-o", str(out)]) == 0
+    assert "Our winter jackets" not in out.read_text(encoding="utf-8")
+    assert main(["prune", str(page), "-o", str(out), "--keep-main-content"]) == 0
+    assert "Our winter jackets" in out.read_text(encoding="utf-8")
+    assert "+ main content" in capsys.readouterr().out
+
+
 def test_prune_to_stdout_with_options(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     page = tmp_path / "list.html.gz"
     page.write_bytes(gzip.compress(_list_page().encode("iso-8859-1")))
