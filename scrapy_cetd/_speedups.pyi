@@ -5,7 +5,7 @@ pure-Python reference in :mod:`scrapy_cetd.dom`, :mod:`~scrapy_cetd.density`,
 :mod:`~scrapy_cetd.output` or :mod:`~scrapy_cetd.cetd`.
 """
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from lxml import etree
@@ -71,4 +71,5 @@ def render(
     modes: Sequence[int],
     keep: tuple[Any, Any, Any],
     block_tags: frozenset[str],
+    clean: Callable[[etree._Element], None],
 ) -> tuple[str, str] | None: ...

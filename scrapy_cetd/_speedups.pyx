@@ -40,7 +40,7 @@ from cpython.unicode cimport (
     PyUnicode_READ,
 )
 from libc.math cimport log
-from libc.string cimport memcpy, strcmp
+from libc.string cimport memcpy, strcmp, strpbrk
 from lxml.includes.etreepublic cimport (
     LXML_VERSION_STRING,
     _Document,
@@ -1149,31 +1149,38 @@ cdef inline void append_child(xmlNode* parent, xmlNode* child) noexcept:
 
 cdef int check_names(xmlNode* node) except -1:
     """:class:`NotHandledError` for namespaces on ``node`` or its attributes: copying a subtree on
-    its own could declare them elsewhere than the copy of the whole body does."""
+    its own could declare them elsewhere than the copy of the whole body does. Returns 1 when an
+    attribute name holds a character :func:`scrapy_cetd.output.drop_unsafe_attributes` removes
+    (a quote, ``<``, ``>``, ``=`` or ``/``), else 0."""
     cdef xmlAttr* attribute
+    cdef int unsafe = 0
     if node.ns is not NULL or node.nsDef is not NULL:
         raise NotHandledError("namespaces")
     attribute = node.properties
     while attribute is not NULL:
         if attribute.ns is not NULL:
             raise NotHandledError("namespaces")
+        if strpbrk(<const char*>attribute.name, b"\"'<>=/") is not NULL:
+            unsafe = 1
         attribute = attribute.next
-    return 0
+    return unsafe
 
 
 cdef int check_subtree(xmlNode* top) except -1:
-    """:func:`check_names` on every element of ``top``'s subtree (iteratively)."""
+    """:func:`check_names` on every element of ``top``'s subtree (iteratively); 1 when any
+    attribute name there is unsafe."""
     cdef xmlNode* node = top
+    cdef int unsafe = 0
     while True:
         if node.type == XML_ELEMENT_NODE:
-            check_names(node)
+            unsafe |= check_names(node)
         if node.children is not NULL and node.type == XML_ELEMENT_NODE:
             node = node.children
             continue
         while node is not top and node.next is NULL:
             node = node.parent
         if node is top:
-            return 0
+            return unsafe
         node = node.next
 
 
@@ -1182,17 +1189,20 @@ cdef class _Copier:
     untouched kept subtrees, and the text nodes between them."""
 
     cdef xmlDoc* doc
+    cdef bint unsafe
+    """Some copied attribute name is unsafe (see :func:`check_names`)."""
 
     cdef xmlNode* shallow(self, xmlNode* node) except NULL:
-        check_names(node)
+        if check_names(node):
+            self.unsafe = True
         copy = xml_doc_copy_node(node, self.doc, 2)
         if copy is NULL:
             raise MemoryError()
         return copy
 
     cdef xmlNode* deep(self, xmlNode* node) except NULL:
-        if node.type == XML_ELEMENT_NODE:
-            check_subtree(node)
+        if node.type == XML_ELEMENT_NODE and check_subtree(node):
+            self.unsafe = True
         copy = xml_doc_copy_node(node, self.doc, 1)
         if copy is NULL:
             raise MemoryError()
@@ -1292,9 +1302,10 @@ cdef class _Segment:
         return decode(self.leading.data, self.leading.size)
 
 
-def render(elements, children, parent, runs, tags, modes, keep, block_tags):
+def render(elements, children, parent, runs, tags, modes, keep, block_tags, clean):
     """:func:`scrapy_cetd.output.render` on a view's lists: ``(html, text)``, or ``None`` for a
-    view or tree this module does not handle. ``keep`` is ``(DROP, SHELL, TEXT)``.
+    view or tree this module does not handle. ``keep`` is ``(DROP, SHELL, TEXT)``; ``clean``
+    is called on the output's root before it is serialised.
 
     Instead of copying the whole root and trimming the copy, the output document is built from
     what is kept: an element that changes (a shell, or one that loses a child) is copied alone
@@ -1313,7 +1324,7 @@ def render(elements, children, parent, runs, tags, modes, keep, block_tags):
     ):
         return None
     try:
-        return _render(elements, children, parent, runs, tags, modes, keep, block_tags)
+        return _render(elements, children, parent, runs, tags, modes, keep, block_tags, clean)
     except NotHandledError:
         return None
 
@@ -1327,6 +1338,7 @@ cdef tuple _render(
     modes,
     tuple keep,
     frozenset block_tags,
+    clean,
 ):
     cdef Py_ssize_t size = len(elements)
     if (
@@ -1424,6 +1436,8 @@ cdef tuple _render(
             _fill(copier, root_copy, nodes, children, mode, kept, changed, visit, texts, tails)
         tree = <_ElementTree>adoptExternalDocument(copier.doc, None, 1)
         copier.doc = NULL  # owned by lxml from here
+        if copier.unsafe:
+            clean(tree.getroot())
         html = lxml.html.tostring(tree.getroot(), encoding="unicode", with_tail=False)
         return html, _view_text(tags, parents, kept, texts, tails, block_tags)
     finally:

@@ -90,7 +90,8 @@ def render(view: DomView, modes: Sequence[Keep]) -> tuple[str, str]:
     trimmed copy holds, exactly as :func:`element_text` would read them from the copy.
 
     The compiled version gives the same two strings without copying the whole root: it builds
-    the copy from the kept elements only.
+    the copy from the kept elements only. Attributes whose names cannot be written back
+    (:func:`drop_unsafe_attributes`) are left out of the HTML.
     """
     if dom.speedups is not None:
         rendered: tuple[str, str] | None = dom.speedups.render(
@@ -102,6 +103,7 @@ def render(view: DomView, modes: Sequence[Keep]) -> tuple[str, str]:
             modes,
             (Keep.DROP, Keep.SHELL, Keep.TEXT),
             BLOCK_TAGS,
+            drop_unsafe_attributes,
         )
         if rendered is not None:
             return rendered
@@ -115,8 +117,27 @@ def render_python(view: DomView, modes: Sequence[Keep]) -> tuple[str, str]:
     kept = _kept(view, modes)
     clone = copy.deepcopy(view.elements[0])
     texts, tails = _trim(view, modes, kept, clone)
+    drop_unsafe_attributes(clone)
     html = lxml.html.tostring(clone, encoding="unicode", with_tail=False)
     return html, _view_text(view, kept, texts, tails)
+
+
+_UNSAFE_NAME_CHARACTERS = "\"'<>=/"
+_UNSAFE_ATTRIBUTES = "descendant-or-self::*/@*[translate(name(), $unsafe, '') != name()]"
+
+
+def drop_unsafe_attributes(root: etree._Element) -> None:
+    """Remove the attributes below ``root`` whose *name* holds a quote, ``<``, ``>``, ``=`` or
+    ``/``. A damaged page can leave such a name (``<div type="a><p style=" x"="">``); lxml
+    writes it out verbatim, and the serialised fragment then reads differently (attribute
+    text as text). One XPath pass, in C; a page without such names pays only the search."""
+    found = root.xpath(_UNSAFE_ATTRIBUTES, unsafe=_UNSAFE_NAME_CHARACTERS)
+    assert isinstance(found, list)
+    for attribute in found:
+        if isinstance(attribute, etree._ElementUnicodeResult):
+            owner = attribute.getparent()
+            if owner is not None and attribute.attrname is not None:
+                del owner.attrib[attribute.attrname]
 
 
 def _kept(view: DomView, modes: Sequence[Keep]) -> list[bool]:

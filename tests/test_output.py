@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import lxml.html
+import pytest
 from conftest import parse
 from lxml import etree
 
+from scrapy_cetd import dom
 from scrapy_cetd.dom import build_view
 from scrapy_cetd.output import Keep, content_modes, element_text, render
 
@@ -82,3 +85,20 @@ def test_render_does_not_touch_the_input() -> None:
     view = build_view(body)
     render(view, [Keep.DROP if tag == "p" else Keep.SHELL for tag in view.tags])
     assert etree.tostring(root) == before
+
+
+def test_attributes_whose_names_cannot_be_written_back_are_left_out() -> None:
+    page = parse('<body><div type="a><p style=" x"="" id="keep"><p>Article text.</p></div></body>')
+    view = build_view(page.find("body"))
+    assert any('"' in name for name in view.elements[1].attrib)
+    implementations = [dom.speedups, None] if dom.speedups is not None else [None]
+    for speedups in implementations:
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(dom, "speedups", speedups)
+            html, text = render(view, [Keep.TEXT] * len(view))
+        reparsed = lxml.html.fragment_fromstring(html)
+        assert [dict(element.attrib) for element in reparsed.iter("div")] == [
+            {"type": "a><p style=", "id": "keep"}
+        ]
+        assert text == "Article text."
+    assert any('"' in name for name in view.elements[1].attrib)  # the input keeps it

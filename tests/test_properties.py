@@ -204,14 +204,19 @@ def check_result(result: ExtractionResult, tree: etree._Element) -> None:
 ATTRIBUTE_NAME_BREAKERS = re.compile(r"[\s\"'<>/=]")
 
 
+CETR_ALGORITHMS = frozenset({"cetr", "cetr-tm"})
+"""The algorithms that read the page as its serialised source lines."""
+
+
 def round_trips(tree: etree._Element) -> bool:
     """Whether serialising ``tree`` and parsing the result gives the same tree back.
 
     Not when a damaged page leaves an attribute whose *name* holds a quote, ``<``, ``>`` or
     ``=`` (``<div type="a><p style=" x"="">``): libxml2 keeps such a name and lxml writes it
-    out verbatim, so its serialisation reads differently. The HTML output of any algorithm,
-    and the page as CETR reads it (serialised, then tokenised), then show attribute text as
-    text. A known defect of the serialisation, left out of these properties.
+    out verbatim, so its serialisation reads differently. Every HTML output drops such
+    attributes (``output.drop_unsafe_attributes``), but CETR reads the serialised page itself,
+    so for CETR these pages show attribute text as text: a known limit, left out of these
+    properties for CETR only.
     """
     return not any(
         ATTRIBUTE_NAME_BREAKERS.search(name)
@@ -221,21 +226,23 @@ def round_trips(tree: etree._Element) -> bool:
     )
 
 
-def tree_or_none(page: str | bytes, encoding: str | None = None) -> etree._Element | None:
-    """The parsed page, or ``None`` when it is not a document (checking the error); pages
-    that do not round-trip (:func:`round_trips`) are not examples."""
+def tree_or_none(
+    page: str | bytes, algorithm: str, encoding: str | None = None
+) -> etree._Element | None:
+    """The parsed page, or ``None`` when it is not a document (checking the error); for CETR,
+    pages that do not round-trip (:func:`round_trips`) are not examples."""
     try:
         tree = to_tree(page, encoding=encoding)
     except ValueError as error:
         assert str(error).startswith("not an HTML document:"), error
         return None
-    assume(round_trips(tree))
+    assume(algorithm not in CETR_ALGORITHMS or round_trips(tree))
     return tree
 
 
 @given(page=DOCUMENT, algorithm=ALGORITHM)
 def test_generated_pages(page: str, algorithm: str) -> None:
-    tree = tree_or_none(page)
+    tree = tree_or_none(page, algorithm)
     if tree is None:
         return
     before = etree.tostring(tree)
@@ -246,7 +253,7 @@ def test_generated_pages(page: str, algorithm: str) -> None:
 
 @given(page=mutated(), algorithm=ALGORITHM)
 def test_mutated_pages(page: str, algorithm: str) -> None:
-    tree = tree_or_none(page)
+    tree = tree_or_none(page, algorithm)
     if tree is None:
         with pytest.raises(ValueError, match="not an HTML document"):
             extract(page, algorithm=algorithm, **options(algorithm))
@@ -270,7 +277,7 @@ def test_mutated_bytes_in_any_encoding(
     page: str, encoding: str, declared: str | None, prefix: bytes, algorithm: str
 ) -> None:
     body = prefix + page.encode(encoding, "surrogatepass" if "utf" in encoding else "replace")
-    tree = tree_or_none(body, declared)
+    tree = tree_or_none(body, algorithm, declared)
     if tree is None:
         return
     before = etree.tostring(tree)

@@ -263,8 +263,10 @@ def test_compiled_functions_decline_what_they_do_not_handle() -> None:
     assert SPEEDUPS.smooth_over_siblings([[1], []], [0.5, 0.5]) is not None
     assert SPEEDUPS.smooth_over_siblings([[2], []], [0.5, 0.5]) is None
     fields = (view.elements, view.children, view.parent, view.runs, view.tags)
-    assert SPEEDUPS.render(*fields, ["x"] * len(view), keep, output.BLOCK_TAGS) is None
-    assert SPEEDUPS.render(*fields, [Keep.TEXT] * len(view), list(keep), output.BLOCK_TAGS) is None
+    clean = output.drop_unsafe_attributes
+    assert SPEEDUPS.render(*fields, ["x"] * len(view), keep, output.BLOCK_TAGS, clean) is None
+    kept = [Keep.TEXT] * len(view)
+    assert SPEEDUPS.render(*fields, kept, list(keep), output.BLOCK_TAGS, clean) is None
 
 
 def test_input_tree_is_unchanged() -> None:
