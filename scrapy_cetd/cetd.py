@@ -4,10 +4,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import ClassVar
 
 from scrapy_cetd import dom
-from scrapy_cetd.density import count_nodes, densities, density_sums
+from scrapy_cetd.density import NodeCounts, count_nodes, densities, density_sums
 from scrapy_cetd.dom import DomView
 from scrapy_cetd.extractor import Extractor
 from scrapy_cetd.output import Keep, content_modes, own_modes
@@ -41,34 +42,71 @@ class _DensitySumExtractor(Extractor):
         size = len(view)
         if self.threshold_coefficient == 0:
             return [Keep.TEXT] * size
-        density = densities(counts, composite=self.composite)
-        sums = density_sums(view, counts, density, composite=self.composite)
-        best = _subtree_argmax(view.parent, sums)
+        scores = density_sum_scores(
+            view,
+            counts,
+            composite=self.composite,
+            threshold_coefficient=self.threshold_coefficient,
+        )
+        content = expand(view, scores, seed=scores.path[0])
+        return content_modes(view, content, ancestors_of(view, content), shell_text=True)
 
-        top = best[0]
-        path_min = min(density[i] for i in (top, *view.ancestors(top)))
-        threshold = min(self.threshold_coefficient * path_min, density[0])
 
-        content = [False] * size
-        shell = [False] * size
+@dataclass(frozen=True, eq=False)
+class DensitySumScores:
+    """What Algorithm 2 (§4.2) decides with, for one view."""
 
-        def mark(node: int) -> None:
-            content[node] = True
-            for ancestor in view.ancestors(node):
-                if shell[ancestor]:
-                    break
-                shell[ancestor] = True
+    counts: NodeCounts
+    density: list[float]
+    """TD or CTD of every element."""
+    best: list[int]
+    """For each element, the element of its subtree with the largest DensitySum."""
+    path: list[int]
+    """The DensitySum-maximal element and its ancestors, up to the root."""
+    threshold: float
+    """λ times the smallest density on :attr:`path`, at most the root's density (S-15)."""
 
-        mark(top)
-        stack = [0]
-        while stack:
-            node = stack.pop()
-            if content[node] or density[node] < threshold - EPSILON:
-                continue
-            if not content[best[node]]:
-                mark(best[node])
-            stack.extend(reversed(view.children[node]))
-        return content_modes(view, content, shell, shell_text=True)
+
+def density_sum_scores(
+    view: DomView, counts: NodeCounts, *, composite: bool, threshold_coefficient: float
+) -> DensitySumScores:
+    """The densities, DensitySums, best blocks and threshold of ``view``."""
+    density = densities(counts, composite=composite)
+    sums = density_sums(view, counts, density, composite=composite)
+    best = _subtree_argmax(view.parent, sums)
+    path = [best[0], *view.ancestors(best[0])]
+    threshold = min(threshold_coefficient * min(density[i] for i in path), density[0])
+    return DensitySumScores(counts, density, best, path, threshold)
+
+
+def expand(
+    view: DomView, scores: DensitySumScores, anchor: int = 0, *, seed: int | None = None
+) -> list[bool]:
+    """The content elements of Algorithm 2's expansion below ``anchor`` (the root by default):
+    every element reached through elements at or above the threshold contributes the best block
+    of its subtree; ``seed`` is content from the start (the paper's best block)."""
+    density, best, threshold = scores.density, scores.best, scores.threshold
+    content = [False] * len(view)
+    if seed is not None:
+        content[seed] = True
+    stack = [anchor]
+    while stack:
+        node = stack.pop()
+        if content[node] or density[node] < threshold - EPSILON:
+            continue
+        content[best[node]] = True
+        stack.extend(reversed(view.children[node]))
+    return content
+
+
+def ancestors_of(view: DomView, content: Sequence[bool]) -> list[bool]:
+    """Which elements have a content element below them (the shells of the output)."""
+    below = [False] * len(view)
+    parent = view.parent
+    for i in range(len(view) - 1, 0, -1):
+        if content[i] or below[i]:
+            below[parent[i]] = True
+    return below
 
 
 def _subtree_argmax(parent: Sequence[int], values: Sequence[float]) -> list[int]:

@@ -18,8 +18,14 @@ from dataclasses import dataclass, replace
 
 from lxml import etree
 
-from scrapy_cetd.cetd import EPSILON, NO_TEXT, _subtree_argmax
-from scrapy_cetd.density import NodeCounts, count_nodes, densities, density_sums
+from scrapy_cetd.cetd import (
+    EPSILON,
+    NO_TEXT,
+    ancestors_of,
+    density_sum_scores,
+    expand,
+)
+from scrapy_cetd.density import NodeCounts, count_nodes
 from scrapy_cetd.dom import LINK_TAGS, DomView, build_view, hidden_elements, local_tag
 from scrapy_cetd.extractor import Extractor
 from scrapy_cetd.output import Keep, content_modes
@@ -198,11 +204,9 @@ class CetdPlusExtractor(Extractor):
         counts = count_nodes(view)
         if counts.chars[0] == 0:
             return NO_TEXT
-        density = densities(counts, composite=True)
-        sums = density_sums(view, counts, density, composite=True)
-        best = _subtree_argmax(view.parent, sums)
-        path = [best[0], *view.ancestors(best[0])]
-        threshold = min(self.threshold_coefficient * min(density[i] for i in path), density[0])
+        scores = density_sum_scores(
+            view, counts, composite=True, threshold_coefficient=self.threshold_coefficient
+        )
         markup = view.markup if isinstance(view, _PageView) else None
         markup = markup or page_markup(view.elements[0])
         discussion = markup.discussion
@@ -213,11 +217,11 @@ class CetdPlusExtractor(Extractor):
             else None
         )
         if hint is not None:
-            content = _expand(view, density, best, hint, threshold)
+            content = expand(view, scores, hint)
         else:
-            content = _expand(view, density, best, 0, threshold)
+            content = expand(view, scores)
             if self.single_block_share > 0 and not discussion:
-                local = _expand(view, density, best, _block_anchor(path, counts), threshold)
+                local = expand(view, scores, _block_anchor(scores.path, counts))
                 if _chars(view, counts, local) >= self.single_block_share * _chars(
                     view, counts, content
                 ):
@@ -226,10 +230,7 @@ class CetdPlusExtractor(Extractor):
             headline = _headline(view)
             if headline is not None:
                 content[headline] = True
-        shells = [False] * len(view)
-        for i in range(len(view) - 1, 0, -1):
-            if content[i] or shells[i]:
-                shells[view.parent[i]] = True
+        shells = ancestors_of(view, content)
         modes = content_modes(view, content, shells, shell_text=False)
         if self.link_block_ratio < 1 and not markup.not_an_article:
             _drop_link_blocks(view, counts, modes, self.link_block_ratio)
@@ -431,22 +432,6 @@ def _block_anchor(path: Sequence[int], counts: NodeCounts) -> int:
         if counts.chars[path[k]] > counts.chars[path[k - 1]]:
             return path[k]
     return path[-1]
-
-
-def _expand(
-    view: DomView, density: Sequence[float], best: Sequence[int], anchor: int, threshold: float
-) -> list[bool]:
-    """DensitySum expansion (CETD Alg. 2) below ``anchor``: every element reached through
-    elements at or above ``threshold`` contributes the best block of its subtree."""
-    content = [False] * len(view)
-    stack = [anchor]
-    while stack:
-        node = stack.pop()
-        if content[node] or density[node] < threshold - EPSILON:
-            continue
-        content[best[node]] = True
-        stack.extend(reversed(view.children[node]))
-    return content
 
 
 def _chars(view: DomView, counts: NodeCounts, content: Sequence[bool]) -> int:
