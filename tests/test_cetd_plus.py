@@ -161,10 +161,70 @@ def test_pages_that_declare_no_article_keep_their_link_blocks(declared: str, kep
     assert ("Related 1" in "\n".join(lines(page))) is kept
 
 
+JOBS = "".join(
+    f"<li><a href='/job/{i}'><span>Engineer number {i}</span><span>Company {i}</span>"
+    f"<span>Remote, full time, from 50,000 a year</span></a></li>"
+    for i in range(60)
+)
+LISTING = (
+    "<html><body><header><p>Looking for a job? Here are this week's offers, picked for you "
+    "by our editors from hundreds of companies.</p></header>"
+    f"<div class='jobs'><ul>{JOBS}</ul></div></body></html>"
+)
+
+
+def test_a_page_of_link_records_is_read_whole() -> None:
+    text = "\n".join(lines(LISTING))
+    assert "Engineer number 0" in text
+    assert "Company 59" in text
+    assert "Looking for a job?" in text
+    without_rule = lines(LISTING, listing_share=0)
+    assert without_rule == [
+        "Looking for a job? Here are this week's offers, picked for you by our editors from "
+        "hundreds of companies."
+    ]
+
+
+def test_an_article_with_many_links_around_it_is_not_a_listing() -> None:
+    menu = "<ul>" + "".join(f"<li><a href='/{i}'>Section {i}</a></li>" for i in range(40))
+    page = f"<html><body><div>{menu}</ul></div><div>{ARTICLE}</div></body></html>"
+    assert lines(page) == ["Storm hits the coast", *PARAGRAPHS]
+
+
+def _slides(count: int, caption: str) -> str:
+    return "".join(
+        f"<div class='slide'><img src='/{i}.jpg'><span class='caption'>Photo {i}: {caption}"
+        "</span><span>Hide caption</span></div>"
+        for i in range(count)
+    )
+
+
+def test_a_gallery_inside_the_article_goes() -> None:
+    gallery = f"<div class='gallery'>{_slides(4, 'the sea wall at dawn')}</div>"
+    page = f"<html><body><div>{ARTICLE.replace('</h1>', '</h1>' + gallery)}</div></body></html>"
+    assert lines(page) == ["Storm hits the coast", *PARAGRAPHS]
+    assert "Photo 3: the sea wall at dawn" in "\n".join(lines(page, remove_galleries=False))
+
+
+def test_two_pictures_are_not_a_gallery() -> None:
+    gallery = f"<div class='gallery'>{_slides(2, 'the sea wall at dawn')}</div>"
+    page = f"<html><body><div>{ARTICLE.replace('</h1>', '</h1>' + gallery)}</div></body></html>"
+    assert "Photo 1: the sea wall at dawn" in "\n".join(lines(page))
+
+
+def test_cards_that_hold_most_of_the_text_are_the_content() -> None:
+    items = "".join(
+        f"<div class='item'><img src='/{i}.jpg'><p>{text}</p></div>"
+        for i, text in enumerate(PARAGRAPHS)
+    )
+    page = f"<html><body><article><h1>Three things</h1>{items}</article></body></html>"
+    assert lines(page) == ["Three things", *PARAGRAPHS]
+
+
 def test_an_unclosed_anchor_without_href_is_not_a_link() -> None:
     page = f"<html><body><a name='top'><div>{ARTICLE}</div></body></html>"
     assert lines(page) == ["Storm hits the coast", *PARAGRAPHS]
-    assert lines(page, href_links=False) != lines(page)
+    assert lines(page, href_links=False, listing_share=0) != lines(page)
 
 
 def test_noscript_content_is_read_when_the_page_shows_nothing() -> None:
@@ -225,7 +285,12 @@ def test_page_markup_reads_json_ld_microdata_and_open_graph() -> None:
 
 @pytest.mark.parametrize(
     "option",
-    [{"single_block_share": 1.5}, {"link_block_ratio": 0}, {"threshold_coefficient": -1}],
+    [
+        {"single_block_share": 1.5},
+        {"link_block_ratio": 0},
+        {"threshold_coefficient": -1},
+        {"listing_share": 2},
+    ],
 )
 def test_invalid_options_are_rejected(option: dict[str, float]) -> None:
     with pytest.raises(ValueError, match=next(iter(option))):
