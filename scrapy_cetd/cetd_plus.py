@@ -34,6 +34,11 @@ from scrapy_cetd.result import ExtractionResult
 BOILERPLATE_TAGS = frozenset({"nav", "aside", "footer", "dialog", "menu", "select"})
 """HTML elements whose content is page furniture by definition (HTML Living Standard §4.3-4.4)."""
 
+WRAPPER_SHARE = 0.9
+"""A furniture tag or role around this share of the page's text or more wraps the page itself:
+a markup error (an unclosed ``<nav>``), not furniture. Measured: wcxb +0.003, no change on the
+other datasets."""
+
 BOILERPLATE_ROLES = frozenset(
     {"navigation", "banner", "contentinfo", "complementary", "search", "menu", "menubar", "dialog"}
 )
@@ -339,11 +344,12 @@ def boilerplate(
     view: DomView, chars: Sequence[int], *, structural: bool, comments: bool
 ) -> list[bool]:
     """Which elements of ``view`` are page furniture, their descendants included: semantic
-    tags, ARIA roles and forms holding less than half of the text (a page wrapped in one
-    ``<form>``, as ASP.NET makes them, is not furniture) when ``structural``; comment sections
-    other than an ``<article>`` or ``<main>`` when ``comments``. ``chars`` are the view's
-    :func:`count_nodes` characters."""
-    half = chars[0] / 2
+    tags and ARIA roles holding less than :data:`WRAPPER_SHARE` of the text (a page wrapped
+    whole in an unclosed ``<nav>`` is not furniture) and forms holding less than half of it (a
+    page wrapped in one ``<form>``, as ASP.NET makes them, is not furniture) when
+    ``structural``; comment sections other than an ``<article>`` or ``<main>`` when
+    ``comments``. ``chars`` are the view's :func:`count_nodes` characters."""
+    half, most = chars[0] / 2, WRAPPER_SHARE * chars[0]
     tags, parent = view.tags, view.parent
     drop = [False] * len(view)
     for i, element in enumerate(view.elements):
@@ -353,10 +359,10 @@ def boilerplate(
             drop[i] = True
             continue
         tag, get = tags[i], element.get
+        role = (get("role") or "").strip().lower()
         if structural and (
-            tag in BOILERPLATE_TAGS
-            or (tag == "form" and chars[i] < half)
-            or (get("role") or "").strip().lower() in BOILERPLATE_ROLES
+            (tag == "form" and chars[i] < half)
+            or ((tag in BOILERPLATE_TAGS or role in BOILERPLATE_ROLES) and chars[i] < most)
         ):
             drop[i] = True
         elif comments and tag not in ("article", "main"):

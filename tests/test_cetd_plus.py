@@ -259,6 +259,12 @@ def test_a_form_wrapping_the_page_is_not_furniture() -> None:
     assert all(drop[i] for i in forms)
 
 
+def test_a_nav_wrapping_the_whole_page_is_not_furniture() -> None:
+    page = f"<html><body><nav class='navbar'><a href='/'>Home</a>{ARTICLE}</body></html>"
+    assert lines(page) == ["Storm hits the coast", *PARAGRAPHS]
+    assert lines(page.replace("<nav class='navbar'>", "<div>")) == lines(page)
+
+
 def test_without_joins_the_text_around_a_removed_element() -> None:
     view = build_view(parse("<body><p>before <span>gone</span> after</p></body>").find("body"))
     drop = [tag == "span" for tag in view.tags]
