@@ -17,15 +17,16 @@ Table I (``docs/algorithms.md`` §5.7: 86.96% and 46.22%):
   pre-processing, the elements of the tag path sequence) that pruning removes, counted on the
   pruned copy itself.
 
-``--keep-main-content`` prunes with ``keep_main_content=True`` (the TPS region plus what
-``cetd-plus`` selects as main content; beyond the paper).
+``--keep-main-content`` and ``--remove-furniture`` prune with those options of
+:func:`scrapy_cetd.prune_tag_paths` (beyond the paper: searchRegion may not cut off what
+``cetd-plus`` selects as main content, which is kept; page furniture is removed).
 
 For ``record_pages_wri`` it also checks the MANIFEST's ``record_xpath``: on the pruned copy it
 must still match ``record_count`` elements, the records must keep their whole text, and the
 number of elements outside the records must drop.
 
 Usage: ``python -m benchmarks.tps [--datasets-root DIR] [--min-size-gap 0.2]
-[--size nodes|text] [--keep-main-content] [--pages] [--json OUT]``.
+[--size nodes|text] [--keep-main-content] [--remove-furniture] [--pages] [--json OUT]``.
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ from scrapy_cetd.dom import build_view, find_body
 from scrapy_cetd.metrics import tokens
 from scrapy_cetd.output import Keep, render
 from scrapy_cetd.parse import to_tree
-from scrapy_cetd.tps import MIN_SIZE_GAP, Size, prune_tag_paths_region
+from scrapy_cetd.tps import MIN_SIZE_GAP, prune_tag_paths_region
 
 RECORD_TYPES = ("listing", "collection", "product")
 """The WCXB page types that hold records."""
@@ -147,12 +148,14 @@ def _elements(tree: etree._Element) -> int:
     return 0 if body is None else len(build_view(body))
 
 
-def run_page(
-    dataset: Dataset, page: Page, min_size_gap: float, size: Size, keep_main_content: bool
-) -> PageResult:
+def run_page(dataset: Dataset, page: Page, args: argparse.Namespace) -> PageResult:
     tree = to_tree(page.html, url=page.meta.get("url"), encoding=page.encoding)
     pruned, region = prune_tag_paths_region(
-        tree, min_size_gap=min_size_gap, size=size, keep_main_content=keep_main_content
+        tree,
+        min_size_gap=args.min_size_gap,
+        size=args.size,
+        keep_main_content=args.keep_main_content,
+        remove_furniture=args.remove_furniture,
     )
     gold = Counter(tokens(page.gold))
     result = PageResult(
@@ -186,6 +189,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--min-size-gap", type=float, default=MIN_SIZE_GAP)
     parser.add_argument("--size", choices=("nodes", "text"), default="nodes")
     parser.add_argument("--keep-main-content", action="store_true")
+    parser.add_argument("--remove-furniture", action="store_true")
     parser.add_argument("--pages", action="store_true", help="print one line per page")
     parser.add_argument("--json", type=Path, help="write per-page results as JSON")
     args = parser.parse_args(argv)
@@ -202,9 +206,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     results: list[PageResult] = []
     for dataset, ids in ((wcxb, wcxb_ids), (records, list(records.page_ids))):
         for page in dataset.pages(ids):
-            results.append(
-                run_page(dataset, page, args.min_size_gap, args.size, args.keep_main_content)
-            )
+            results.append(run_page(dataset, page, args))
 
     if args.pages:
         for r in results:
@@ -216,7 +218,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print()
     print(
         f"TPS pruning, min_size_gap={args.min_size_gap}, size={args.size}, "
-        f"keep_main_content={args.keep_main_content}"
+        f"keep_main_content={args.keep_main_content}, remove_furniture={args.remove_furniture}"
     )
     print(f"{'pages':<22} {'n':>5} {'present':>9} {'absolute':>9} {'removed':>9}")
     print(_line("all", results))

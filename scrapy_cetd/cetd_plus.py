@@ -341,14 +341,15 @@ def page_title(tree: etree._Element) -> str | None:
 
 
 def boilerplate(
-    view: DomView, chars: Sequence[int], *, structural: bool, comments: bool
+    view: DomView, chars: Sequence[int], *, structural: bool, comments: bool, forms: bool = True
 ) -> list[bool]:
     """Which elements of ``view`` are page furniture, their descendants included: semantic
     tags and ARIA roles holding less than :data:`WRAPPER_SHARE` of the text (a page wrapped
     whole in an unclosed ``<nav>`` is not furniture) and forms holding less than half of it (a
     page wrapped in one ``<form>``, as ASP.NET makes them, is not furniture) when
     ``structural``; comment sections other than an ``<article>`` or ``<main>`` when
-    ``comments``. ``chars`` are the view's :func:`count_nodes` characters."""
+    ``comments``. ``forms=False`` leaves forms alone. ``chars`` are the view's
+    :func:`count_nodes` characters."""
     half, most = chars[0] / 2, WRAPPER_SHARE * chars[0]
     tags, parent = view.tags, view.parent
     drop = [False] * len(view)
@@ -361,7 +362,7 @@ def boilerplate(
         tag, get = tags[i], element.get
         role = (get("role") or "").strip().lower()
         if structural and (
-            (tag == "form" and chars[i] < half)
+            (forms and tag == "form" and chars[i] < half)
             or ((tag in BOILERPLATE_TAGS or role in BOILERPLATE_ROLES) and chars[i] < most)
         ):
             drop[i] = True

@@ -15,7 +15,6 @@ import lxml.html
 
 from scrapy_cetd.api import ALGORITHMS, DEFAULT_ALGORITHM, get_extractor
 from scrapy_cetd.datasets import Dataset, Page, find_datasets, load_dataset
-from scrapy_cetd.dom import build_view, find_body
 from scrapy_cetd.evaluation import DatasetScore, Predict, evaluate, format_table
 from scrapy_cetd.extractor import Extractor
 from scrapy_cetd.parse import to_tree
@@ -91,7 +90,12 @@ def _parser() -> argparse.ArgumentParser:
     prune.add_argument(
         "--keep-main-content",
         action="store_true",
-        help="also keep what cetd-plus selects as the main content (beyond the paper)",
+        help="never cut off what cetd-plus selects as the main content (beyond the paper)",
+    )
+    prune.add_argument(
+        "--remove-furniture",
+        action="store_true",
+        help="also remove nav, aside, footer... from what is kept (beyond the paper)",
     )
     prune.add_argument("--encoding", help="charset to assume, as an HTTP header would declare")
     prune.add_argument("--url", help="the page's URL")
@@ -248,20 +252,18 @@ def _run_prune(args: argparse.Namespace) -> int:
             invert=args.invert,
             size=args.size,
             keep_main_content=args.keep_main_content,
+            remove_furniture=args.remove_furniture,
         )
     except ValueError as error:
         raise CommandError(f"{args.file}: {error}") from None
     before, after = region.node_count, region.kept_count
-    if args.keep_main_content:
-        body = find_body(pruned)
-        after = 0 if body is None else len(build_view(body))
     _declare_utf8(pruned)
     html = lxml.html.tostring(pruned, encoding="unicode", doctype="<!DOCTYPE html>")
     removed = 100 * (1 - after / before) if before else 0.0
     summary = (
         f"{args.file}: {before} nodes before, {after} after ({removed:.1f}% removed); "
         f"region {region.start}-{region.end}{' inverted' if region.invert else ''}, "
-        f"{len(region.splits)} splits{' + main content' if args.keep_main_content else ''}"
+        f"{len(region.splits)} splits"
     )
     if args.output is None:
         print(html)

@@ -21,14 +21,15 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal, cast
 
 from lxml import etree
 from scrapy import Selector
 from scrapy.http import HtmlResponse, Response
 
-from scrapy_cetd.cetd_plus import CetdPlusExtractor
+from scrapy_cetd.cetd_plus import CetdPlusExtractor, boilerplate
+from scrapy_cetd.density import count_nodes
 from scrapy_cetd.dom import DomView, build_view, find_body, local_tag, normalized_length
 from scrapy_cetd.middleware import get_dom
 from scrapy_cetd.output import Keep, remove_keeping_tail
@@ -117,6 +118,8 @@ def search_tag_path_region(
     invert: bool = False,
     remove_hidden: bool = True,
     size: Size = "nodes",
+    keep_main_content: bool = False,
+    remove_furniture: bool = False,
 ) -> TagPathRegion:
     """The tag path sequence of ``tree``'s ``<body>`` and its main region; ``tree`` is only read.
 
@@ -139,13 +142,20 @@ def search_tag_path_region(
     in the paper) counts the characters of visible text each element owns (§0.3), so a part
     made of many short links weighs less than a description; when a range has no text at all
     nothing is split.
+
+    ``keep_main_content`` and ``remove_furniture`` go beyond the paper; see
+    :func:`prune_tag_paths`. The region and :attr:`TagPathRegion.kept_count` are those the
+    pruning uses.
     """
-    _check_options(min_size_gap, size)
-    body = find_body(tree)
-    if body is None or local_tag(body) == "frameset":
-        return TagPathRegion((), (), 0, 0, (), invert, 0)
-    view = build_view(body, remove_hidden=remove_hidden)
-    return _region(view, min_size_gap=min_size_gap, invert=invert, size=size)
+    return _search(
+        tree,
+        min_size_gap=min_size_gap,
+        invert=invert,
+        remove_hidden=remove_hidden,
+        size=size,
+        keep_main_content=keep_main_content,
+        remove_furniture=remove_furniture,
+    )[0]
 
 
 def prune_tag_paths(
@@ -156,6 +166,7 @@ def prune_tag_paths(
     remove_hidden: bool = True,
     size: Size = "nodes",
     keep_main_content: bool = False,
+    remove_furniture: bool = False,
 ) -> etree._Element:
     """A pruned **copy** of ``tree`` holding only the main region of its ``<body>``.
 
@@ -174,11 +185,19 @@ def prune_tag_paths(
     With ``invert=True`` the kept positions are those outside the region [P Alg. 6 line 7]
     (when nothing was split off, that leaves an empty ``<body>``). A page without a body, or
     whose sequence does not split, comes back as an unpruned copy.
-    The options are those of :func:`search_tag_path_region`, and ``keep_main_content``, which
-    goes beyond the paper: the elements the default extractor (``cetd-plus``) selects as the
-    page's main content are kept too, with their ancestors as shells. On real list pages a
-    heading, an introduction or a product description often sits outside the record region;
-    this keeps it (see the README for what it costs in removed nodes).
+    The options are those of :func:`search_tag_path_region`. Two go beyond the paper, for real
+    list pages, where a heading, an introduction or a product description often sits outside
+    the record region and the records are framed by menus (see the README for what each
+    measures):
+
+    * ``keep_main_content``: what the default extractor (``cetd-plus``) selects as the page's
+      main content is never cut off: searchRegion refuses a split whose removed side holds
+      any of its text (the "is content" test the paper leaves open for its Algorithm 6), and
+      the selection is kept with its ancestors as shells even where it lies outside the
+      region (with ``invert``, only the latter).
+    * ``remove_furniture``: the page furniture that ``cetd-plus`` removes by markup (``nav``,
+      ``aside``, ``footer``, ``dialog``, ``menu``, ``select`` and the ARIA furniture roles; not
+      forms, which hold a product's options) is removed from the kept part too.
     """
     return prune_tag_paths_region(
         tree,
@@ -187,6 +206,7 @@ def prune_tag_paths(
         remove_hidden=remove_hidden,
         size=size,
         keep_main_content=keep_main_content,
+        remove_furniture=remove_furniture,
     )[0]
 
 
@@ -198,20 +218,63 @@ def prune_tag_paths_region(
     remove_hidden: bool = True,
     size: Size = "nodes",
     keep_main_content: bool = False,
+    remove_furniture: bool = False,
 ) -> tuple[etree._Element, TagPathRegion]:
     """:func:`prune_tag_paths` and the :class:`TagPathRegion` it pruned to, from one search."""
-    _check_options(min_size_gap, size)
+    region, view, modes = _search(
+        tree,
+        min_size_gap=min_size_gap,
+        invert=invert,
+        remove_hidden=remove_hidden,
+        size=size,
+        keep_main_content=keep_main_content,
+        remove_furniture=remove_furniture,
+    )
     clone = copy.deepcopy(tree)
+    if view is not None:
+        _trim(tree, clone, view, modes)
+    return clone, region
+
+
+def _search(
+    tree: etree._Element,
+    *,
+    min_size_gap: float,
+    invert: bool,
+    remove_hidden: bool,
+    size: str,
+    keep_main_content: bool,
+    remove_furniture: bool,
+) -> tuple[TagPathRegion, DomView | None, list[int]]:
+    """The region of ``tree``'s body, the body's view and what pruning does to each element."""
+    _check_options(min_size_gap, size)
     body = find_body(tree)
     if body is None or local_tag(body) == "frameset":
-        return clone, TagPathRegion((), (), 0, 0, (), invert, 0)
+        return TagPathRegion((), (), 0, 0, (), invert, 0), None, []
     view = build_view(body, remove_hidden=remove_hidden)
-    region = _region(view, min_size_gap=min_size_gap, invert=invert, size=size)
+    codes, paths = tag_path_sequence(view)
+    own_text = [sum(normalized_length(run) for run in runs) for runs in view.runs]
+    main = _main_content(tree, view) if keep_main_content else None
+    protected = None
+    if main is not None and not invert:
+        protected = [selected and text > 0 for selected, text in zip(main, own_text, strict=True)]
+    start, end, splits = search_region(
+        codes,
+        min_size_gap=min_size_gap,
+        weights=own_text if size == "text" else None,
+        protected=protected,
+    )
+    region = TagPathRegion(tuple(codes), tuple(paths), start, end, tuple(splits), invert, 0)
     modes = _modes(view, region)
-    if keep_main_content:
-        _keep_main_content(tree, view, modes)
-    _trim(tree, clone, view, modes)
-    return clone, region
+    if main is not None:
+        for i, selected in enumerate(main):
+            if selected:
+                modes[i] = _KEEP
+    if remove_furniture:
+        _remove_furniture(view, modes)
+    _add_shells(view, modes)
+    kept = sum(1 for mode in modes if mode)
+    return replace(region, kept_count=kept), view, modes
 
 
 def _check_options(min_size_gap: float, size: str = "nodes") -> None:
@@ -278,6 +341,7 @@ def search_region(
     *,
     min_size_gap: float = MIN_SIZE_GAP,
     weights: Sequence[int] | None = None,
+    protected: Sequence[bool] | None = None,
 ) -> tuple[int, int, list[TagPathSplit]]:
     """searchRegion on a whole sequence: the final range ``(start, end)``, 1-based inclusive,
     and the accepted splits (``docs/algorithms.md`` §5.2 step 3).
@@ -292,6 +356,8 @@ def search_region(
 
     ``weights`` (one per element, default 1) replace the element counts in the size test and
     in the choice of the side to keep (``size="text"`` of :func:`search_tag_path_region`).
+    ``protected`` (one flag per element) marks elements no split may remove: a split whose
+    removed side holds one fails like one that fails the size test (``keep_main_content``).
 
     The symbol counts of the current range and their histogram are kept up to date as parts
     are cut off, and a scan allocates only for the symbols it meets, so a split costs the
@@ -301,12 +367,13 @@ def search_region(
     _check_options(min_size_gap)
     if weights is not None and len(weights) != len(sequence):
         raise ValueError("weights must have one value per element of the sequence")
+    if protected is not None and len(protected) != len(sequence):
+        raise ValueError("protected must have one flag per element of the sequence")
     if not sequence:
         return 0, 0, []
     lo, hi = 0, len(sequence) - 1
-    prefix = [0]
-    for weight in weights if weights is not None else [1] * len(sequence):
-        prefix.append(prefix[-1] + weight)
+    prefix = _prefix_sums(weights if weights is not None else [1] * len(sequence))
+    guarded = _prefix_sums(protected if protected is not None else [0] * len(sequence))
     counts: dict[int, int] = {}
     for symbol in sequence:
         counts[symbol] = counts.get(symbol, 0) + 1
@@ -315,7 +382,7 @@ def search_region(
         histogram[frequency] = histogram.get(frequency, 0) + 1
     splits: list[TagPathSplit] = []
     while True:
-        found = _first_split(sequence, lo, hi, counts, histogram, min_size_gap, prefix)
+        found = _first_split(sequence, lo, hi, counts, histogram, min_size_gap, prefix, guarded)
         if found is None:
             return lo + 1, hi + 1, splits
         threshold, i = found
@@ -342,8 +409,10 @@ def _first_split(  # noqa: PLR0917 - a hot private helper
     histogram: dict[int, int],
     min_size_gap: float,
     prefix: Sequence[int],
+    guarded: Sequence[int],
 ) -> tuple[int, int] | None:
-    """The ``(threshold, i)`` of the accepted split of ``sequence[lo..hi]``, or ``None``."""
+    """The ``(threshold, i)`` of the accepted split of ``sequence[lo..hi]``, or ``None``;
+    ``prefix`` and ``guarded`` are the prefix sums of the weights and the protected flags."""
     thresholds = sorted(frequency for frequency, symbols in histogram.items() if symbols)
     at_least: dict[int, int] = {}  # threshold -> size of the filtered alphabet
     running = 0
@@ -374,10 +443,27 @@ def _first_split(  # noqa: PLR0917 - a hot private helper
                     if (
                         finished < alphabet_size
                         and _gap(prefix, lo, hi, i) > min_size_gap + _EPSILON
+                        and not _cuts_protected(prefix, guarded, lo, hi, i)
                     ):
                         return threshold, i
                     break
     return None
+
+
+def _prefix_sums(values: Sequence[int]) -> list[int]:
+    sums = [0]
+    for value in values:
+        sums.append(sums[-1] + value)
+    return sums
+
+
+def _cuts_protected(
+    prefix: Sequence[int], guarded: Sequence[int], lo: int, hi: int, i: int
+) -> bool:
+    """Whether the side a split at ``i`` removes holds a protected element."""
+    if _prefix_lighter(prefix, lo, hi, i):
+        return guarded[lo + i] > guarded[lo]
+    return guarded[hi + 1] > guarded[lo + i]
 
 
 def _sizes(prefix: Sequence[int], lo: int, hi: int, i: int) -> tuple[int, int]:
@@ -397,62 +483,60 @@ def _prefix_lighter(prefix: Sequence[int], lo: int, hi: int, i: int) -> bool:
     return first < second
 
 
-def _region(view: DomView, *, min_size_gap: float, invert: bool, size: Size) -> TagPathRegion:
-    codes, paths = tag_path_sequence(view)
-    weights = None
-    if size == "text":
-        weights = [sum(normalized_length(run) for run in runs) for runs in view.runs]
-    start, end, splits = search_region(codes, min_size_gap=min_size_gap, weights=weights)
-    region = TagPathRegion(tuple(codes), tuple(paths), start, end, tuple(splits), invert, 0)
-    kept = sum(1 for mode in _modes(view, region) if mode)
-    return TagPathRegion(tuple(codes), tuple(paths), start, end, tuple(splits), invert, kept)
-
-
 # --- pruneDOMTree [P Alg. 5] ------------------------------------------------------------------
 
 _DROP, _SHELL, _KEEP = 0, 1, 2
 
 
 def _modes(view: DomView, region: TagPathRegion) -> list[int]:
-    """For each element of ``view``: kept with its text, kept as a shell, or dropped.
-
-    An element is kept iff its position is kept (in the region, or outside it with
-    ``invert``) or it has a kept descendant [P Alg. 5; S-10: by position, not by code].
-    """
-    n = len(view)
-    if n == 0:
-        return []
+    """For each element of ``view``: kept with its text or dropped, by position (in the
+    region, or outside it with ``invert``) [P Alg. 5; S-10: by position, not by code]."""
     first, last = region.start - 1, region.end - 1
-    modes = [_DROP] * n
-    for i in range(n):
-        if (first <= i <= last) != region.invert:
-            modes[i] = _KEEP
+    return [_KEEP if (first <= i <= last) != region.invert else _DROP for i in range(len(view))]
+
+
+def _remove_furniture(view: DomView, modes: list[int]) -> None:
+    """Drop the page furniture ``cetd-plus`` removes by markup, forms aside, and outside
+    ``<article>`` elements: a record's own ``<footer>`` or ``<nav>`` is part of the record
+    (HTML Living Standard §4.3.7)."""
+    furniture = boilerplate(
+        view, count_nodes(view).chars, structural=True, comments=False, forms=False
+    )
+    in_article = [False] * len(view)
+    for i, tag in enumerate(view.tags):
+        in_article[i] = tag == "article" or (i > 0 and in_article[view.parent[i]])
+        if furniture[i] and not in_article[i]:
+            modes[i] = _DROP
+
+
+def _add_shells(view: DomView, modes: list[int]) -> None:
+    """Make every element that is not kept but has a kept descendant a shell [P Alg. 5]."""
     parent = view.parent
-    for i in range(n - 1, 0, -1):  # children come after their parent in preorder
+    for i in range(len(view)):
+        if modes[i] == _SHELL:
+            modes[i] = _DROP
+    for i in range(len(view) - 1, 0, -1):  # children come after their parent in preorder
         if modes[i] and not modes[parent[i]]:
             modes[parent[i]] = _SHELL
-    return modes
 
 
-def _keep_main_content(tree: etree._Element, view: DomView, modes: list[int]) -> None:
-    """Mark the elements ``cetd-plus`` keeps with their text as kept, their ancestors as
-    shells (at least)."""
+def _main_content(tree: etree._Element, view: DomView) -> list[bool]:
+    """Which elements of ``view`` ``cetd-plus`` keeps with their text (none when it finds no
+    content; elements it reads from a fallback view are not in ``view``)."""
+    main = [False] * len(view)
     extractor = CetdPlusExtractor()
     content_view = extractor.view(tree)
     if isinstance(content_view, str):
-        return
+        return main
     selection = extractor.select(content_view)
     if isinstance(selection, str):
-        return
+        return main
     index_of = {element: i for i, element in enumerate(view.elements)}
     for element, mode in zip(content_view.elements, selection, strict=True):
         i = index_of.get(element)
         if mode == Keep.TEXT and i is not None:
-            modes[i] = _KEEP
-    parent = view.parent
-    for i in range(len(view) - 1, 0, -1):
-        if modes[i] and not modes[parent[i]]:
-            modes[parent[i]] = _SHELL
+            main[i] = True
+    return main
 
 
 def _trim(tree: etree._Element, clone: etree._Element, view: DomView, modes: Sequence[int]) -> None:
@@ -511,6 +595,7 @@ def tps_selector(
     remove_hidden: bool = True,
     size: Size = "nodes",
     keep_main_content: bool = False,
+    remove_furniture: bool = False,
 ) -> Selector:
     """A :class:`scrapy.Selector` over the TPS-pruned copy of ``response``'s page.
 
@@ -536,5 +621,6 @@ def tps_selector(
         remove_hidden=remove_hidden,
         size=size,
         keep_main_content=keep_main_content,
+        remove_furniture=remove_furniture,
     )
     return Selector(root=pruned, type="html", base_url=response.url)

@@ -211,6 +211,47 @@ def test_keep_main_content_keeps_the_intro_tps_cuts_off() -> None:
     assert len(pruned.xpath("//li[@class='product']")) == 8
 
 
+def test_keep_main_content_stops_searchregion_cutting_the_intro_off() -> None:
+    tree = parse(LIST_PAGE.replace("<h1>Jackets</h1>", f"<h1>Jackets</h1>{INTRO}"))
+    intro = 6  # body, div.nav, a, a, h1, p.intro: its preorder position
+    plain = search_tag_path_region(tree)
+    guarded = search_tag_path_region(tree, keep_main_content=True)
+    assert not plain.start <= intro <= plain.end
+    assert guarded.start <= intro <= guarded.end
+    pruned = prune_tag_paths(tree, keep_main_content=True)
+    assert guarded.kept_count == len(pruned.xpath("/html/body//*[not(self::script)]")) + 1
+
+
+def _posts(numbers: range) -> str:
+    return "".join(
+        f"<article class='post'><h2>Title {n}</h2><p>Text of post {n}.</p>"
+        f"<footer>by author {n}</footer></article>"
+        for n in numbers
+    )
+
+
+FURNISHED = (
+    "<html><body><div class='list'>"
+    + _posts(range(4))
+    + "<nav class='topics'><a href='/a'>Topic a</a><a href='/b'>Topic b</a></nav>"
+    + _posts(range(4, 8))
+    + "</div></body></html>"
+)
+"""Records with a menu among them, which no split can cut off."""
+
+
+def test_remove_furniture_drops_menus_but_not_a_records_own_footer() -> None:
+    tree = parse(FURNISHED)
+    pruned, region = prune_tag_paths_region(tree)
+    assert len(pruned.xpath("//nav")) == 1
+    furnished, without = prune_tag_paths_region(tree, remove_furniture=True)
+    assert not furnished.xpath("//nav")
+    assert len(furnished.xpath("//article/footer")) == 8
+    assert (without.start, without.end) == (region.start, region.end)
+    assert without.kept_count == region.kept_count - 3  # the nav and its two links
+    assert without.kept_count == len(furnished.xpath("/html/body//*")) + 1
+
+
 def test_shells_keep_no_text_and_region_keeps_tails() -> None:
     html = (
         "<body>lead<div class='a'>x</div>tail-of-a<section>s-text"
@@ -308,6 +349,16 @@ def test_search_region_on_a_bare_sequence() -> None:
     assert search_region([1, 2, 2, 2, 2], weights=[0, 0, 0, 0, 0])[:2] == (1, 5)
     with pytest.raises(ValueError, match="weights"):
         search_region([1, 2], weights=[1])
+
+
+def test_protected_elements_are_never_split_off() -> None:
+    # Figure 2 peels off the body, then the table; a protected table stops the second split.
+    protected = [False, True, False, False, False, False, False, False]
+    start, end, splits = search_region([1, 2, 3, 4, 4, 3, 4, 4], protected=protected)
+    assert (start, end) == (2, 8)
+    assert [(s.kept_start, s.kept_end) for s in splits] == [(2, 8)]
+    with pytest.raises(ValueError, match="protected"):
+        search_region([1, 2], protected=[True])
 
 
 # --- robustness ------------------------------------------------------------------------------
