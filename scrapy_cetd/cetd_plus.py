@@ -524,20 +524,23 @@ def _drop_galleries(view: DomView, counts: NodeCounts, modes: list[Keep]) -> Non
     for i in range(size - 1, 0, -1):
         if media[i]:
             media[parent[i]] = True
-    kept = _kept_chars(view, counts, modes)
+    kept = -1
     for p in range(size):
         if modes[p] != Keep.TEXT:
             continue
+        children = view.children[p]
+        if sum(media[c] for c in children) < GALLERY_MIN_CARDS:
+            continue
         runs: dict[tuple[str, str], list[int]] = {}
-        for c in view.children[p]:
+        for c in children:
             runs.setdefault((tags[c], view.elements[c].get("class") or ""), []).append(c)
-        for cards in runs.values():
-            if (
-                len(cards) >= GALLERY_MIN_CARDS
-                and all(media[c] for c in cards)
-                and sum(chars[c] for c in cards) < GALLERY_MAX_SHARE * kept
-            ):
-                for c in cards:
+        for run in runs.values():
+            if len(run) < GALLERY_MIN_CARDS or not all(media[c] for c in run):
+                continue
+            if kept < 0:
+                kept = _kept_chars(view, counts, modes)
+            if sum(chars[c] for c in run) < GALLERY_MAX_SHARE * kept:
+                for c in run:
                     modes[c] = Keep.DROP
 
 
