@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import pickle
 
 import lxml.html
@@ -10,7 +11,7 @@ from conftest import STORM_PAGE, deep_chain, parse, texts_from_threads
 from lxml import etree
 
 from scrapy_cetd import DEFAULT_ALGORITHM, CetdPlusExtractor, extract
-from scrapy_cetd.cetd_plus import boilerplate, page_markup, page_title, without
+from scrapy_cetd.cetd_plus import boilerplate, located, page_markup, page_title, without
 from scrapy_cetd.density import count_nodes
 from scrapy_cetd.dom import build_view
 
@@ -219,6 +220,45 @@ def test_cards_that_hold_most_of_the_text_are_the_content() -> None:
     )
     page = f"<html><body><article><h1>Three things</h1>{items}</article></body></html>"
     assert lines(page) == ["Three things", *PARAGRAPHS]
+
+
+REVIEW = (
+    "I bought this jacket for a winter trip to the mountains and it kept me warm and dry "
+    "through three days of snow, wind and rain, so I would buy it again."
+)
+
+
+def _reviewed_product() -> str:
+    data = {
+        "@type": "Product",
+        "name": "Jacket",
+        "review": [{"@type": "Review", "reviewBody": REVIEW}],
+    }
+    return (
+        f"<html><head><script type='application/ld+json'>{json.dumps(data)}</script></head>"
+        "<body><div>"
+        + ARTICLE.replace(
+            "</article>",
+            "<div class='opinions'><h3>What buyers say</h3><div class='r'><p>"
+            + REVIEW.replace("mountains", "<b>mountains</b>")
+            + "</p><p>Anna, 3 March</p></div></div></article>",
+        )
+        + "</div></body></html>"
+    )
+
+
+def test_reviews_the_page_declares_are_comments() -> None:
+    page = _reviewed_product()
+    assert page_markup(parse(page)).user_texts == (REVIEW,)
+    assert "three days of snow" not in "\n".join(lines(page))
+    assert "three days of snow" in "\n".join(lines(page, include_comments=True))
+
+
+def test_located_finds_a_text_across_inline_markup() -> None:
+    view = build_view(parse(_reviewed_product()).find("body"))
+    (review,) = located(view, [REVIEW])
+    assert view.tags[review] == "p"
+    assert located(view, ["too short", "words that are nowhere on this page at all"]) == []
 
 
 def test_an_unclosed_anchor_without_href_is_not_a_link() -> None:
