@@ -133,11 +133,24 @@ def drop_unsafe_attributes(root: etree._Element) -> None:
     text as text). One XPath pass, in C; a page without such names pays only the search."""
     found = root.xpath(_UNSAFE_ATTRIBUTES, unsafe=_UNSAFE_NAME_CHARACTERS)
     assert isinstance(found, list)
-    for attribute in found:
-        if isinstance(attribute, etree._ElementUnicodeResult):
-            owner = attribute.getparent()
-            if owner is not None and attribute.attrname is not None:
-                del owner.attrib[attribute.attrname]
+    owners = {
+        attribute.getparent()
+        for attribute in found
+        if isinstance(attribute, etree._ElementUnicodeResult)
+    }
+    for owner in owners:
+        if owner is None:
+            continue
+        # ``del attrib[name]`` checks the name and refuses one with a control character, so the
+        # attributes are cleared and the safe ones set again.
+        safe = [
+            (name, value)
+            for name, value in owner.attrib.items()
+            if not any(character in str(name) for character in _UNSAFE_NAME_CHARACTERS)
+        ]
+        owner.attrib.clear()
+        for name, value in safe:
+            owner.set(name, value)
 
 
 def _kept(view: DomView, modes: Sequence[Keep]) -> list[bool]:

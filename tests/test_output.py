@@ -87,9 +87,16 @@ def test_render_does_not_touch_the_input() -> None:
     assert etree.tostring(root) == before
 
 
-def test_attributes_whose_names_cannot_be_written_back_are_left_out() -> None:
-    page = parse('<body><div type="a><p style=" x"="" id="keep"><p>Article text.</p></div></body>')
-    view = build_view(page.find("body"))
+@pytest.mark.parametrize(
+    "page",
+    [
+        '<body><div type="a><p style=" x"="" id="keep"><p>Article text.</p></div></body>',
+        # a control character in the name too: lxml refuses to delete such an attribute by name
+        '<body><div type="a><p style="\x01x"="" id="keep"><p>Article text.</p></div></body>',
+    ],
+)
+def test_attributes_whose_names_cannot_be_written_back_are_left_out(page: str) -> None:
+    view = build_view(parse(page).find("body"))
     assert any('"' in name for name in view.elements[1].attrib)
     implementations = [dom.speedups, None] if dom.speedups is not None else [None]
     for speedups in implementations:
