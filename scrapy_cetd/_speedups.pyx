@@ -265,7 +265,7 @@ cdef enum:
     LINK = 2
     INPUT = 4
 
-cdef frozenset INVISIBLE_TAGS = frozenset({"script", "style", "noscript", "template"})
+cdef frozenset INVISIBLE_TAGS = frozenset({"script", "style", "noscript", "template", "title"})
 cdef frozenset LINK_TAGS = frozenset({"a", "button", "select"})
 
 

@@ -29,6 +29,10 @@ from scrapy_cetd.extractor import Extractor
 from scrapy_cetd.output import Keep, remove_keeping_tail, render
 from scrapy_cetd.result import ExtractionResult
 
+_NOT_SOURCE = INVISIBLE_TAGS - {"title"}
+"""Elements removed before the page is serialised: the invisible ones except ``<title>``, which
+CETR reads as a line of the page like the body's (S-15)."""
+
 NO_TEXT = "no visible text"
 NO_CONTENT_LINES = "every line was classified as noise"
 
@@ -460,7 +464,7 @@ def _serialize(
         tag = local_tag(duplicate)
         if (
             tag is None
-            or tag in INVISIBLE_TAGS
+            or tag in _NOT_SOURCE
             or (remove_hidden and id(duplicate) not in keep_visible and is_hidden(duplicate))
         ):
             removed.add(id(duplicate))

@@ -58,8 +58,9 @@ speedups: ModuleType | None = _load_speedups()
 """The compiled module the per-page passes use, or ``None`` when they run in pure Python.
 Decided once, at import; the tests swap it for ``None`` to run the reference code."""
 
-INVISIBLE_TAGS = frozenset({"script", "style", "noscript", "template"})
-"""Elements that are never rendered for a reader (§0.2)."""
+INVISIBLE_TAGS = frozenset({"script", "style", "noscript", "template", "title"})
+"""Elements that are never rendered for a reader (§0.2); a `<title>` the parser left in the
+body is not shown by browsers either (and its content would read back as raw text)."""
 
 LINK_TAGS = frozenset({"a", "button", "select"})
 """Elements whose text is link text: CETD treats buttons and drop-downs as links (§0.4)."""

@@ -8,6 +8,7 @@ one block per line. The input tree is never touched: the copy is made first and 
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import enum
 import re
@@ -133,24 +134,28 @@ def drop_unsafe_attributes(root: etree._Element) -> None:
     text as text). One XPath pass, in C; a page without such names pays only the search."""
     found = root.xpath(_UNSAFE_ATTRIBUTES, unsafe=_UNSAFE_NAME_CHARACTERS)
     assert isinstance(found, list)
-    owners = {
-        attribute.getparent()
-        for attribute in found
-        if isinstance(attribute, etree._ElementUnicodeResult)
-    }
-    for owner in owners:
-        if owner is None:
+    for attribute in found:
+        if not isinstance(attribute, etree._ElementUnicodeResult):
             continue
-        # ``del attrib[name]`` checks the name and refuses one with a control character, so the
-        # attributes are cleared and the safe ones set again.
-        safe = [
-            (name, value)
-            for name, value in owner.attrib.items()
-            if not any(character in str(name) for character in _UNSAFE_NAME_CHARACTERS)
-        ]
-        owner.attrib.clear()
-        for name, value in safe:
-            owner.set(name, value)
+        owner, name = attribute.getparent(), attribute.attrname
+        # ``owner.keys()``, not ``owner.attrib``: a membership test on ``attrib`` checks the name
+        if owner is None or not isinstance(name, str) or name not in owner.keys():  # noqa: SIM118
+            continue
+        try:
+            del owner.attrib[name]
+        except ValueError:
+            _drop_attribute_by_rebuilding(owner, name)
+
+
+def _drop_attribute_by_rebuilding(owner: etree._Element, name: str) -> None:
+    """Remove ``name`` from ``owner`` when lxml refuses to delete it by name (a control
+    character in it): the attributes are cleared and the others set again, those lxml accepts
+    (on an element this damaged, a name such as ``0`` or ``visibility:`` is debris too)."""
+    others = [(key, value) for key, value in owner.attrib.items() if key != name]
+    owner.attrib.clear()
+    for key, value in others:
+        with contextlib.suppress(ValueError):
+            owner.set(key, value)
 
 
 def _kept(view: DomView, modes: Sequence[Keep]) -> list[bool]:

@@ -7,7 +7,7 @@ import pytest
 from conftest import parse
 from lxml import etree
 
-from scrapy_cetd import dom
+from scrapy_cetd import dom, extract
 from scrapy_cetd.dom import build_view
 from scrapy_cetd.output import Keep, content_modes, element_text, render
 
@@ -85,6 +85,18 @@ def test_render_does_not_touch_the_input() -> None:
     view = build_view(body)
     render(view, [Keep.DROP if tag == "p" else Keep.SHELL for tag in view.tags])
     assert etree.tostring(root) == before
+
+
+@pytest.mark.parametrize("algorithm", ["cectd-ds", "cetd-plus", "coreex"])
+def test_a_title_left_in_the_body_is_not_content(algorithm: str) -> None:
+    page = (
+        "<html><head><title>Head</title></head><body><p>Article text, long enough to count.</p>"
+        "<div><title>Stray <b>bold</b> title</title></div></body></html>"
+    )
+    result = extract(page, algorithm=algorithm)
+    assert "Article text" in result.text
+    assert "Stray" not in result.text
+    assert "<title" not in result.html
 
 
 @pytest.mark.parametrize(

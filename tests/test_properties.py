@@ -155,7 +155,7 @@ def visible_atoms(tree: etree._Element) -> list[str]:
             found.extend(atoms(tail or ""))
             continue
         tag = local_tag(node)
-        if tag is None or tag in INVISIBLE_TAGS or is_hidden(node):
+        if tag is None or (tag in INVISIBLE_TAGS and tag != "title") or is_hidden(node):
             found.extend(atoms(tail or ""))
             continue
         found.extend(atoms(node.text or ""))
