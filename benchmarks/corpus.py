@@ -43,7 +43,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-import psutil
+import psutil  # type: ignore[import-untyped]
 from distributed import Client, LocalCluster
 from fastwarc import WarcRecordType
 
@@ -152,11 +152,13 @@ def run_dask(folder: Path) -> tuple[list[dict[str, Any]], float]:
     """The rows of ``to_dask_bag`` on a LocalCluster of 2 worker processes, and the seconds
     the computation took (cluster start-up excluded)."""
     with (
-        LocalCluster(n_workers=2, threads_per_worker=1, processes=True) as cluster,
-        Client(cluster),
+        LocalCluster(  # type: ignore[no-untyped-call]
+            n_workers=2, threads_per_worker=1, processes=True
+        ) as cluster,
+        Client(cluster),  # type: ignore[no-untyped-call]
     ):
         started = time.perf_counter()
-        rows: list[dict[str, Any]] = to_dask_bag([folder]).compute()
+        rows: list[dict[str, Any]] = to_dask_bag([folder]).compute()  # type: ignore[no-untyped-call]
         return rows, time.perf_counter() - started
 
 

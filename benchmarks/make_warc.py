@@ -80,7 +80,7 @@ class WarcFile:
             record.write(self._gzip, checksum_data=True)
             self._gzip.finish()  # one gzip member per record
         record_id = record.record_id
-        assert record_id is not None
+        assert isinstance(record_id, str)
         return record_id
 
     def warcinfo(self, fields: dict[str, str]) -> str:
@@ -160,7 +160,9 @@ def crawl(base_url: str) -> Iterator[tuple[str, bytes, bytes]]:
     request, response, body = fetch(index)
     yield index, request, response
     seen = {index}
-    for href in lxml.html.fromstring(body).xpath("//a/@href"):
+    hrefs = lxml.html.fromstring(body).xpath("//a/@href")
+    assert isinstance(hrefs, list)
+    for href in hrefs:
         url = urljoin(index, str(href)).split("#", 1)[0]
         if urlsplit(url).netloc == urlsplit(base_url).netloc and url not in seen:
             seen.add(url)

@@ -222,10 +222,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     print(f"{'pages':<22} {'n':>5} {'present':>9} {'absolute':>9} {'removed':>9}")
     print(_line("all", results))
-    for dataset in ("wcxb", "record_pages_wri"):
-        part = [r for r in results if r.dataset == dataset]
-        print(_line(dataset, part))
-        if dataset == "wcxb":
+    for name in ("wcxb", "record_pages_wri"):
+        part = [r for r in results if r.dataset == name]
+        print(_line(name, part))
+        if name == "wcxb":
             for kind in RECORD_TYPES:
                 print(_line(f"  wcxb {kind}", [r for r in part if r.page_type == kind]))
     print(f"{'paper (Table I)':<22} {23:>5} {86.96:>8.2f}% {'':>9} {46.22:>8.2f}%")
