@@ -611,11 +611,9 @@ def _drop_galleries(view: DomView, counts: NodeCounts, modes: list[Keep]) -> Non
     """Drop the kept runs of :data:`GALLERY_MIN_CARDS` or more sibling cards, alike in tag and
     class, that each show media, unless they hold :data:`GALLERY_MAX_SHARE` of the kept text."""
     size = len(view)
-    tags, parent, chars = view.tags, view.parent, counts.chars
-    media = [tag in MEDIA_TAGS for tag in tags]
-    for i in range(size - 1, 0, -1):
-        if media[i]:
-            media[parent[i]] = True
+    tags, chars = view.tags, counts.chars
+    shows = [tag in MEDIA_TAGS for tag in tags]
+    media = [own or below for own, below in zip(shows, ancestors_of(view, shows), strict=True)]
     kept = -1
     for p in range(size):
         if modes[p] != Keep.TEXT:

@@ -28,6 +28,7 @@ from lxml import etree
 from scrapy import Selector
 from scrapy.http import HtmlResponse, Response
 
+from scrapy_cetd.cetd import ancestors_of
 from scrapy_cetd.cetd_plus import CetdPlusExtractor, boilerplate
 from scrapy_cetd.density import count_nodes
 from scrapy_cetd.dom import DomView, build_view, find_body, local_tag, normalized_length
@@ -511,13 +512,10 @@ def _remove_furniture(view: DomView, modes: list[int]) -> None:
 
 def _add_shells(view: DomView, modes: list[int]) -> None:
     """Make every element that is not kept but has a kept descendant a shell [P Alg. 5]."""
-    parent = view.parent
-    for i in range(len(view)):
-        if modes[i] == _SHELL:
-            modes[i] = _DROP
-    for i in range(len(view) - 1, 0, -1):  # children come after their parent in preorder
-        if modes[i] and not modes[parent[i]]:
-            modes[parent[i]] = _SHELL
+    below = ancestors_of(view, [mode == _KEEP for mode in modes])
+    for i, mode in enumerate(modes):
+        if mode != _KEEP:
+            modes[i] = _SHELL if below[i] else _DROP
 
 
 def _main_content(tree: etree._Element, view: DomView) -> list[bool]:
