@@ -29,7 +29,7 @@ from scrapy_cetd.density import NodeCounts, count_nodes
 from scrapy_cetd.dom import LINK_TAGS, DomView, build_view, hidden_elements, local_tag
 from scrapy_cetd.extractor import Extractor
 from scrapy_cetd.metrics import tokens
-from scrapy_cetd.output import Keep, content_modes
+from scrapy_cetd.output import Keep, content_modes, kept_elements
 from scrapy_cetd.result import ExtractionResult
 
 BOILERPLATE_TAGS = frozenset({"nav", "aside", "footer", "dialog", "menu", "select"})
@@ -614,9 +614,10 @@ def _drop_galleries(view: DomView, counts: NodeCounts, modes: list[Keep]) -> Non
     tags, chars = view.tags, counts.chars
     shows = [tag in MEDIA_TAGS for tag in tags]
     media = [own or below for own, below in zip(shows, ancestors_of(view, shows), strict=True)]
+    in_output = kept_elements(view, modes)
     kept = -1
     for p in range(size):
-        if modes[p] != Keep.TEXT:
+        if modes[p] != Keep.TEXT or not in_output[p]:
             continue
         children = view.children[p]
         if sum(media[c] for c in children) < GALLERY_MIN_CARDS:
@@ -636,13 +637,13 @@ def _drop_galleries(view: DomView, counts: NodeCounts, modes: list[Keep]) -> Non
 
 def _kept_chars(view: DomView, counts: NodeCounts, modes: Sequence[Keep]) -> int:
     """The characters ``modes`` keep: those below the outermost elements kept with their text,
-    less the blocks dropped inside them (the blocks dropped are outermost: nothing below a
-    dropped element is dropped again)."""
+    less the outermost blocks dropped inside them."""
     chars, parent = counts.chars, view.parent
+    in_output = kept_elements(view, modes)
     total = 0
     for i in range(len(view)):
-        if modes[i] == Keep.TEXT and (i == 0 or modes[parent[i]] != Keep.TEXT):
+        if modes[i] == Keep.TEXT and in_output[i] and (i == 0 or modes[parent[i]] != Keep.TEXT):
             total += chars[i]
-        elif modes[i] == Keep.DROP and i and modes[parent[i]] == Keep.TEXT:
+        elif modes[i] == Keep.DROP and i and in_output[parent[i]] and modes[parent[i]] == Keep.TEXT:
             total -= chars[i]
     return total

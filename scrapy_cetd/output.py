@@ -115,7 +115,7 @@ def render_python(view: DomView, modes: Sequence[Keep]) -> tuple[str, str]:
     """:func:`render` in pure Python: the reference the compiled version reproduces."""
     if modes[0] == Keep.DROP:
         return "", ""
-    kept = _kept(view, modes)
+    kept = kept_elements(view, modes)
     clone = copy.deepcopy(view.elements[0])
     texts, tails = _trim(view, modes, kept, clone)
     drop_unsafe_attributes(clone)
@@ -158,7 +158,7 @@ def _drop_attribute_by_rebuilding(owner: etree._Element, name: str) -> None:
             owner.set(key, value)
 
 
-def _kept(view: DomView, modes: Sequence[Keep]) -> list[bool]:
+def kept_elements(view: DomView, modes: Sequence[Keep]) -> list[bool]:
     """Whether each element is in the output: its mode keeps it and so do its ancestors'."""
     kept = [True] * len(view)
     parent = view.parent

@@ -33,7 +33,7 @@ from scrapy_cetd.cetd_plus import CetdPlusExtractor, boilerplate
 from scrapy_cetd.density import count_nodes
 from scrapy_cetd.dom import DomView, build_view, find_body, local_tag, normalized_length
 from scrapy_cetd.middleware import get_dom
-from scrapy_cetd.output import Keep, remove_keeping_tail
+from scrapy_cetd.output import Keep, kept_elements, remove_keeping_tail
 
 MIN_SIZE_GAP = 0.20
 """Default minimum size gap: a split is accepted only when ``|n - 2i| / n`` exceeds it
@@ -519,8 +519,8 @@ def _add_shells(view: DomView, modes: list[int]) -> None:
 
 
 def _main_content(tree: etree._Element, view: DomView) -> list[bool]:
-    """Which elements of ``view`` ``cetd-plus`` keeps with their text (none when it finds no
-    content; elements it reads from a fallback view are not in ``view``)."""
+    """Which elements of ``view`` ``cetd-plus`` keeps with their text in its output (none when
+    it finds no content; elements it reads from a fallback view are not in ``view``)."""
     main = [False] * len(view)
     extractor = CetdPlusExtractor()
     content_view = extractor.view(tree)
@@ -530,9 +530,10 @@ def _main_content(tree: etree._Element, view: DomView) -> list[bool]:
     if isinstance(selection, str):
         return main
     index_of = {element: i for i, element in enumerate(view.elements)}
-    for element, mode in zip(content_view.elements, selection, strict=True):
+    in_output = kept_elements(content_view, selection)
+    for element, mode, shown in zip(content_view.elements, selection, in_output, strict=True):
         i = index_of.get(element)
-        if mode == Keep.TEXT and i is not None:
+        if mode == Keep.TEXT and shown and i is not None:
             main[i] = True
     return main
 

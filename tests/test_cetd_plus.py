@@ -11,9 +11,17 @@ from conftest import STORM_PAGE, deep_chain, parse, texts_from_threads
 from lxml import etree
 
 from scrapy_cetd import DEFAULT_ALGORITHM, CetdPlusExtractor, extract
-from scrapy_cetd.cetd_plus import boilerplate, located, page_markup, page_title, without
+from scrapy_cetd.cetd_plus import (
+    _kept_chars,
+    boilerplate,
+    located,
+    page_markup,
+    page_title,
+    without,
+)
 from scrapy_cetd.density import count_nodes
 from scrapy_cetd.dom import build_view
+from scrapy_cetd.output import Keep
 
 PARAGRAPHS = [
     "Heavy rain and strong winds battered the coastal towns on Monday, forcing hundreds of "
@@ -259,6 +267,20 @@ def test_located_finds_a_text_across_inline_markup() -> None:
     (review,) = located(view, [REVIEW])
     assert view.tags[review] == "p"
     assert located(view, ["too short", "words that are nowhere on this page at all"]) == []
+
+
+def test_text_dropped_inside_a_dropped_block_is_not_subtracted_twice() -> None:
+    page = parse(
+        "<body><div><p>Kept text here.</p><ul><li><a href='/a'>Menu</a></li></ul></div></body>"
+    )
+    view = build_view(page.find("body"))
+    counts = count_nodes(view)
+    modes = [Keep.TEXT] * len(view)
+    ul, li = view.tags.index("ul"), view.tags.index("li")
+    modes[ul] = Keep.DROP
+    assert _kept_chars(view, counts, modes) == counts.chars[0] - counts.chars[ul]
+    modes[li] = Keep.DROP  # inside the dropped list: already gone
+    assert _kept_chars(view, counts, modes) == counts.chars[0] - counts.chars[ul]
 
 
 def test_an_unclosed_anchor_without_href_is_not_a_link() -> None:
