@@ -69,6 +69,7 @@ from lxml.includes.tree cimport (
 
 import ctypes
 import math
+import operator
 
 import lxml.html
 from lxml import etree
@@ -415,6 +416,176 @@ cdef str decode(const char* data, Py_ssize_t size):
         raise NotHandledError("text that is not UTF-8")
 
 
+cdef class ElementNodes:
+    """The elements of a view, as a read-only sequence: the libxml2 nodes, each made into its
+    lxml proxy only when it is read (lxml hands back the live proxy when there is one, so an
+    element read twice is the same object while either is held).
+
+    Making and freeing a proxy is most of the cost of building a view (``lxml.html`` looks up
+    each element's class in Python), and an extraction reads few of them. The sequence holds
+    the root's proxy, which keeps the nodes alive; like the view, it must not outlive a change
+    to the tree."""
+
+    cdef readonly _Element root
+    cdef _Document doc
+    cdef xmlNode** nodes
+    cdef Py_ssize_t size
+    cdef Py_ssize_t capacity
+
+    def __cinit__(self, _Element root not None):
+        self.root = root
+        self.doc = root._doc
+        self.size = 0
+        self.capacity = 64
+        self.nodes = <xmlNode**>PyMem_Malloc(self.capacity * sizeof(xmlNode*))
+        if self.nodes is NULL:
+            raise MemoryError()
+
+    def __dealloc__(self):
+        PyMem_Free(self.nodes)
+
+    cdef int push(self, xmlNode* node) except -1:
+        cdef xmlNode** grown
+        if self.size == self.capacity:
+            grown = <xmlNode**>PyMem_Realloc(self.nodes, 2 * self.capacity * sizeof(xmlNode*))
+            if grown is NULL:
+                raise MemoryError()
+            self.nodes = grown
+            self.capacity *= 2
+        self.nodes[self.size] = node
+        self.size += 1
+        return 0
+
+    def __len__(self):
+        return self.size
+
+    def __getitem__(self, index):
+        cdef Py_ssize_t i
+        if isinstance(index, slice):
+            return [self[k] for k in range(*index.indices(self.size))]
+        i = operator.index(index)
+        if i < 0:
+            i += self.size
+        if i < 0 or i >= self.size:
+            raise IndexError("view index out of range")
+        return elementFactory(self.doc, self.nodes[i])
+
+    def __iter__(self):
+        for i in range(self.size):
+            yield elementFactory(self.doc, self.nodes[i])
+
+    def index(self, element):
+        """The position of ``element`` (a proxy of one of the nodes), as ``list.index``."""
+        cdef xmlNode* node
+        if isinstance(element, _Element) and (<_Element>element)._c_node is not NULL:
+            node = (<_Element>element)._c_node
+            for i in range(self.size):
+                if self.nodes[i] is node:
+                    return i
+        raise ValueError("element is not in the view")
+
+
+def hidden_elements(root):
+    """The elements of :func:`scrapy_cetd.dom.hidden_elements` as a list, in document order;
+    ``None`` for a root this module does not handle."""
+    if not isinstance(root, _Element):
+        return None
+    cdef _Element element = <_Element>root
+    if element._c_node is NULL or element._c_node.type != XML_ELEMENT_NODE:
+        return None
+    return _hidden_elements(element)
+
+
+cdef list _hidden_elements(_Element root):
+    cdef xmlNode* c_root = root._c_node
+    cdef xmlNode* node = c_root
+    cdef _Names names = _Names()
+    cdef list found = []
+    while node is not NULL:
+        if (
+            node is not c_root
+            and node.type == XML_ELEMENT_NODE
+            and is_hidden(node, names.find(node.name).flags)
+        ):
+            found.append(elementFactory(root._doc, node))
+        node = next_in_subtree(node, c_root)
+    return found
+
+
+def hidden_text_length(root):
+    """:func:`scrapy_cetd.dom.hidden_text_length`; ``None`` for a root this module does not
+    handle."""
+    if not isinstance(root, _Element):
+        return None
+    cdef xmlNode* c_root = (<_Element>root)._c_node
+    if c_root is NULL or c_root.type != XML_ELEMENT_NODE:
+        return None
+    cdef _Names names = _Names()
+    cdef xmlNode* node = c_root
+    cdef xmlNode* end
+    cdef Py_ssize_t total = 0
+    while node is not NULL:
+        if (
+            node is not c_root
+            and node.type == XML_ELEMENT_NODE
+            and is_hidden(node, names.find(node.name).flags)
+        ):
+            end = node
+            node = next_in_subtree(node, end)
+            while node is not NULL:
+                if is_text(node) and node.content is not NULL:
+                    total += utf8_length(<const char*>node.content)
+                node = next_in_subtree(node, end)
+            node = end
+            while node is not c_root and node.next is NULL:  # past the hidden subtree
+                node = node.parent
+            node = NULL if node is c_root else node.next
+        else:
+            node = next_in_subtree(node, c_root)
+    return total
+
+
+cdef Py_ssize_t utf8_length(const char* text) noexcept:
+    """Characters of a NUL-terminated UTF-8 string: its bytes that do not continue one."""
+    cdef Py_ssize_t count = 0
+    cdef Py_ssize_t i = 0
+    while text[i] != 0:
+        if (<unsigned char>text[i] & 0xC0) != 0x80:
+            count += 1
+        i += 1
+    return count
+
+
+cdef inline xmlNode* next_in_subtree(xmlNode* node, xmlNode* root) noexcept:
+    """The node after ``node`` in document order within ``root``'s subtree (NULL after the
+    last): the first child of an element, else the next sibling of the node or of its closest
+    ancestor that has one."""
+    if node.type == XML_ELEMENT_NODE and node.children is not NULL:
+        return node.children
+    while node is not root and node.next is NULL:
+        node = node.parent
+    return NULL if node is root else node.next
+
+
+cdef xmlNode* element_node(object element) except NULL:
+    """The libxml2 node behind an element proxy; :class:`NotHandledError` for anything else."""
+    if not isinstance(element, _Element) or (<_Element>element)._c_node is NULL:
+        raise NotHandledError("not an element")
+    return (<_Element>element)._c_node
+
+
+cdef inline bint is_elements(object elements) noexcept:
+    """``elements`` is a view's elements: a list of proxies or an :class:`ElementNodes`."""
+    return type(elements) is list or type(elements) is ElementNodes
+
+
+cdef xmlNode* node_at(object elements, Py_ssize_t i) except NULL:
+    """The node of the ``i``-th element of ``elements`` (:func:`is_elements`, ``i`` in range)."""
+    if type(elements) is ElementNodes:
+        return (<ElementNodes>elements).nodes[i]
+    return element_node((<list>elements)[i])
+
+
 def build_view(root, bint remove_hidden):
     """The fields of :func:`scrapy_cetd.dom.build_view`'s ``DomView`` (elements, tags, parent,
     children, runs, depth, in_link) for ``root``; ``None`` for a tree this module does not handle.
@@ -422,7 +593,8 @@ def build_view(root, bint remove_hidden):
     One preorder walk over the libxml2 nodes with an explicit stack. Each visible element's child
     list is read once: text nodes go into the current text run, a removed node (comment, PI,
     entity, invisible or hidden element) is skipped so the text around it joins, and each visible
-    child element starts a new run and is pushed. Proxies are made only for visible elements.
+    child element starts a new run and is pushed. The elements come as :class:`ElementNodes`:
+    no proxy is made here.
     """
     if not isinstance(root, _Element):
         return None
@@ -439,7 +611,7 @@ cdef tuple _build_view(_Element root, bint remove_hidden):
     cdef _Document doc = root._doc
     cdef _Names names = _Names()
     cdef NameSlot* slot = names.find(c_root.name)
-    cdef list elements = [root]
+    cdef ElementNodes elements = ElementNodes(root)
     cdef list tags = [<object>slot.name]
     cdef list parent = [-1]
     cdef list children = [untracked([])]
@@ -462,6 +634,7 @@ cdef tuple _build_view(_Element root, bint remove_hidden):
     cdef bint link
     text.data = NULL
     text.size = text.capacity = 0
+    elements.push(c_root)
     depths.push(0)
     links.push((slot.flags & LINK) != 0)
     node = c_root
@@ -515,10 +688,10 @@ cdef tuple _build_view(_Element root, bint remove_hidden):
             stack.size -= 1
             node = stack.nodes[stack.size]
             p = stack.ints[stack.size]
-            index = len(elements)
+            index = elements.size
             slot = names.find(node.name)
             link = (slot.flags & LINK) != 0 or links.data[p] != 0
-            elements.append(elementFactory(doc, node))
+            elements.push(node)
             tags.append(<object>slot.name)
             parent.append(p)
             children.append(untracked([]))
@@ -994,6 +1167,483 @@ cdef object _own_modes(list parent, content, tuple keep):
         PyMem_Free(parents)
 
 
+# --- markup and page furniture (cetd-plus) --------------------------------------------------------
+
+def attribute_owners(root, tuple attributes):
+    """:func:`scrapy_cetd.dom.attribute_owners`: the elements of ``root``'s subtree (``root``
+    first, then in document order) that carry any of ``attributes``, pairs of a name and a
+    value (UTF-8 bytes; the value ``None`` for any value); ``None`` for a root this module does
+    not handle."""
+    if not isinstance(root, _Element):
+        return None
+    cdef _Element element = <_Element>root
+    if element._c_node is NULL or element._c_node.type != XML_ELEMENT_NODE:
+        return None
+    for pair in attributes:
+        if (
+            type(pair) is not tuple
+            or len(pair) != 2
+            or type(pair[0]) is not bytes
+            or not (pair[1] is None or type(pair[1]) is bytes)
+        ):
+            return None
+    return _attribute_owners(element, attributes)
+
+
+cdef list _attribute_owners(_Element root, tuple attributes):
+    cdef xmlNode* c_root = root._c_node
+    cdef xmlNode* node = c_root
+    cdef xmlAttr* attribute
+    cdef const char* stored
+    cdef list found = []
+    while node is not NULL:
+        if node.type == XML_ELEMENT_NODE and node.properties is not NULL:
+            for name, value in attributes:
+                attribute = find_attribute(node, <bytes>name)
+                if attribute is NULL:
+                    continue
+                if value is not None:
+                    stored = stored_value(attribute)
+                    if stored is NULL:  # stored in pieces: compare the decoded value
+                        if attributeValue(node, attribute) != (<bytes>value).decode("utf-8"):
+                            continue
+                    elif strcmp(stored, <bytes>value) != 0:
+                        continue
+                found.append(elementFactory(root._doc, node))
+                break
+        node = next_in_subtree(node, c_root)
+    return found
+
+
+cdef int ascii_lower_contains(const char* value, const char* needle) noexcept:
+    """1 when ``value`` holds ``needle`` (lower-case ASCII) in any letter case, 0 when not, -1
+    when ``value`` is not all ASCII (Python's ``str.lower`` may then map a letter to ASCII)."""
+    cdef Py_ssize_t i = 0
+    cdef Py_ssize_t k
+    cdef unsigned char c
+    cdef int found = 0
+    while value[i] != 0:
+        if <unsigned char>value[i] >= 128:
+            return -1
+        if not found:
+            k = 0
+            while needle[k] != 0:
+                c = <unsigned char>value[i + k]
+                if c >= 65 and c <= 90:
+                    c += 32
+                if c != <unsigned char>needle[k]:  # also stops at the end of ``value``
+                    break
+                k += 1
+            found = needle[k] == 0
+        i += 1
+    return found
+
+
+cdef const char* stored_value(xmlAttr* attribute) noexcept:
+    """The value of ``attribute`` as libxml2 stores it when that is one text node ("" when
+    empty), else NULL."""
+    cdef xmlNode* child = attribute.children
+    if child is NULL:
+        return ""
+    if child.next is NULL and child.type == XML_TEXT_NODE and child.content is not NULL:
+        return <const char*>child.content
+    return NULL
+
+
+cdef bint names_a_comment_section(xmlNode* node) except -1:
+    """The ``comments`` test of :func:`scrapy_cetd.cetd_plus.boilerplate` on one node: its id
+    or class names comments or Disqus, or its ``itemtype`` is schema.org's ``Comment``."""
+    cdef xmlAttr* identifier = find_attribute(node, "id")
+    cdef xmlAttr* classes = find_attribute(node, "class")
+    cdef xmlAttr* attribute
+    cdef const char* value
+    cdef int verdict
+    cdef bint ascii = True
+    for k in range(2):
+        attribute = identifier if k == 0 else classes
+        if attribute is NULL:
+            continue
+        value = stored_value(attribute)
+        verdict = -1 if value is NULL else ascii_lower_contains(value, "comment")
+        if verdict == 0:
+            verdict = ascii_lower_contains(value, "disqus")
+        if verdict == 1:
+            return True
+        ascii = ascii and verdict == 0
+    if not ascii:
+        names = (
+            f"{attributeValue(node, identifier) if identifier is not NULL else ''} "
+            f"{attributeValue(node, classes) if classes is not NULL else ''}"
+        ).lower()
+        if "comment" in names or "disqus" in names:
+            return True
+    attribute = find_attribute(node, "itemtype")
+    return attribute is not NULL and attributeValue(node, attribute).endswith("schema.org/Comment")
+
+
+def boilerplate(elements, tags, parent, chars, bint structural, bint comments, bint forms,
+                half, most, frozenset furniture_tags, frozenset furniture_roles):
+    """The flags of :func:`scrapy_cetd.cetd_plus.boilerplate`, whose constants come in as
+    arguments; ``None`` for a view this module does not handle."""
+    if not is_elements(elements) or type(tags) is not list or type(parent) is not list or type(chars) is not list:
+        return None
+    try:
+        return _boilerplate(elements, tags, parent, chars, structural, comments, forms,
+                            half, most, furniture_tags, furniture_roles)
+    except NotHandledError:
+        return None
+
+
+cdef list _boilerplate(object elements, list tags, list parent, list chars, bint structural,
+                       bint comments, bint forms, object half, object most,
+                       frozenset furniture_tags, frozenset furniture_roles):
+    cdef Py_ssize_t size = len(elements)
+    if len(tags) != size or len(parent) != size or len(chars) != size:
+        raise NotHandledError("fields of different lengths")
+    cdef char* drop = <char*>PyMem_Malloc(max(size, 1))
+    if drop is NULL:
+        raise MemoryError()
+    cdef xmlNode* node
+    cdef xmlAttr* role
+    cdef bint furniture
+    try:
+        if size:
+            drop[0] = 0
+        for i in range(1, size):
+            if drop[as_index(parent[i], 0, i)]:
+                drop[i] = 1
+                continue
+            node = node_at(elements, i)
+            tag = tags[i]
+            furniture = False
+            if structural:
+                furniture = tag in furniture_tags
+                if not furniture:
+                    role = find_attribute(node, "role")
+                    furniture = role is not NULL and (
+                        attributeValue(node, role).strip().lower() in furniture_roles
+                    )
+            if structural and (
+                (forms and tag == "form" and chars[i] < half) or (furniture and chars[i] < most)
+            ):
+                drop[i] = 1
+            elif comments and tag != "article" and tag != "main":
+                drop[i] = names_a_comment_section(node)
+            else:
+                drop[i] = 0
+        return [drop[i] != 0 for i in range(size)]
+    finally:
+        PyMem_Free(drop)
+
+
+def without(elements, tags, parent, children, runs, depth, drop, bint href_links,
+            frozenset link_tags):
+    """The fields of :func:`scrapy_cetd.cetd_plus.without`'s view (``LINK_TAGS`` comes in as
+    ``link_tags``); ``None`` for a view this module does not handle."""
+    if not is_elements(elements):
+        return None
+    for fields in (tags, parent, children, runs, depth, drop):
+        if type(fields) is not list:
+            return None
+    try:
+        return _without(elements, tags, parent, children, runs, depth, drop, href_links,
+                        link_tags)
+    except NotHandledError:
+        return None
+
+
+cdef tuple _without(object elements, list tags, list parent, list children, list runs, list depth,
+                    list drop, bint href_links, frozenset link_tags):
+    cdef Py_ssize_t size = len(elements)
+    if size == 0 or any(len(fields) != size for fields in (tags, parent, children, runs, depth, drop)):
+        raise NotHandledError("fields of different lengths")
+    cdef char* dropped = <char*>PyMem_Malloc(size)
+    cdef Py_ssize_t* new_index = <Py_ssize_t*>PyMem_Malloc(size * sizeof(Py_ssize_t))
+    cdef char* links = <char*>PyMem_Malloc(size)
+    cdef Py_ssize_t kept = 0
+    cdef Py_ssize_t new = 0
+    cdef Py_ssize_t p
+    cdef Py_ssize_t c
+    cdef Py_ssize_t last
+    cdef bint changed
+    cdef bint own
+    cdef list own_children
+    cdef list own_runs
+    cdef list kept_children
+    cdef list kept_runs
+    cdef object new_elements = (
+        ElementNodes((<ElementNodes>elements).root) if type(elements) is ElementNodes else []
+    )
+    cdef list new_tags = []
+    cdef list new_parent = []
+    cdef list new_children = []
+    cdef list new_runs = []
+    cdef list new_depth = []
+    cdef list new_in_link = []
+    try:
+        if dropped is NULL or new_index is NULL or links is NULL:
+            raise MemoryError()
+        for i in range(size):
+            dropped[i] = 1 if drop[i] else 0
+        if dropped[0]:
+            raise NotHandledError("the root is dropped")
+        new_index[0] = 0
+        kept = 1
+        for i in range(1, size):
+            if dropped[i]:
+                new_index[i] = -1
+                continue
+            if dropped[as_index(parent[i], 0, i)]:
+                raise NotHandledError("a kept element below a dropped one")
+            new_index[i] = kept
+            kept += 1
+        for i in range(size):
+            if dropped[i]:
+                continue
+            own_children = children[i]
+            own_runs = runs[i]
+            if len(own_runs) != len(own_children) + 1:
+                raise NotHandledError("runs do not match children")
+            changed = False
+            for child in own_children:
+                if dropped[as_index(child, i + 1, size)]:
+                    changed = True
+                    break
+            if not changed:
+                new_children.append(untracked([new_index[<Py_ssize_t>child] for child in own_children]))
+                new_runs.append(own_runs)
+            else:
+                kept_children = []
+                kept_runs = [own_runs[0]]
+                for k in range(len(own_children)):
+                    c = as_index(own_children[k], i + 1, size)
+                    if dropped[c]:  # (no negative indexing: wraparound is off)
+                        last = len(kept_runs) - 1
+                        kept_runs[last] = kept_runs[last] + own_runs[k + 1]
+                    else:
+                        kept_children.append(new_index[c])
+                        kept_runs.append(own_runs[k + 1])
+                new_children.append(untracked(kept_children))
+                new_runs.append(untracked(kept_runs))
+            tag = tags[i]
+            own = tag in link_tags
+            if own and href_links and tag == "a":
+                own = find_attribute(node_at(elements, i), "href") is not NULL
+            p = new_index[<Py_ssize_t>parent[i]] if i else -1
+            links[new] = own or (new > 0 and links[p])
+            if type(elements) is ElementNodes:
+                (<ElementNodes>new_elements).push((<ElementNodes>elements).nodes[i])
+            else:
+                (<list>new_elements).append(elements[i])
+            new_tags.append(tag)
+            new_parent.append(p)
+            new_depth.append(depth[i])
+            new_in_link.append(links[new] != 0)
+            new += 1
+        return new_elements, new_tags, new_parent, new_children, new_runs, new_depth, new_in_link
+    finally:
+        PyMem_Free(dropped)
+        PyMem_Free(new_index)
+        PyMem_Free(links)
+
+
+# --- what a selection keeps (cetd-plus) -----------------------------------------------------------
+
+cdef char* flags_of(object values, Py_ssize_t size) except NULL:
+    """The truth of each of ``values`` (``size`` of them) as C chars."""
+    if len(values) != size:
+        raise NotHandledError("fields of different lengths")
+    cdef char* flags = <char*>PyMem_Malloc(max(size, 1))
+    if flags is NULL:
+        raise MemoryError()
+    for i in range(size):
+        flags[i] = 1 if values[i] else 0
+    return flags
+
+
+cdef char* mode_codes(object modes, tuple keep, Py_ssize_t size) except NULL:
+    """Each of ``modes`` as 0 (drop), 1 (shell), 2 (text) or 3 (none of ``keep``'s three)."""
+    if len(modes) != size:
+        raise NotHandledError("fields of different lengths")
+    drop_mode, shell_mode, text_mode = keep
+    cdef char* codes = <char*>PyMem_Malloc(max(size, 1))
+    if codes is NULL:
+        raise MemoryError()
+    for i in range(size):
+        value = modes[i]
+        codes[i] = (
+            0 if value == drop_mode else 1 if value == shell_mode else 2 if value == text_mode
+            else 3
+        )
+    return codes
+
+
+cdef long long count_at(list counts, Py_ssize_t i) except? -1:
+    """``counts[i]`` as a C integer; :class:`NotHandledError` for anything but an int."""
+    value = counts[i]
+    if type(value) is not int:
+        raise NotHandledError("not a count")
+    try:
+        return value
+    except OverflowError:
+        raise NotHandledError("count out of range")
+
+
+def ancestors_of(parent, content):
+    """:func:`scrapy_cetd.cetd.ancestors_of` on a view's parents; ``None`` for a malformed
+    view."""
+    if type(parent) is not list:
+        return None
+    cdef Py_ssize_t size = len(parent)
+    cdef Py_ssize_t* parents = NULL
+    cdef char* own = NULL
+    cdef char* below = NULL
+    try:
+        parents = load_parents(parent, size)
+        own = flags_of(content, size)
+        below = <char*>PyMem_Malloc(max(size, 1))
+        if below is NULL:
+            raise MemoryError()
+        for i in range(size):
+            below[i] = 0
+        for i in range(size - 1, 0, -1):
+            if own[i] or below[i]:
+                below[parents[i]] = 1
+        return [below[i] != 0 for i in range(size)]
+    except NotHandledError:
+        return None
+    finally:
+        PyMem_Free(parents)
+        PyMem_Free(own)
+        PyMem_Free(below)
+
+
+cdef char* kept_flags(Py_ssize_t* parents, char* codes, Py_ssize_t size) except NULL:
+    """:func:`scrapy_cetd.output.kept_elements` on parents and mode codes."""
+    cdef char* kept = <char*>PyMem_Malloc(max(size, 1))
+    if kept is NULL:
+        raise MemoryError()
+    if size:
+        kept[0] = 1
+    for i in range(1, size):
+        kept[i] = codes[i] != 0 and kept[parents[i]]
+    return kept
+
+
+def kept_elements(parent, modes, tuple keep):
+    """:func:`scrapy_cetd.output.kept_elements`; ``keep`` is ``(DROP, SHELL, TEXT)``;
+    ``None`` for a malformed view."""
+    if type(parent) is not list:
+        return None
+    cdef Py_ssize_t size = len(parent)
+    cdef Py_ssize_t* parents = NULL
+    cdef char* codes = NULL
+    cdef char* kept = NULL
+    try:
+        parents = load_parents(parent, size)
+        codes = mode_codes(modes, keep, size)
+        kept = kept_flags(parents, codes, size)
+        return [kept[i] != 0 for i in range(size)]
+    except NotHandledError:
+        return None
+    finally:
+        PyMem_Free(parents)
+        PyMem_Free(codes)
+        PyMem_Free(kept)
+
+
+def kept_chars(parent, modes, chars, tuple keep):
+    """:func:`scrapy_cetd.cetd_plus._kept_chars`; ``None`` for a malformed view."""
+    if type(parent) is not list or type(chars) is not list:
+        return None
+    cdef Py_ssize_t size = len(parent)
+    cdef Py_ssize_t* parents = NULL
+    cdef char* codes = NULL
+    cdef char* kept = NULL
+    cdef Py_ssize_t p
+    total = 0
+    try:
+        if len(chars) != size:
+            raise NotHandledError("fields of different lengths")
+        parents = load_parents(parent, size)
+        codes = mode_codes(modes, keep, size)
+        kept = kept_flags(parents, codes, size)
+        for i in range(size):
+            p = parents[i]
+            if codes[i] == 2 and kept[i] and (i == 0 or codes[p] != 2):
+                total += count_at(chars, i)
+            elif codes[i] == 0 and i and kept[p] and codes[p] == 2:
+                total -= count_at(chars, i)
+        return total
+    except NotHandledError:
+        return None
+    finally:
+        PyMem_Free(parents)
+        PyMem_Free(codes)
+        PyMem_Free(kept)
+
+
+def outermost_chars(parent, content, chars):
+    """:func:`scrapy_cetd.cetd_plus._chars`; ``None`` for a malformed view."""
+    if type(parent) is not list or type(chars) is not list:
+        return None
+    cdef Py_ssize_t size = len(parent)
+    cdef Py_ssize_t* parents = NULL
+    cdef char* inside = NULL
+    total = 0
+    try:
+        if len(chars) != size:
+            raise NotHandledError("fields of different lengths")
+        parents = load_parents(parent, size)
+        inside = flags_of(content, size)
+        for i in range(size):
+            if i and inside[parents[i]]:
+                inside[i] = 1
+            elif inside[i]:
+                total += count_at(chars, i)
+        return total
+    except NotHandledError:
+        return None
+    finally:
+        PyMem_Free(parents)
+        PyMem_Free(inside)
+
+
+def drop_link_blocks(parent, tags, chars, link_chars, list modes, double ratio,
+                     frozenset block_tags, tuple keep, double epsilon):
+    """:func:`scrapy_cetd.cetd_plus._drop_link_blocks` on a view's lists, changing ``modes``;
+    ``False`` (and ``modes`` unchanged) for a malformed view."""
+    if type(parent) is not list or type(tags) is not list or type(chars) is not list:
+        return False
+    if type(link_chars) is not list:
+        return False
+    cdef Py_ssize_t size = len(parent)
+    cdef Py_ssize_t* parents = NULL
+    cdef char* codes = NULL
+    cdef long long c
+    cdef list dropped = []
+    try:
+        if len(tags) != size or len(chars) != size or len(link_chars) != size:
+            raise NotHandledError("fields of different lengths")
+        parents = load_parents(parent, size)
+        codes = mode_codes(modes, keep, size)
+        for i in range(1, size):
+            if codes[i] == 2 and codes[parents[i]] == 2 and tags[i] in block_tags:
+                c = count_at(chars, i)
+                if c and <double>count_at(link_chars, i) > ratio * <double>c - epsilon:
+                    codes[i] = 0
+                    dropped.append(i)
+    except NotHandledError:
+        return False
+    finally:
+        PyMem_Free(parents)
+        PyMem_Free(codes)
+    drop_mode = keep[0]
+    for i in dropped:
+        modes[i] = drop_mode
+    return True
+
+
 # --- rendering ------------------------------------------------------------------------------------
 
 cdef class _Text:
@@ -1314,7 +1964,7 @@ def render(elements, children, parent, runs, tags, modes, keep, block_tags, clea
     joins it. lxml serialises the result, as it serialises the trimmed copy.
     """
     if (
-        type(elements) is not list
+        not is_elements(elements)
         or type(children) is not list
         or type(parent) is not list
         or type(runs) is not list
@@ -1330,7 +1980,7 @@ def render(elements, children, parent, runs, tags, modes, keep, block_tags, clea
 
 
 cdef tuple _render(
-    list elements,
+    object elements,
     list children,
     list parent,
     list runs,
@@ -1378,10 +2028,7 @@ cdef tuple _render(
                 except (TypeError, OverflowError):
                     raise NotHandledError("mode")
             parents.push(<int>as_index(parent[i], -1 if i == 0 else 0, size))
-            element = elements[i]
-            if not isinstance(element, _Element) or (<_Element>element)._c_node is NULL:
-                raise NotHandledError("not an element")
-            nodes[i] = (<_Element>element)._c_node
+            nodes[i] = node_at(elements, i)
             if type(children[i]) is not list or type(runs[i]) is not list:
                 raise NotHandledError("malformed view")
         if mode.data[0] == DROP:

@@ -101,6 +101,10 @@ def expand(
 
 def ancestors_of(view: DomView, content: Sequence[bool]) -> list[bool]:
     """Which elements have a content element below them (the shells of the output)."""
+    if dom.speedups is not None:
+        computed: list[bool] | None = dom.speedups.ancestors_of(view.parent, content)
+        if computed is not None:
+            return computed
     below = [False] * len(view)
     parent = view.parent
     for i in range(len(view) - 1, 0, -1):

@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 
 from lxml import etree
 
+from scrapy_cetd import dom
 from scrapy_cetd.cetd import (
     EPSILON,
     NO_TEXT,
@@ -26,7 +27,14 @@ from scrapy_cetd.cetd import (
     expand,
 )
 from scrapy_cetd.density import NodeCounts, count_nodes
-from scrapy_cetd.dom import LINK_TAGS, DomView, build_view, hidden_elements, local_tag
+from scrapy_cetd.dom import (
+    LINK_TAGS,
+    DomView,
+    attribute_owners,
+    build_view,
+    hidden_text_length,
+    local_tag,
+)
 from scrapy_cetd.extractor import Extractor
 from scrapy_cetd.metrics import tokens
 from scrapy_cetd.output import Keep, content_modes, kept_elements
@@ -85,10 +93,13 @@ GALLERY_MAX_SHARE = 0.5
 listicle, a recipe's steps), not a gallery inside it."""
 
 _JSON_TYPES = re.compile(r'"@type"\s*:\s*(\[[^\]]*\]|"[^"]*")')
-_MARKUP = (
-    "//*[@itemtype or @itemprop='articleBody' or self::script[@type='application/ld+json']]"
-    " | /html/head/meta[@property='og:type']"
+_MARKUP_ATTRIBUTES = (
+    ("itemtype", None),
+    ("itemprop", "articleBody"),
+    ("type", "application/ld+json"),
+    ("property", "og:type"),
 )
+"""The attributes (and values) that carry the markup :func:`page_markup` reads."""
 _TITLE_SOURCES = (
     "//meta[@property='og:title']/@content",
     "//meta[@name='twitter:title']/@content",
@@ -317,11 +328,13 @@ class PageMarkup:
 
 
 def page_markup(tree: etree._Element) -> PageMarkup:
-    """The :class:`PageMarkup` of the document that holds ``tree``."""
+    """The :class:`PageMarkup` of the document that holds ``tree``, read from its item types,
+    ``itemprop="articleBody"`` elements, JSON-LD scripts and head's ``og:type``."""
     types: set[str] = set()
     bodies: set[etree._Element] = set()
     user_texts: list[str] = []
-    for element in _xpath_elements(tree, _MARKUP):
+    root = tree.getroottree().getroot()
+    for element in attribute_owners(root, _MARKUP_ATTRIBUTES):
         get = element.get
         if get("itemprop") == "articleBody":
             bodies.add(element)
@@ -329,9 +342,9 @@ def page_markup(tree: etree._Element) -> PageMarkup:
         if itemtype:
             types.update(value.rsplit("/", 1)[-1].lower() for value in itemtype.split())
         tag = local_tag(element)
-        if tag == "meta":
+        if tag == "meta" and get("property") == "og:type" and _in_head(element, root):
             types.add((get("content") or "").strip().lower())
-        elif tag == "script":
+        elif tag == "script" and get("type") == "application/ld+json":
             declared: set[str] = set()
             for match in _JSON_TYPES.finditer(element.text or ""):
                 names = match.group(1)
@@ -342,6 +355,17 @@ def page_markup(tree: etree._Element) -> PageMarkup:
                 user_texts.extend(_json_ld_user_texts(element.text or ""))
     types.discard("")
     return PageMarkup(frozenset(types), frozenset(bodies), tuple(user_texts))
+
+
+def _in_head(element: etree._Element, root: etree._Element) -> bool:
+    """``element`` is a child of the ``<head>`` of the document ``root`` (an ``<html>``)."""
+    head = element.getparent()
+    return (
+        head is not None
+        and local_tag(head) == "head"
+        and head.getparent() is root
+        and local_tag(root) == "html"
+    )
 
 
 def _json_ld_user_texts(script: str) -> list[str]:
@@ -396,6 +420,13 @@ def boilerplate(
     :func:`count_nodes` characters."""
     half, most = chars[0] / 2, WRAPPER_SHARE * chars[0]
     tags, parent = view.tags, view.parent
+    if dom.speedups is not None:
+        computed: list[bool] | None = dom.speedups.boilerplate(
+            view.elements, tags, parent, chars, structural, comments, forms, half, most,
+            BOILERPLATE_TAGS, BOILERPLATE_ROLES,
+        )  # fmt: skip
+        if computed is not None:
+            return computed
     drop = [False] * len(view)
     for i, element in enumerate(view.elements):
         if i == 0:
@@ -468,16 +499,17 @@ def located(view: DomView, texts: Sequence[str]) -> list[int]:
     return found
 
 
-def _xpath_elements(root: etree._Element, path: str) -> list[etree._Element]:
-    found = root.xpath(path)
-    assert isinstance(found, list)
-    return [element for element in found if isinstance(element, etree._Element)]
-
-
 def without(view: DomView, drop: Sequence[bool], *, href_links: bool) -> DomView:
     """``view`` without the elements marked in ``drop`` (a dropped element's descendants must
     be marked too), with the text runs around each removed element joined, as if it had been
     deleted. With ``href_links``, an ``<a>`` is a link only when it has an ``href``."""
+    if dom.speedups is not None and isinstance(drop, list):
+        fields: dom.ViewFields | None = dom.speedups.without(
+            view.elements, view.tags, view.parent, view.children, view.runs, view.depth, drop,
+            href_links, LINK_TAGS,
+        )  # fmt: skip
+        if fields is not None:
+            return DomView(*fields)
     kept = [i for i, dropped in enumerate(drop) if not dropped]
     new_index = [-1] * len(view)
     for new, old in enumerate(kept):
@@ -504,12 +536,9 @@ def without(view: DomView, drop: Sequence[bool], *, href_links: bool) -> DomView
         runs.append(kept_runs)
     elements = [view.elements[i] for i in kept]
     tags = [view.tags[i] for i in kept]
-    not_links: set[etree._Element] = set()
-    if href_links:
-        not_links.update(_xpath_elements(elements[0], "descendant-or-self::a[not(@href)]"))
     in_link: list[bool] = []
     for new, (tag, element) in enumerate(zip(tags, elements, strict=True)):
-        own = tag in LINK_TAGS and element not in not_links
+        own = tag in LINK_TAGS and not (href_links and tag == "a" and element.get("href") is None)
         in_link.append(own or (new > 0 and in_link[parent[new]]))
     depth = [view.depth[i] for i in kept]
     return DomView(elements, tags, parent, children, runs, depth, in_link)
@@ -519,16 +548,13 @@ def _fallback_view(view: DomView, visible: int) -> DomView | None:
     """The view of what a reader without scripts sees, when it holds more text than the
     ``visible`` characters of ``view``: the body's ``<noscript>`` with the most text, or the
     body with its hidden elements shown when that holds four times the visible text (a page
-    hidden until a script runs). Candidates are first sized by their raw text (the body's,
-    scripts included, must be over four times the visible text for hidden text to be three
-    times it), so most pages build no second view."""
+    hidden until a script runs). Candidates are first sized by their raw text (the hidden
+    elements' must be over three times the visible text), so most pages build no second
+    view."""
     body = view.elements[0]
     candidates: list[tuple[etree._Element, int]] = []
-    raw = body.xpath("string-length(normalize-space(.))")
-    if isinstance(raw, float) and raw > 4 * visible:
-        hidden = hidden_elements(body)
-        if sum(len("".join(map(str, element.itertext()))) for element in hidden) > 3 * visible:
-            candidates.append((body, 4))
+    if hidden_text_length(body) > 3 * visible:
+        candidates.append((body, 4))
     candidates.extend(
         (element, 1)
         for element in body.iter("noscript")
@@ -548,15 +574,18 @@ def _article_body(
 ) -> int | None:
     """The element of ``bodies`` with the most text in ``view`` (at least 200 characters)."""
     found = None
-    if bodies:
-        for i, element in enumerate(view.elements):
-            chars = counts.chars[i]
-            if (
-                element in bodies
-                and chars >= 200
-                and (found is None or chars > counts.chars[found])
-            ):
-                found = i
+    for body in bodies:
+        try:
+            i = view.elements.index(body)
+        except ValueError:  # hidden, or furniture
+            continue
+        chars = counts.chars[i]
+        if chars >= 200 and (
+            found is None
+            or chars > counts.chars[found]
+            or (chars == counts.chars[found] and i < found)
+        ):
+            found = i
     return found
 
 
@@ -571,6 +600,10 @@ def _block_anchor(path: Sequence[int], counts: NodeCounts) -> int:
 
 def _chars(view: DomView, counts: NodeCounts, content: Sequence[bool]) -> int:
     """Characters below the outermost content elements."""
+    if dom.speedups is not None:
+        computed: int | None = dom.speedups.outermost_chars(view.parent, content, counts.chars)
+        if computed is not None:
+            return computed
     inside = [False] * len(view)
     total = 0
     for i in range(len(view)):
@@ -596,6 +629,11 @@ def _drop_link_blocks(view: DomView, counts: NodeCounts, modes: list[Keep], rati
     (a page that is all links, such as one wrapped in an unclosed ``<a>``, keeps them)."""
     chars, link_chars = counts.chars, counts.link_chars
     ratio = max(ratio, min(1.0, counts.link_ratio + 0.1))
+    if dom.speedups is not None and dom.speedups.drop_link_blocks(
+        view.parent, view.tags, chars, link_chars, modes, ratio, LINK_BLOCK_TAGS,
+        (Keep.DROP, Keep.SHELL, Keep.TEXT), EPSILON,
+    ):  # fmt: skip
+        return
     for i in range(1, len(view)):
         if (
             modes[i] == Keep.TEXT
@@ -611,17 +649,22 @@ def _drop_galleries(view: DomView, counts: NodeCounts, modes: list[Keep]) -> Non
     """Drop the kept runs of :data:`GALLERY_MIN_CARDS` or more sibling cards, alike in tag and
     class, that each show media, unless they hold :data:`GALLERY_MAX_SHARE` of the kept text."""
     size = len(view)
-    tags, chars = view.tags, counts.chars
+    tags, chars, parent = view.tags, counts.chars, view.parent
     shows = [tag in MEDIA_TAGS for tag in tags]
     media = [own or below for own, below in zip(shows, ancestors_of(view, shows), strict=True)]
+    media_children = [0] * size
+    for c in range(1, size):
+        if media[c]:
+            media_children[parent[c]] += 1
+    candidates = [p for p in range(size) if media_children[p] >= GALLERY_MIN_CARDS]
+    if not candidates:
+        return
     in_output = kept_elements(view, modes)
     kept = -1
-    for p in range(size):
+    for p in candidates:
         if modes[p] != Keep.TEXT or not in_output[p]:
             continue
         children = view.children[p]
-        if sum(media[c] for c in children) < GALLERY_MIN_CARDS:
-            continue
         runs: dict[tuple[str, str], list[int]] = {}
         for c in children:
             runs.setdefault((tags[c], view.elements[c].get("class") or ""), []).append(c)
@@ -639,6 +682,12 @@ def _kept_chars(view: DomView, counts: NodeCounts, modes: Sequence[Keep]) -> int
     """The characters ``modes`` keep: those below the outermost elements kept with their text,
     less the outermost blocks dropped inside them."""
     chars, parent = counts.chars, view.parent
+    if dom.speedups is not None:
+        computed: int | None = dom.speedups.kept_chars(
+            parent, modes, chars, (Keep.DROP, Keep.SHELL, Keep.TEXT)
+        )
+        if computed is not None:
+            return computed
     in_output = kept_elements(view, modes)
     total = 0
     for i in range(len(view)):

@@ -443,12 +443,12 @@ def _serialize(
     # node proxy by searching its ancestors, O(depth) per node on deep pages otherwise.
     originals = list(root.iter())
     duplicates = list(clone.iter())
-    view_index = {id(element): i for i, element in enumerate(view.elements)}
+    view_index = {element: i for i, element in enumerate(view.elements)}
     body = view.elements[0]
     keep_visible = {id(clone)}
     owner_of: dict[int, int] = {}
     for original, duplicate in zip(originals, duplicates, strict=True):
-        i = view_index.get(id(original))
+        i = view_index.get(original)
         if i is not None:
             owner_of[id(duplicate)] = i
         if original is body:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from types import ModuleType
 
@@ -131,7 +131,9 @@ class DomView:
     as if the node had been deleted from the tree.
     """
 
-    elements: list[etree._Element]
+    elements: Sequence[etree._Element]
+    """The elements, a list or, from the compiled build, a sequence that makes each proxy
+    when it is read (the same object while one is held, so sets and dicts of them work)."""
     tags: list[str]
     parent: list[int]
     children: list[list[int]]
@@ -152,7 +154,7 @@ class DomView:
 
 
 ViewFields = tuple[
-    list[etree._Element],
+    Sequence[etree._Element],
     list[str],
     list[int],
     list[list[int]],
@@ -246,22 +248,72 @@ def _visible_name(tag: object) -> str | None:
     return None if name in INVISIBLE_TAGS else name
 
 
-_HIDING_ATTRIBUTES = "descendant::*/@hidden | descendant::*/@style | descendant::*/@type"
+HIDING_ATTRIBUTES = (("hidden", None), ("style", None), ("type", None))
 """The attributes :func:`is_hidden` reads; an element without any of them is never hidden."""
+
+
+def attribute_owners(
+    root: etree._Element, attributes: Sequence[tuple[str, str | None]]
+) -> list[etree._Element]:
+    """The elements of ``root``'s subtree, ``root`` first and then in document order, that
+    carry any of ``attributes``, pairs of a name (without a namespace, as ``element.get``
+    reads it) and the value it must have (``None``: any value).
+
+    Pages carry few of the attributes the extractors look for (``itemtype``, ``hidden``...), so
+    one compiled walk over the libxml2 nodes makes proxies for those few elements only; an
+    XPath query such as ``//*[@itemtype]`` costs about as much as a parse of the page.
+    """
+    if speedups is not None:
+        found: list[etree._Element] | None = speedups.attribute_owners(
+            root,
+            tuple(
+                (name.encode("utf-8"), None if value is None else value.encode("utf-8"))
+                for name, value in attributes
+            ),
+        )
+        if found is not None:
+            return found
+    return [
+        element
+        for element in root.iter()
+        if isinstance(element.tag, str)
+        and any(
+            (present := element.get(name)) is not None and (value is None or present == value)
+            for name, value in attributes
+        )
+    ]
 
 
 def hidden_elements(root: etree._Element) -> set[etree._Element]:
     """The elements below ``root`` that :func:`is_hidden` rejects.
 
-    Only an element with a ``hidden``, ``style`` or ``type`` attribute can be hidden. One XPath
-    query, run in C, finds those attributes and their few owners, so :func:`build_view` tests
-    set membership instead of reading three attributes of every element (which would cost more
-    than the rest of its loop). The set holds the proxies alive, so the walk meets these very
-    objects.
+    Only an element with one of :data:`HIDING_ATTRIBUTES` can be hidden, so
+    :func:`build_view` tests set membership instead of reading three attributes of every
+    element (which would cost more than the rest of its loop). The set holds the proxies
+    alive, so the walk meets these very objects.
     """
-    found = root.xpath(_HIDING_ATTRIBUTES, smart_strings=True)
-    assert isinstance(found, list)
-    owners = {
-        value.getparent() for value in found if isinstance(value, etree._ElementUnicodeResult)
+    if speedups is not None:
+        found: list[etree._Element] | None = speedups.hidden_elements(root)
+        if found is not None:
+            return set(found)
+    return {
+        element
+        for element in attribute_owners(root, HIDING_ATTRIBUTES)
+        if element is not root and is_hidden(element)
     }
-    return {element for element in owners if element is not None and is_hidden(element)}
+
+
+def hidden_text_length(root: etree._Element) -> int:
+    """Characters of the text below the elements :func:`hidden_elements` finds, each hidden
+    subtree counted once (its text and its descendants' text and tails, as ``itertext``
+    reads them)."""
+    if speedups is not None:
+        computed: int | None = speedups.hidden_text_length(root)
+        if computed is not None:
+            return computed
+    hidden = hidden_elements(root)
+    return sum(
+        len("".join(map(str, element.itertext())))
+        for element in hidden
+        if not any(ancestor in hidden for ancestor in element.iterancestors())
+    )

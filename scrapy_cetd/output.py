@@ -160,6 +160,12 @@ def _drop_attribute_by_rebuilding(owner: etree._Element, name: str) -> None:
 
 def kept_elements(view: DomView, modes: Sequence[Keep]) -> list[bool]:
     """Whether each element is in the output: its mode keeps it and so do its ancestors'."""
+    if dom.speedups is not None:
+        computed: list[bool] | None = dom.speedups.kept_elements(
+            view.parent, modes, (Keep.DROP, Keep.SHELL, Keep.TEXT)
+        )
+        if computed is not None:
+            return computed
     kept = [True] * len(view)
     parent = view.parent
     for i in range(1, len(view)):

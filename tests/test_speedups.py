@@ -14,13 +14,13 @@ import pytest
 from conftest import EXAMPLE_1, STORM_PAGE, deep_chain, parse, texts_from_threads
 from lxml import etree
 
-from scrapy_cetd import cetd, density, dom, output
+from scrapy_cetd import cetd, cetd_plus, density, dom, output
 from scrapy_cetd.api import get_extractor
 from scrapy_cetd.datasets import Page, default_datasets_root, find_datasets
 from scrapy_cetd.dom import DomView, build_view_python, find_body
 from scrapy_cetd.output import Keep, render_python
 
-ALGORITHMS = ("cetd-ds", "cectd-ds", "cectd-s")
+ALGORITHMS = ("cetd-ds", "cectd-ds", "cectd-s", "cetd-plus")
 
 SPEEDUPS = dom.speedups
 needs_speedups = pytest.mark.skipif(
@@ -61,6 +61,20 @@ PAGES = {
     "empty": "<body></body>",
     "blank": "<body>  \n  <div> </div></body>",
     "comment_only": "<body><!-- nothing --></body>",
+    "furniture": (
+        '<html><head><meta property="og:type" content="article"><script type="application/'
+        'ld+json">{"@type": "NewsArticle"}</script></head><body><nav><a href="/">Home</a>'
+        '<a>No link</a></nav><div role=" Navigation ">menu</div><main><article itemprop='
+        '"articleBody"><h1>Title</h1><p>A long paragraph of the article body with words.</p>'
+        '<form><input type="text"><button>Go</button></form><div class="Comments-List">'
+        '<p>a reader writes</p></div><div id="DISQUS_thread">thread</div><div class="kommentar'
+        ' \u0130comment">non-ASCII class</div><div class="caf\u00e9 comment">caf\u00e9</div>'
+        '<div itemtype="http://schema.org/Comment">typed comment</div><div class="x&amp;'
+        'comment">entity</div></article></main><aside>related<p hidden>'
+        'hidden <span style="display:none">nested hidden</span> text</p></aside>'
+        '<footer role="contentinfo">footer text</footer><div itemscope itemtype="https://'
+        'schema.org/Person">author</div></body></html>'
+    ),
 }
 
 
@@ -90,7 +104,7 @@ def pure_python(monkeypatch: pytest.MonkeyPatch) -> Callable[[], Any]:
 
 def view_fields(view: DomView) -> tuple[Any, ...]:
     return (
-        [id(element) for element in view.elements],
+        list(view.elements),
         view.tags,
         view.parent,
         view.children,
@@ -212,6 +226,87 @@ def test_content_and_own_modes_match_the_reference(pure_python: Callable[[], Any
         assert fast == slow
 
 
+def test_element_nodes_read_as_a_sequence_of_proxies() -> None:
+    root = tree("blocks")
+    view = dom.build_view(body(root))
+    reference = build_view_python(body(root))
+    elements = view.elements
+    assert type(elements).__name__ == "ElementNodes"
+    assert len(elements) == len(reference.elements)
+    assert list(elements) == reference.elements
+    assert elements[-1] is reference.elements[-1]
+    assert elements[1:3] == reference.elements[1:3]
+    assert elements.index(reference.elements[4]) == 4
+    with pytest.raises(ValueError, match="not in the view"):
+        elements.index(root)
+    with pytest.raises(IndexError):
+        elements[len(elements)]
+    with pytest.raises(TypeError):
+        elements["1"]
+
+
+def cetd_plus_passes(root: etree._Element, rng: random.Random) -> list[Any]:
+    """What cetd-plus's passes make of ``root``, with random selections drawn from ``rng``."""
+    page_body = body(root)
+    view = dom.build_view(page_body)
+    counts = density.count_nodes(view)
+    results: list[Any] = [
+        dom.attribute_owners(root, cetd_plus._MARKUP_ATTRIBUTES),
+        dom.hidden_elements(page_body),
+        dom.hidden_text_length(page_body),
+        cetd_plus.page_markup(root),
+    ]
+    for structural, comments, forms in ((True, True, True), (True, False, False)):
+        drop = cetd_plus.boilerplate(
+            view, counts.chars, structural=structural, comments=comments, forms=forms
+        )
+        results.append(drop)
+        for href_links in (False, True):
+            results.append(view_fields(cetd_plus.without(view, drop, href_links=href_links)))
+    content = [rng.random() < 0.3 for _ in range(len(view))]
+    modes = random_modes(view, rng)
+    results += [
+        cetd.ancestors_of(view, content),
+        output.kept_elements(view, modes),
+        cetd_plus._kept_chars(view, counts, modes),
+        cetd_plus._chars(view, counts, content),
+    ]
+    for ratio in (0.0, 0.5):
+        changed = list(modes)
+        cetd_plus._drop_link_blocks(view, counts, changed, ratio)
+        results.append(changed)
+    return results
+
+
+def test_cetd_plus_passes_match_the_reference(pure_python: Callable[[], Any]) -> None:
+    """Furniture, markup, hidden text, pruned views and what a selection keeps, both ways."""
+    for name in sorted(PAGES):
+        root = tree(name)
+        fast = cetd_plus_passes(root, random.Random(name))
+        with pure_python():
+            slow = cetd_plus_passes(root, random.Random(name))
+        assert fast == slow, name
+
+
+def test_furniture_comments_and_hidden_text_on_a_hand_made_page() -> None:
+    """What the passes compared above find, checked by hand once."""
+    root = tree("furniture")
+    page_body = body(root)
+    view = dom.build_view(page_body)
+    counts = density.count_nodes(view)
+    drop = cetd_plus.boilerplate(view, counts.chars, structural=True, comments=True)
+    dropped = {view.elements[i].get("class") or view.elements[i].get("id") or view.tags[i]
+               for i in range(len(view)) if drop[i]}  # fmt: skip
+    assert {"nav", "form", "Comments-List", "DISQUS_thread", "aside", "footer"} <= dropped
+    assert "kommentar \u0130comment" in dropped  # Python lower-cases the non-ASCII name
+    assert {"caf\u00e9 comment", "x&comment"} <= dropped
+    assert "article" not in dropped
+    markup = cetd_plus.page_markup(root)
+    assert {"article", "newsarticle", "person"} <= markup.types
+    assert [element.tag for element in markup.article_bodies] == ["article"]
+    assert dom.hidden_text_length(page_body) == len("hidden nested hidden text")
+
+
 def test_filtered_views_render_like_the_reference() -> None:
     """A view built by another module from a subset of the elements (as cetd_plus does)."""
     view = dom.build_view(body(tree("links")))
@@ -294,7 +389,7 @@ def test_deep_nesting_matches_the_reference(pure_python: Callable[[], Any]) -> N
     assert_same_rendering(view, modes)
     for algorithm in ALGORITHMS:
         assert "deep content at the bottom" in get_extractor(algorithm).extract(root).text
-    assert_same_results(root, pure_python, ("cectd-ds",))
+    assert_same_results(root, pure_python, ("cectd-ds", "cetd-plus"))
 
 
 def test_threads_share_the_compiled_path() -> None:
