@@ -92,6 +92,18 @@ GALLERY_MAX_SHARE = 0.5
 """A run of cards holding at least this share of the selected text is the content itself (a
 listicle, a recipe's steps), not a gallery inside it."""
 
+CAPTION_OVERLAP = 0.9
+"""A block at least this share of whose tokens are words of one image's alternative text
+describes that image: a caption."""
+
+CAPTION_TOKENS = 5
+"""The fewest tokens a block needs to be told a caption by its words (a credit such as "Photo:
+AP" is too short to tell)."""
+
+HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+"""Headings: a headline that repeats an image's alternative text, or a block holding one, is
+no caption."""
+
 _JSON_TYPES = re.compile(r'"@type"\s*:\s*(\[[^\]]*\]|"[^"]*")')
 _MARKUP_ATTRIBUTES = (
     ("itemtype", None),
@@ -144,7 +156,10 @@ class CetdPlusExtractor(Extractor):
        tag and class) that each show media go (slideshows with their captions and counters,
        strips of teaser cards), unless they hold half the selected text (a listicle) or the
        page declares types and none is an article type.
-    9. ``listing_share``: when what is left holds less than this share of the text that step 2
+    9. ``remove_captions``: on a page that declares an article type, the kept blocks without
+       headings that repeat an image's alternative text go (photo captions, the captions
+       of a slideshow kept apart from its images), unless one holds half the selected text.
+    10. ``listing_share``: when what is left holds less than this share of the text that step 2
        left, the page is not an article with a main block but a list (search results, a
        category page, job offers whose records are links, a table of contents): all of that
        text is its content.
@@ -165,6 +180,7 @@ class CetdPlusExtractor(Extractor):
         link_block_ratio: float = 0.7,
         listing_share: float = 0.05,
         remove_galleries: bool = True,
+        remove_captions: bool = True,
         threshold_coefficient: float = 1.0,
         remove_hidden: bool = True,
     ) -> None:
@@ -195,7 +211,10 @@ class CetdPlusExtractor(Extractor):
           collection and documentation pages are made of links), other datasets within 0.001.
         - ``remove_galleries`` (step 8): utomo +0.005 BOW / +0.006 SH, scrapinghub +0.004,
           dragnet +0.002; wcxb -0.003, readability -0.0002 (Mozilla's gold keeps captions).
-        - ``listing_share`` (step 9; 0 turns it off): wcxb +0.021 BOW, no change
+        - ``remove_captions`` (step 9): scrapinghub +0.006 BOW / +0.006 SH, utomo +0.003 /
+          +0.003, dragnet +0.0005; readability -0.0003, wcxb -0.0004 (Mozilla's gold keeps
+          captions; WCXB's few affected pages keep a product name in a slide).
+        - ``listing_share`` (step 10; 0 turns it off): wcxb +0.021 BOW, no change
           elsewhere. 0.02 gains wcxb +0.006 less; 0.1 gains +0.020 more on wcxb and changes no
           article dataset by more than 0.0002, but article pages of the share come as close as
           0.08 and 0.10 (short news stories among many links), so the default keeps a margin.
@@ -221,6 +240,7 @@ class CetdPlusExtractor(Extractor):
         self.link_block_ratio = link_block_ratio
         self.listing_share = listing_share
         self.remove_galleries = remove_galleries
+        self.remove_captions = remove_captions
         self.threshold_coefficient = threshold_coefficient
 
     def extract(self, tree: etree._Element, *, url: str | None = None) -> ExtractionResult:
@@ -297,6 +317,8 @@ class CetdPlusExtractor(Extractor):
                 _drop_link_blocks(view, counts, modes, self.link_block_ratio)
             if self.remove_galleries:
                 _drop_galleries(view, counts, modes)
+        if self.remove_captions and markup.types & ARTICLE_TYPES:
+            _drop_captions(view, counts, modes)
         if _kept_chars(view, counts, modes) < self.listing_share * counts.chars[0]:
             return [Keep.TEXT] * len(view)
         return modes
@@ -676,6 +698,59 @@ def _drop_galleries(view: DomView, counts: NodeCounts, modes: list[Keep]) -> Non
             if sum(chars[c] for c in run) < GALLERY_MAX_SHARE * kept:
                 for c in run:
                     modes[c] = Keep.DROP
+
+
+def _drop_captions(view: DomView, counts: NodeCounts, modes: list[Keep]) -> None:
+    """Drop the outermost kept blocks without headings that repeat one image's alternative
+    text (:data:`CAPTION_OVERLAP` of :data:`CAPTION_TOKENS` or more tokens), unless they hold
+    half the kept text. Blocks are first sized against the words of all the images at once,
+    counted bottom-up, so a page reads each text run once."""
+    root = view.elements[0].getroottree().getroot()
+    alts: list[set[str]] = []
+    longest = 0
+    for image in attribute_owners(root, (("alt", None),)):
+        text = image.get("alt") or ""
+        if local_tag(image) == "img" and (vocabulary := set(tokens(text))):
+            alts.append(vocabulary)
+            longest = max(longest, len(text))
+    if not alts:
+        return
+    every_alt = set().union(*alts)
+    size, chars, parent = len(view), counts.chars, view.parent
+    in_output = kept_elements(view, modes)
+    small = [
+        0 < chars[i] <= 2 * longest and in_output[i] and modes[i] == Keep.TEXT for i in range(size)
+    ]
+    total, in_alts = [0] * size, [0] * size
+    heading = [tag in HEADING_TAGS for tag in view.tags]
+    for i in range(size - 1, 0, -1):
+        if heading[i]:
+            heading[parent[i]] = True
+        if small[i]:
+            words = tokens(" ".join(view.runs[i]))
+            total[i] += len(words)
+            in_alts[i] += sum(word in every_alt for word in words)
+            total[parent[i]] += total[i]
+            in_alts[parent[i]] += in_alts[i]
+    half = _kept_chars(view, counts, modes) / 2
+    for i in range(1, size):
+        if (
+            small[i]
+            and total[i] >= CAPTION_TOKENS
+            and in_alts[i] >= CAPTION_OVERLAP * total[i]
+            and chars[i] < half
+            and not heading[i]
+        ):
+            end = i + 1
+            while end < size and view.depth[end] > view.depth[i]:
+                end += 1
+            subtree = range(i, end)
+            words = tokens(" ".join(run for j in subtree if small[j] for run in view.runs[j]))
+            needed = CAPTION_OVERLAP * total[i]
+            if any(sum(word in alt for word in words) >= needed for alt in alts):
+                modes[i] = Keep.DROP
+                for j in subtree:
+                    small[j] = False
 
 
 def _kept_chars(view: DomView, counts: NodeCounts, modes: Sequence[Keep]) -> int:

@@ -230,6 +230,52 @@ def test_cards_that_hold_most_of_the_text_are_the_content() -> None:
     assert lines(page) == ["Three things", *PARAGRAPHS]
 
 
+CAPTION = "Waves break over the sea wall at dawn, as seen from the harbour on Monday"
+ARTICLE_TYPE = '<meta property="og:type" content="article">'
+
+
+def _captioned(figure: str, declared: str = ARTICLE_TYPE) -> str:
+    body = ARTICLE.replace("</h1>", "</h1>" + figure)
+    return f"<html><head>{declared}</head><body><div>{body}</div></body></html>"
+
+
+def test_a_caption_that_repeats_the_image_alt_goes() -> None:
+    figure = f"<figure><img src='/wall.jpg' alt='{CAPTION}.'><figcaption>{CAPTION} (AP)"
+    page = _captioned(figure + "</figcaption></figure>")
+    assert lines(page) == ["Storm hits the coast", *PARAGRAPHS]
+    assert f"{CAPTION} (AP)" in lines(page, remove_captions=False)
+
+
+def test_captions_kept_apart_from_their_slides_go() -> None:
+    slides = f"<ul><li><img src='/1.jpg' alt='{CAPTION}'></li></ul>"
+    captions = f"<div class='captions'><p>Image 1 of 1</p><p>{CAPTION} more</p></div>"
+    assert lines(_captioned(slides + captions)) == [
+        "Storm hits the coast",
+        "Image 1 of 1",
+        *PARAGRAPHS,
+    ]
+
+
+@pytest.mark.parametrize(
+    ("figure", "kept"),
+    [
+        (f"<img src='/wall.jpg' alt='{CAPTION}'><h2>{CAPTION}</h2>", CAPTION),  # a heading
+        (f"<div><img alt='{CAPTION}'><h2>{CAPTION}</h2><p>By AP</p></div>", CAPTION),
+        (f"<img src='/wall.jpg' alt='Waves break'><p>{CAPTION}</p>", CAPTION),  # alt says less
+        (f"<img src='/wall.jpg' alt='{CAPTION}'><p>Waves break over it</p>", "Waves break over it"),
+    ],
+)
+def test_headings_and_texts_that_do_not_repeat_the_alt_stay(figure: str, kept: str) -> None:
+    assert kept in lines(_captioned(figure))
+
+
+def test_captions_stay_on_pages_that_declare_no_article() -> None:
+    figure = f"<img src='/wall.jpg' alt='{CAPTION}'><p>{CAPTION}</p>"
+    assert CAPTION in lines(_captioned(figure, declared=""))
+    product = '<meta property="og:type" content="product">'
+    assert CAPTION in lines(_captioned(figure, declared=product))
+
+
 REVIEW = (
     "I bought this jacket for a winter trip to the mountains and it kept me warm and dry "
     "through three days of snow, wind and rain, so I would buy it again."
