@@ -97,6 +97,11 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="also remove nav, aside, footer... from what is kept (beyond the paper)",
     )
+    prune.add_argument(
+        "--keep-positions",
+        action="store_true",
+        help="empty, not remove, elements before a kept sibling of their tag (positional XPaths)",
+    )
     prune.add_argument("--encoding", help="charset to assume, as an HTTP header would declare")
     prune.add_argument("--url", help="the page's URL")
     prune.set_defaults(run=_run_prune)
@@ -253,6 +258,7 @@ def _run_prune(args: argparse.Namespace) -> int:
             size=args.size,
             keep_main_content=args.keep_main_content,
             remove_furniture=args.remove_furniture,
+            keep_positions=args.keep_positions,
         )
     except ValueError as error:
         raise CommandError(f"{args.file}: {error}") from None

@@ -93,7 +93,8 @@ class TagPathRegion:
     invert: bool
     """Whether the pruning keeps the complement of the region [P §6.3, Alg. 6]."""
     kept_count: int
-    """Elements the pruned page keeps: the kept positions and their ancestors (shells)."""
+    """Elements the pruned page keeps: the kept positions and their ancestors (shells); the
+    elements that ``keep_positions`` empties instead of removing are not counted."""
 
     @property
     def node_count(self) -> int:
@@ -168,6 +169,7 @@ def prune_tag_paths(
     size: Size = "nodes",
     keep_main_content: bool = False,
     remove_furniture: bool = False,
+    keep_positions: bool = False,
 ) -> etree._Element:
     """A pruned **copy** of ``tree`` holding only the main region of its ``<body>``.
 
@@ -199,6 +201,11 @@ def prune_tag_paths(
     * ``remove_furniture``: the page furniture that ``cetd-plus`` removes by markup (``nav``,
       ``aside``, ``footer``, ``dialog``, ``menu``, ``select`` and the ARIA furniture roles; not
       forms, which hold a product's options) is removed from the kept part too.
+
+    ``keep_positions``: a removed element that comes before a sibling of the same tag that
+    stays is emptied (no attributes, text or children) instead of removed, so that positional
+    XPaths written for the original page (``main/section[2]/article``) select the same
+    elements in the copy. The empty elements also match tag selectors such as ``css("li")``.
     """
     return prune_tag_paths_region(
         tree,
@@ -208,6 +215,7 @@ def prune_tag_paths(
         size=size,
         keep_main_content=keep_main_content,
         remove_furniture=remove_furniture,
+        keep_positions=keep_positions,
     )[0]
 
 
@@ -220,6 +228,7 @@ def prune_tag_paths_region(
     size: Size = "nodes",
     keep_main_content: bool = False,
     remove_furniture: bool = False,
+    keep_positions: bool = False,
 ) -> tuple[etree._Element, TagPathRegion]:
     """:func:`prune_tag_paths` and the :class:`TagPathRegion` it pruned to, from one search."""
     region, view, modes = _search(
@@ -233,7 +242,7 @@ def prune_tag_paths_region(
     )
     clone = copy.deepcopy(tree)
     if view is not None:
-        _trim(tree, clone, view, modes)
+        _trim(tree, clone, view, modes, keep_positions=keep_positions)
     return clone, region
 
 
@@ -538,8 +547,17 @@ def _main_content(tree: etree._Element, view: DomView) -> list[bool]:
     return main
 
 
-def _trim(tree: etree._Element, clone: etree._Element, view: DomView, modes: Sequence[int]) -> None:
-    """Prune ``clone``, a deep copy of ``tree``, to the kept elements of ``view``.
+def _trim(
+    tree: etree._Element,
+    clone: etree._Element,
+    view: DomView,
+    modes: Sequence[int],
+    *,
+    keep_positions: bool = False,
+) -> None:
+    """Prune ``clone``, a deep copy of ``tree``, to the kept elements of ``view``; with
+    ``keep_positions``, a removed element before a remaining sibling of the same tag is emptied
+    instead (:func:`prune_tag_paths`).
 
     Copies are paired with originals by walking both trees in the same order. Every proxy
     stays referenced until the end: lxml frees a proxy by searching its ancestors for a live
@@ -569,17 +587,23 @@ def _trim(tree: etree._Element, clone: etree._Element, view: DomView, modes: Seq
         own = {id(copies[c]): c for c in children[i]}
         if mode == _SHELL:
             duplicate.text = None
-            for child in list(duplicate):
-                c = own.get(id(child))
-                if c is None or not modes[c]:
-                    child.tail = None
-                    duplicate.remove(child)
-                else:
-                    child.tail = None
-            continue
-        for child in list(duplicate):
+        later: set[object] = set()  # the tags of the children that stay, after this one
+        for child in reversed(list(duplicate)):
             c = own.get(id(child))
-            if c is not None and not modes[c]:
+            goes = (
+                (c is None or not modes[c]) if mode == _SHELL else (c is not None and not modes[c])
+            )
+            if mode == _SHELL:
+                child.tail = None
+            if not goes:
+                later.add(child.tag)
+            elif keep_positions and isinstance(child.tag, str) and child.tag in later:
+                tail = child.tail
+                child.clear()
+                child.tail = tail
+            elif mode == _SHELL:
+                duplicate.remove(child)
+            else:
                 remove_keeping_tail(child)
 
 
@@ -595,6 +619,7 @@ def tps_selector(
     size: Size = "nodes",
     keep_main_content: bool = False,
     remove_furniture: bool = False,
+    keep_positions: bool = False,
 ) -> Selector:
     """A :class:`scrapy.Selector` over the TPS-pruned copy of ``response``'s page.
 
@@ -621,5 +646,6 @@ def tps_selector(
         size=size,
         keep_main_content=keep_main_content,
         remove_furniture=remove_furniture,
+        keep_positions=keep_positions,
     )
     return Selector(root=pruned, type="html", base_url=response.url)

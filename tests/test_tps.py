@@ -252,6 +252,40 @@ def test_remove_furniture_drops_menus_but_not_a_records_own_footer() -> None:
     assert without.kept_count == len(furnished.xpath("/html/body//*")) + 1
 
 
+SECTIONS = (
+    "<html><body><main><section class='promo'><h2>Offers</h2><p>Sale now on</p></section>"
+    "<section class='news'>"
+    + "".join(f"<article><h3>Story {n}</h3><p>Text of story {n}.</p></article>" for n in range(8))
+    + "</section></main></body></html>"
+)
+"""Records in the second ``<section>``: their positional XPath counts the first."""
+
+
+def test_keep_positions_keeps_positional_xpaths_valid() -> None:
+    tree = parse(SECTIONS)
+    records = "/html/body/main/section[2]/article"
+    assert len(tree.xpath(records)) == 8
+    pruned = prune_tag_paths(tree)
+    assert not pruned.xpath("//section[@class='promo']")
+    assert not pruned.xpath(records)  # the records' section is now the first
+    kept = prune_tag_paths(tree, keep_positions=True)
+    assert [a.findtext("h3") for a in kept.xpath(records)] == [f"Story {n}" for n in range(8)]
+    placeholder = kept.xpath("/html/body/main/section[1]")[0]
+    assert (placeholder.attrib, len(placeholder), placeholder.text) == ({}, 0, None)
+    assert "Offers" not in etree.tostring(kept, encoding="unicode")
+
+
+def test_keep_positions_empties_only_what_precedes_a_kept_sibling_of_its_tag() -> None:
+    page = SECTIONS.replace("<section class='news'>", "<div class='ad'>Buy</div><section>")
+    kept = prune_tag_paths(
+        parse(page.replace("</main>", "<p>After</p></main>")), keep_positions=True
+    )
+    main = kept.find("body/main")
+    assert main is not None
+    assert [child.tag for child in main] == ["section", "section"]  # the div and the p go
+    assert len(main[1]) == 8
+
+
 def test_shells_keep_no_text_and_region_keeps_tails() -> None:
     html = (
         "<body>lead<div class='a'>x</div>tail-of-a<section>s-text"
