@@ -195,12 +195,12 @@ class CetdPlusExtractor(Extractor):
           wcxb +0.002 (two product pages whose reviews were taken for the main block).
         - ``include_title``: put the headline in ``.text`` and ``.html`` too (utomo +0.003,
           dragnet +0.002; scrapinghub -0.007, readability -0.003: off by default).
-        - ``remove_boilerplate`` (step 2): mean +0.006 (wcxb +0.030, scrapinghub +0.017,
-          dragnet +0.003, utomo +0.003; cleaneval -0.005, readability -0.003).
+        - ``remove_boilerplate`` (step 2): mean +0.006 (wcxb +0.029, scrapinghub +0.017,
+          utomo +0.003, dragnet +0.002; cleaneval -0.004, readability -0.003).
         - ``fallback_content`` (step 1): wcxb +0.034 (forums and script-rendered pages),
           no change elsewhere.
-        - ``href_links`` (step 3): cleaneval +0.005, dragnet +0.003, others within -0.001.
-        - ``article_body`` (step 4): scrapinghub +0.005, readability +0.002, utomo +0.001,
+        - ``href_links`` (step 3): cleaneval +0.005, dragnet +0.002, others within -0.001.
+        - ``article_body`` (step 4): scrapinghub +0.004, readability +0.002, utomo +0.001,
           dragnet -0.0002.
         - ``single_block_share`` (step 5; 0 keeps the paper's whole-body expansion): mean
           +0.013 (l3s_gn1 +0.034, dragnet +0.022, scrapinghub +0.021, utomo +0.016; cleaneval
@@ -209,8 +209,9 @@ class CetdPlusExtractor(Extractor):
           scrapinghub +0.008, l3s_gn1 +0.007, wcxb +0.001; dragnet -0.004). Sparing the pages
           that declare themselves no article gained wcxb +0.010 BOW / +0.011 SH (listing,
           collection and documentation pages are made of links), other datasets within 0.001.
-        - ``remove_galleries`` (step 8): utomo +0.005 BOW / +0.006 SH, scrapinghub +0.004,
+        - ``remove_galleries`` (step 8): utomo +0.003 BOW / +0.003 SH, scrapinghub +0.003,
           dragnet +0.002; wcxb -0.003, readability -0.0002 (Mozilla's gold keeps captions).
+          Before step 9 existed it gained utomo +0.005 / +0.006: some captions go either way.
         - ``remove_captions`` (step 9): scrapinghub +0.006 BOW / +0.006 SH, utomo +0.003 /
           +0.003, dragnet +0.0005; readability -0.0003, wcxb -0.0004 (Mozilla's gold keeps
           captions; WCXB's few affected pages keep a product name in a slide).

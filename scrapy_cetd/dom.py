@@ -273,15 +273,17 @@ def attribute_owners(
         )
         if found is not None:
             return found
-    return [
-        element
-        for element in root.iter()
-        if isinstance(element.tag, str)
-        and any(
-            (present := element.get(name)) is not None and (value is None or present == value)
-            for name, value in attributes
-        )
-    ]
+    paths = " | ".join(
+        f"descendant-or-self::*/@{name}" + ("" if value is None else f"[.=$v{k}]")
+        for k, (name, value) in enumerate(attributes)
+    )  # attributes, not elements with a predicate: libxml2 finds them several times faster
+    values = {f"v{k}": value for k, (_, value) in enumerate(attributes) if value is not None}
+    results = etree.XPath(paths, smart_strings=True)(root, **values)
+    assert isinstance(results, list)
+    owners = (
+        value.getparent() for value in results if isinstance(value, etree._ElementUnicodeResult)
+    )
+    return list(dict.fromkeys(owner for owner in owners if owner is not None))
 
 
 def hidden_elements(root: etree._Element) -> set[etree._Element]:
