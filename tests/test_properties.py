@@ -11,6 +11,9 @@ truncation, other encodings), as ``str`` and as ``bytes``:
 * the HTML output parses, and its text is visible text of the page too;
 * a result has text exactly when it has no reason.
 
+TPS pruning, with any combination of its options, raises nothing on a document, leaves the
+tree unchanged and keeps a subsequence of its visible text.
+
 The profile (``tests/conftest.py``) sets the number of examples: ``fast`` by default,
 ``HYPOTHESIS_PROFILE=long`` for a longer search.
 """
@@ -33,6 +36,7 @@ from lxml import etree
 from scrapy_cetd import ALGORITHMS, ExtractionResult, extract
 from scrapy_cetd.dom import INVISIBLE_TAGS, is_hidden, local_tag
 from scrapy_cetd.parse import to_tree
+from scrapy_cetd.tps import prune_tag_paths_region
 
 TAGS = (
     *("div", "p", "span", "a", "b", "i", "em", "ul", "ol", "li", "table", "tr", "td", "th"),
@@ -284,6 +288,31 @@ def test_mutated_bytes_in_any_encoding(
     result = extract(tree, algorithm=algorithm, **options(algorithm))
     assert etree.tostring(tree) == before
     check_result(result, tree)
+
+
+TPS_OPTIONS = st.fixed_dictionaries(
+    {
+        "min_size_gap": st.sampled_from([0.0, 0.2, 0.5]),
+        "invert": st.booleans(),
+        "size": st.sampled_from(["nodes", "text"]),
+        "keep_main_content": st.booleans(),
+        "remove_furniture": st.booleans(),
+        "keep_positions": st.booleans(),
+    }
+)
+
+
+@given(page=st.one_of(DOCUMENT, mutated()), tps=TPS_OPTIONS)
+def test_tps_pruning_of_any_page(page: str, tps: dict[str, Any]) -> None:
+    try:
+        tree = to_tree(page)
+    except ValueError:
+        return
+    before = etree.tostring(tree)
+    pruned, region = prune_tag_paths_region(tree, **tps)
+    assert etree.tostring(tree) == before
+    assert 0 <= region.kept_count <= region.node_count
+    assert is_token_subsequence(visible_atoms(pruned), visible_atoms(tree))
 
 
 def test_the_token_check_can_fail() -> None:
