@@ -99,6 +99,20 @@ def expand(
     return content
 
 
+def within(view: DomView, flags: Sequence[bool]) -> list[bool]:
+    """Which elements are flagged or lie below a flagged element."""
+    inside = [bool(flag) for flag in flags]
+    parent = view.parent
+    for i in range(1, len(view)):
+        inside[i] = inside[i] or inside[parent[i]]
+    return inside
+
+
+def holding(view: DomView, flags: Sequence[bool]) -> list[bool]:
+    """Which elements are flagged or have a flagged element below them."""
+    return [bool(own) or below for own, below in zip(flags, ancestors_of(view, flags), strict=True)]
+
+
 def ancestors_of(view: DomView, content: Sequence[bool]) -> list[bool]:
     """Which elements have a content element below them (the shells of the output)."""
     if dom.speedups is not None:

@@ -25,6 +25,8 @@ from scrapy_cetd.cetd import (
     ancestors_of,
     density_sum_scores,
     expand,
+    holding,
+    within,
 )
 from scrapy_cetd.density import NodeCounts, count_nodes
 from scrapy_cetd.dom import (
@@ -267,8 +269,7 @@ class CetdPlusExtractor(Extractor):
         if comments and markup.user_texts:
             for i in located(view, markup.user_texts):
                 drop[i] = True
-            for i in range(1, len(view)):
-                drop[i] = drop[i] or drop[view.parent[i]]
+            drop = within(view, drop)
         pruned = without(view, drop, href_links=self.href_links)
         return _PageView(
             pruned.elements,
@@ -673,8 +674,7 @@ def _drop_galleries(view: DomView, counts: NodeCounts, modes: list[Keep]) -> Non
     class, that each show media, unless they hold :data:`GALLERY_MAX_SHARE` of the kept text."""
     size = len(view)
     tags, chars, parent = view.tags, counts.chars, view.parent
-    shows = [tag in MEDIA_TAGS for tag in tags]
-    media = [own or below for own, below in zip(shows, ancestors_of(view, shows), strict=True)]
+    media = holding(view, [tag in MEDIA_TAGS for tag in tags])
     media_children = [0] * size
     for c in range(1, size):
         if media[c]:
@@ -723,10 +723,8 @@ def _drop_captions(view: DomView, counts: NodeCounts, modes: list[Keep]) -> None
         0 < chars[i] <= 2 * longest and in_output[i] and modes[i] == Keep.TEXT for i in range(size)
     ]
     total, in_alts = [0] * size, [0] * size
-    heading = [tag in HEADING_TAGS for tag in view.tags]
+    heading = holding(view, [tag in HEADING_TAGS for tag in view.tags])
     for i in range(size - 1, 0, -1):
-        if heading[i]:
-            heading[parent[i]] = True
         if small[i]:
             words = tokens(" ".join(view.runs[i]))
             total[i] += len(words)

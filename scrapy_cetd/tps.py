@@ -28,7 +28,7 @@ from lxml import etree
 from scrapy import Selector
 from scrapy.http import HtmlResponse, Response
 
-from scrapy_cetd.cetd import ancestors_of
+from scrapy_cetd.cetd import ancestors_of, within
 from scrapy_cetd.cetd_plus import CetdPlusExtractor, boilerplate
 from scrapy_cetd.density import count_nodes
 from scrapy_cetd.dom import DomView, build_view, find_body, local_tag, normalized_length
@@ -512,10 +512,9 @@ def _remove_furniture(view: DomView, modes: list[int]) -> None:
     furniture = boilerplate(
         view, count_nodes(view).chars, structural=True, comments=False, forms=False
     )
-    in_article = [False] * len(view)
-    for i, tag in enumerate(view.tags):
-        in_article[i] = tag == "article" or (i > 0 and in_article[view.parent[i]])
-        if furniture[i] and not in_article[i]:
+    in_article = within(view, [tag == "article" for tag in view.tags])
+    for i, is_furniture in enumerate(furniture):
+        if is_furniture and not in_article[i]:
             modes[i] = _DROP
 
 
