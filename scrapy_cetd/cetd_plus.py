@@ -257,12 +257,12 @@ class CetdPlusExtractor(Extractor):
         view = super().view(tree)
         if isinstance(view, str):
             return view
+        markup = page_markup(view.elements[0])  # the document viewed, maybe a repaired copy
         chars = count_nodes(view).chars
         if self.fallback_content:
             fallback = _fallback_view(view, chars[0])
             if fallback is not None:
                 view, chars = fallback, count_nodes(fallback).chars
-        markup = page_markup(tree)
         discussion = markup.discussion
         comments = not (self.include_comments or discussion)
         drop = boilerplate(view, chars, structural=self.remove_boilerplate, comments=comments)

@@ -130,6 +130,9 @@ CASES = [
          "frameset page", cause="frameset"),
     Case("no_body_tag", lambda: STORY.replace("<body>", "").replace("</body>", "").encode(),
          CONTENT, MARKER),
+    Case("content_after_the_body", lambda: story().replace(
+         '<div id="content">', '<p>Site banner</p></body><div id="content">').encode(),
+         CONTENT, MARKER),
     Case("only_scripts", lambda: b"<html><head><script>var a = 1;</script></head><body>"
          b"<script>document.write('hello world from the script')</script><style>p {}</style>"
          b"<noscript>enable javascript</noscript></body></html>", EMPTY, "no visible text",
@@ -276,6 +279,36 @@ def test_a_page_without_body_element_is_read_without_its_head() -> None:
     assert MARKER in result.text and "More of the article" in result.text
     assert "Head title" not in result.text
     assert etree.tostring(tree) == before
+
+
+def test_content_after_a_stray_body_end_tag_is_read_as_the_end_of_the_body() -> None:
+    # libxml2 closes the body at "</body>" and puts what follows beside it, under <html>;
+    # browsers go on filling the body (CleanEval's dev-049 is such a page).
+    page = story().replace('<div id="content">', '<p>Site banner</p></body><div id="content">')
+    tree = lxml.html.document_fromstring(page)
+    body = tree.find("body")
+    assert body is not None and MARKER not in body.text_content()
+    before = etree.tostring(tree)
+    for algorithm in scrapy_cetd.ALGORITHMS:
+        assert MARKER in scrapy_cetd.extract(tree, algorithm=algorithm).text, algorithm
+    assert etree.tostring(tree) == before
+    invisible = lxml.html.document_fromstring(
+        f"<html><body><p>{MARKER} and more words.</p></body><script>var x = 'no';</script></html>"
+    )
+    assert scrapy_cetd.extract(invisible).text == f"{MARKER} and more words."
+
+
+def test_cetd_plus_reads_the_markup_of_content_after_the_body() -> None:
+    # The article body's itemprop bounds the selection although the article sits after a
+    # stray </body>, where it is read from a repaired copy of the document.
+    other = "<div>" + "<p>" + "other words here " * 60 + "</p>" * 6 + "</div>"
+    article = "<div itemprop='articleBody'>" + ("<p>" + "article words here " * 80 + "</p>") * 2
+    tree = lxml.html.document_fromstring(
+        f"<html><body><p>Banner</p></body>{other}{article}</div></html>"
+    )
+    bounded = scrapy_cetd.extract(tree).text
+    assert "article words" in bounded and "other words" not in bounded
+    assert "other words" in scrapy_cetd.extract(tree, article_body=False).text
 
 
 def test_lone_surrogates_in_a_str_page() -> None:
