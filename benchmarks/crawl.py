@@ -35,13 +35,12 @@ import importlib.util
 import json
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from html import escape
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 
@@ -52,6 +51,7 @@ from scrapy.http import Response
 
 import scrapy_cetd
 from benchmarks.accuracy import benchmark_datasets, select_ids
+from example_project.demo import serve_with
 from scrapy_cetd.datasets import default_datasets_root
 
 EXAMPLE_PROJECT = Path(__file__).resolve().parent.parent / "example_project"
@@ -139,19 +139,9 @@ def _handler(pages: Sequence[SitePage]) -> type[BaseHTTPRequestHandler]:
     return Handler
 
 
-@contextmanager
-def serve(pages: Sequence[SitePage]) -> Iterator[str]:
+def serve(pages: Sequence[SitePage]) -> AbstractContextManager[str]:
     """Serve the site on 127.0.0.1 (a free port) for the duration of the block."""
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(pages))
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=5)
+    return serve_with(_handler(pages))
 
 
 def example_spider(variant: str, timer: list[float]) -> type[scrapy.Spider]:

@@ -19,9 +19,10 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from socketserver import BaseRequestHandler
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -42,7 +43,14 @@ class _QuietHandler(SimpleHTTPRequestHandler):
 @contextlib.contextmanager
 def serve(directory: Path) -> Iterator[str]:
     """Serve ``directory`` on 127.0.0.1 in a thread for the duration of the block."""
-    handler = functools.partial(_QuietHandler, directory=str(directory))
+    with serve_with(functools.partial(_QuietHandler, directory=str(directory))) as base_url:
+        yield base_url
+
+
+@contextlib.contextmanager
+def serve_with(handler: Callable[..., BaseRequestHandler]) -> Iterator[str]:
+    """Serve requests with ``handler`` on 127.0.0.1 (a free port) in a thread for the duration
+    of the block; yields the base URL."""
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     server.daemon_threads = True
     thread = threading.Thread(target=server.serve_forever, daemon=True)
