@@ -1251,7 +1251,7 @@ cdef const char* stored_value(xmlAttr* attribute) noexcept:
 
 
 cdef bint names_a_comment_section(xmlNode* node) except -1:
-    """The ``comments`` test of :func:`scrapy_cetd.cetd_plus.boilerplate` on one node: its id
+    """The ``comments`` test of :func:`scrapy_cetd.furniture.boilerplate` on one node: its id
     or class names comments or Disqus, or its ``itemtype`` is schema.org's ``Comment``."""
     cdef xmlAttr* identifier = find_attribute(node, "id")
     cdef xmlAttr* classes = find_attribute(node, "class")
@@ -1283,7 +1283,7 @@ cdef bint names_a_comment_section(xmlNode* node) except -1:
 
 def boilerplate(elements, tags, parent, chars, bint structural, bint comments, bint forms,
                 half, most, frozenset furniture_tags, frozenset furniture_roles):
-    """The flags of :func:`scrapy_cetd.cetd_plus.boilerplate`, whose constants come in as
+    """The flags of :func:`scrapy_cetd.furniture.boilerplate`, whose constants come in as
     arguments; ``None`` for a view this module does not handle."""
     if not is_elements(elements) or type(tags) is not list or type(parent) is not list or type(chars) is not list:
         return None
@@ -1338,7 +1338,7 @@ cdef list _boilerplate(object elements, list tags, list parent, list chars, bint
 
 def without(elements, tags, parent, children, runs, depth, drop, bint href_links,
             frozenset link_tags):
-    """The fields of :func:`scrapy_cetd.cetd_plus.without`'s view (``LINK_TAGS`` comes in as
+    """The fields of :func:`scrapy_cetd.furniture.without`'s view (``LINK_TAGS`` comes in as
     ``link_tags``); ``None`` for a view this module does not handle."""
     if not is_elements(elements):
         return None

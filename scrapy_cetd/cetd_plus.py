@@ -11,8 +11,6 @@ its option's description.
 
 from __future__ import annotations
 
-import json
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -29,52 +27,13 @@ from scrapy_cetd.cetd import (
     within,
 )
 from scrapy_cetd.density import NodeCounts, count_nodes
-from scrapy_cetd.dom import (
-    LINK_TAGS,
-    DomView,
-    attribute_owners,
-    build_view,
-    hidden_text_length,
-    local_tag,
-)
+from scrapy_cetd.dom import DomView, attribute_owners, build_view, hidden_text_length, local_tag
 from scrapy_cetd.extractor import Extractor
+from scrapy_cetd.furniture import boilerplate, located, without
+from scrapy_cetd.markup import ARTICLE_TYPES, PageMarkup, page_markup, page_title
 from scrapy_cetd.metrics import tokens
 from scrapy_cetd.output import Keep, content_modes, kept_elements
 from scrapy_cetd.result import ExtractionResult
-
-BOILERPLATE_TAGS = frozenset({"nav", "aside", "footer", "dialog", "menu", "select"})
-"""HTML elements whose content is page furniture by definition (HTML Living Standard §4.3-4.4)."""
-
-WRAPPER_SHARE = 0.9
-"""A furniture tag or role around this share of the page's text or more wraps the page itself:
-a markup error (an unclosed ``<nav>``), not furniture. Measured: wcxb +0.003, no change on the
-other datasets."""
-
-BOILERPLATE_ROLES = frozenset(
-    {"navigation", "banner", "contentinfo", "complementary", "search", "menu", "menubar", "dialog"}
-)
-"""ARIA landmark and widget roles that mark page furniture (WAI-ARIA 1.2 §5.3)."""
-
-DISCUSSION_TYPES = frozenset({"discussionforumposting", "qapage", "question", "socialmediaposting"})
-"""schema.org types of pages whose main content is the discussion itself."""
-
-USER_CONTENT_TYPES = frozenset({"review", "comment", "answer"})
-"""schema.org types of what readers write about a page: comments unless it is a discussion."""
-
-USER_TEXT_KEYS = ("reviewBody", "text", "description")
-"""The JSON-LD properties that hold the text of a :data:`USER_CONTENT_TYPES` item."""
-
-LOCATE_TOKENS = 5
-"""A declared text is found in the page by its first and last this many tokens."""
-
-ARTICLE_TYPES = frozenset(
-    {
-        *("article", "newsarticle", "blogposting", "liveblogposting", "reportagenewsarticle"),
-        *("analysisnewsarticle", "opinionnewsarticle", "techarticle", "scholarlyarticle"),
-        "report",
-    }
-)
-"""schema.org article types, and Open Graph's ``og:type`` ``article``."""
 
 LINK_BLOCK_TAGS = frozenset(
     {
@@ -105,20 +64,6 @@ AP" is too short to tell)."""
 HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 """Headings: a headline that repeats an image's alternative text, or a block holding one, is
 no caption."""
-
-_JSON_TYPES = re.compile(r'"@type"\s*:\s*(\[[^\]]*\]|"[^"]*")')
-_MARKUP_ATTRIBUTES = (
-    ("itemtype", None),
-    ("itemprop", "articleBody"),
-    ("type", "application/ld+json"),
-    ("property", "og:type"),
-)
-"""The attributes (and values) that carry the markup :func:`page_markup` reads."""
-_TITLE_SOURCES = (
-    "//meta[@property='og:title']/@content",
-    "//meta[@name='twitter:title']/@content",
-    "//title/text()",
-)
 
 
 @dataclass(frozen=True, eq=False)
@@ -324,248 +269,6 @@ class CetdPlusExtractor(Extractor):
         if _kept_chars(view, counts, modes) < self.listing_share * counts.chars[0]:
             return [Keep.TEXT] * len(view)
         return modes
-
-
-@dataclass(frozen=True)
-class PageMarkup:
-    """What the document says about itself in structured markup, read in one XPath pass."""
-
-    types: frozenset[str]
-    """The lower-case schema.org / Open Graph types it declares (JSON-LD ``@type``, microdata
-    ``itemtype``, ``og:type``), e.g. ``{"newsarticle", "person"}``."""
-    article_bodies: frozenset[etree._Element]
-    """Its ``itemprop="articleBody"`` elements."""
-    user_texts: tuple[str, ...] = ()
-    """The texts of the reviews, comments and answers its JSON-LD declares
-    (:data:`USER_CONTENT_TYPES`)."""
-
-    @property
-    def discussion(self) -> bool:
-        """The page declares itself a discussion (:data:`DISCUSSION_TYPES`)."""
-        return bool(self.types & DISCUSSION_TYPES)
-
-    @property
-    def not_an_article(self) -> bool:
-        """The page declares types, none of them an article (:data:`ARTICLE_TYPES`): a
-        product, a collection, a forum, a service page..."""
-        return bool(self.types) and not self.types & ARTICLE_TYPES
-
-
-def page_markup(tree: etree._Element) -> PageMarkup:
-    """The :class:`PageMarkup` of the document that holds ``tree``, read from its item types,
-    ``itemprop="articleBody"`` elements, JSON-LD scripts and head's ``og:type``."""
-    types: set[str] = set()
-    bodies: set[etree._Element] = set()
-    user_texts: list[str] = []
-    root = tree.getroottree().getroot()
-    for element in attribute_owners(root, _MARKUP_ATTRIBUTES):
-        get = element.get
-        if get("itemprop") == "articleBody":
-            bodies.add(element)
-        itemtype = get("itemtype")
-        if itemtype:
-            types.update(value.rsplit("/", 1)[-1].lower() for value in itemtype.split())
-        tag = local_tag(element)
-        if tag == "meta" and get("property") == "og:type" and _in_head(element, root):
-            types.add((get("content") or "").strip().lower())
-        elif tag == "script" and get("type") == "application/ld+json":
-            declared: set[str] = set()
-            for match in _JSON_TYPES.finditer(element.text or ""):
-                names = match.group(1)
-                listed = json.loads(names) if names.startswith("[") else [names.strip('"')]
-                declared.update(str(name).lower() for name in listed)
-            types |= declared
-            if declared & USER_CONTENT_TYPES:
-                user_texts.extend(_json_ld_user_texts(element.text or ""))
-    types.discard("")
-    return PageMarkup(frozenset(types), frozenset(bodies), tuple(user_texts))
-
-
-def _in_head(element: etree._Element, root: etree._Element) -> bool:
-    """``element`` is a child of the ``<head>`` of the document ``root`` (an ``<html>``)."""
-    head = element.getparent()
-    return (
-        head is not None
-        and local_tag(head) == "head"
-        and head.getparent() is root
-        and local_tag(root) == "html"
-    )
-
-
-def _json_ld_user_texts(script: str) -> list[str]:
-    """The texts of the :data:`USER_CONTENT_TYPES` items of one JSON-LD script (none when it
-    does not parse)."""
-    try:
-        stack: list[object] = [json.loads(script)]
-    except ValueError:
-        return []
-    texts: list[str] = []
-    while stack:
-        item = stack.pop()
-        if isinstance(item, list):
-            stack.extend(item)
-        elif isinstance(item, dict):
-            declared = item.get("@type")
-            names = declared if isinstance(declared, list) else [declared]
-            if {str(name).lower() for name in names} & USER_CONTENT_TYPES:
-                texts.extend(
-                    text for key in USER_TEXT_KEYS if isinstance(text := item.get(key), str)
-                )
-            stack.extend(item.values())
-    return texts
-
-
-def page_title(tree: etree._Element) -> str | None:
-    """The page's headline: its first non-empty ``<h1>``, else its ``og:title``,
-    ``twitter:title`` or ``<title>``."""
-    for heading in tree.iter("h1"):
-        text = " ".join("".join(map(str, heading.itertext())).split())
-        if text:
-            return text
-    for source in _TITLE_SOURCES:
-        values = tree.xpath(source)
-        assert isinstance(values, list)
-        for value in values:
-            text = " ".join(str(value).split())
-            if text:
-                return text
-    return None
-
-
-def boilerplate(
-    view: DomView, chars: Sequence[int], *, structural: bool, comments: bool, forms: bool = True
-) -> list[bool]:
-    """Which elements of ``view`` are page furniture, their descendants included: semantic
-    tags and ARIA roles holding less than :data:`WRAPPER_SHARE` of the text (a page wrapped
-    whole in an unclosed ``<nav>`` is not furniture) and forms holding less than half of it (a
-    page wrapped in one ``<form>``, as ASP.NET makes them, is not furniture) when
-    ``structural``; comment sections other than an ``<article>`` or ``<main>`` when
-    ``comments``. ``forms=False`` leaves forms alone. ``chars`` are the view's
-    :func:`count_nodes` characters."""
-    half, most = chars[0] / 2, WRAPPER_SHARE * chars[0]
-    tags, parent = view.tags, view.parent
-    if dom.speedups is not None:
-        computed: list[bool] | None = dom.speedups.boilerplate(
-            view.elements, tags, parent, chars, structural, comments, forms, half, most,
-            BOILERPLATE_TAGS, BOILERPLATE_ROLES,
-        )  # fmt: skip
-        if computed is not None:
-            return computed
-    drop = [False] * len(view)
-    for i, element in enumerate(view.elements):
-        if i == 0:
-            continue
-        if drop[parent[i]]:
-            drop[i] = True
-            continue
-        tag, get = tags[i], element.get
-        role = (get("role") or "").strip().lower()
-        if structural and (
-            (forms and tag == "form" and chars[i] < half)
-            or ((tag in BOILERPLATE_TAGS or role in BOILERPLATE_ROLES) and chars[i] < most)
-        ):
-            drop[i] = True
-        elif comments and tag not in ("article", "main"):
-            names = f"{get('id') or ''} {get('class') or ''}".lower()
-            drop[i] = (
-                "comment" in names
-                or "disqus" in names
-                or (get("itemtype") or "").endswith("schema.org/Comment")
-            )
-    return drop
-
-
-def located(view: DomView, texts: Sequence[str]) -> list[int]:
-    """The elements of ``view`` that hold each of ``texts``: the closest common ancestor of
-    where its first and of where its last :data:`LOCATE_TOKENS` tokens are read, in document
-    order (tokens as the metrics count them, so markup inside the text does not matter). A text
-    not found, or shorter than that, gives nothing; the body itself is never given."""
-    stream: list[str] = []
-    owner: list[int] = []
-    stack = [(0, 0)]  # (element, which of its text runs comes next)
-    while stack:
-        i, k = stack.pop()
-        for token in tokens(view.runs[i][k]):
-            stream.append(token)
-            owner.append(i)
-        if k < len(view.children[i]):
-            stack.append((i, k + 1))
-            stack.append((view.children[i][k], 0))
-    starts: dict[str, list[int]] = {}
-    for n, token in enumerate(stream):
-        starts.setdefault(token, []).append(n)
-
-    def find(window: list[str], after: int) -> int:
-        return next(
-            (
-                n
-                for n in starts.get(window[0], ())
-                if n >= after and stream[n : n + len(window)] == window
-            ),
-            -1,
-        )
-
-    found = []
-    for text in texts:
-        words = tokens(text)
-        if len(words) < LOCATE_TOKENS:
-            continue
-        first = find(words[:LOCATE_TOKENS], 0)
-        last = find(words[-LOCATE_TOKENS:], first) if first >= 0 else -1
-        if last < 0:
-            continue
-        lineage = {owner[first], *view.ancestors(owner[first])}
-        common = owner[last + LOCATE_TOKENS - 1]
-        while common not in lineage:
-            common = view.parent[common]
-        if common:
-            found.append(common)
-    return found
-
-
-def without(view: DomView, drop: Sequence[bool], *, href_links: bool) -> DomView:
-    """``view`` without the elements marked in ``drop`` (a dropped element's descendants must
-    be marked too), with the text runs around each removed element joined, as if it had been
-    deleted. With ``href_links``, an ``<a>`` is a link only when it has an ``href``."""
-    if dom.speedups is not None and isinstance(drop, list):
-        fields: dom.ViewFields | None = dom.speedups.without(
-            view.elements, view.tags, view.parent, view.children, view.runs, view.depth, drop,
-            href_links, LINK_TAGS,
-        )  # fmt: skip
-        if fields is not None:
-            return DomView(*fields)
-    kept = [i for i, dropped in enumerate(drop) if not dropped]
-    new_index = [-1] * len(view)
-    for new, old in enumerate(kept):
-        new_index[old] = new
-    old_parent, old_children, old_runs = view.parent, view.children, view.runs
-    parent = [new_index[old_parent[i]] if i else -1 for i in kept]
-    children: list[list[int]] = []
-    runs: list[list[str]] = []
-    for i in kept:
-        own_children, own_runs = old_children[i], old_runs[i]
-        if not any(drop[c] for c in own_children):
-            children.append([new_index[c] for c in own_children])
-            runs.append(own_runs)
-            continue
-        kept_runs = [own_runs[0]]
-        kept_children = []
-        for k, child in enumerate(own_children, 1):
-            if drop[child]:
-                kept_runs[-1] += own_runs[k]
-            else:
-                kept_children.append(new_index[child])
-                kept_runs.append(own_runs[k])
-        children.append(kept_children)
-        runs.append(kept_runs)
-    elements = [view.elements[i] for i in kept]
-    tags = [view.tags[i] for i in kept]
-    in_link: list[bool] = []
-    for new, (tag, element) in enumerate(zip(tags, elements, strict=True)):
-        own = tag in LINK_TAGS and not (href_links and tag == "a" and element.get("href") is None)
-        in_link.append(own or (new > 0 and in_link[parent[new]]))
-    depth = [view.depth[i] for i in kept]
-    return DomView(elements, tags, parent, children, runs, depth, in_link)
 
 
 def _fallback_view(view: DomView, visible: int) -> DomView | None:

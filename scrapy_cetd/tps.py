@@ -29,9 +29,10 @@ from scrapy import Selector
 from scrapy.http import HtmlResponse, Response
 
 from scrapy_cetd.cetd import ancestors_of, within
-from scrapy_cetd.cetd_plus import CetdPlusExtractor, boilerplate
+from scrapy_cetd.cetd_plus import CetdPlusExtractor
 from scrapy_cetd.density import count_nodes
 from scrapy_cetd.dom import DomView, build_view, find_body, local_tag, normalized_length
+from scrapy_cetd.furniture import boilerplate
 from scrapy_cetd.middleware import get_dom
 from scrapy_cetd.output import Keep, kept_elements, remove_keeping_tail
 

@@ -11,16 +11,11 @@ from conftest import STORM_PAGE, deep_chain, parse, texts_from_threads
 from lxml import etree
 
 from scrapy_cetd import DEFAULT_ALGORITHM, CetdPlusExtractor, extract
-from scrapy_cetd.cetd_plus import (
-    _kept_chars,
-    boilerplate,
-    located,
-    page_markup,
-    page_title,
-    without,
-)
+from scrapy_cetd.cetd_plus import _kept_chars
 from scrapy_cetd.density import count_nodes
 from scrapy_cetd.dom import build_view
+from scrapy_cetd.furniture import boilerplate
+from scrapy_cetd.markup import page_markup
 from scrapy_cetd.output import Keep
 
 PARAGRAPHS = [
@@ -110,19 +105,6 @@ def test_title_always_goes_to_the_result_and_joins_the_text_on_request() -> None
     titled = extract(page, algorithm="cetd-plus", include_title=True)
     assert titled.text.splitlines()[0] == "Storm hits the coast"
     assert "<h1>Storm hits the coast</h1>" in titled.html
-
-
-def test_page_title_falls_back_to_metadata() -> None:
-    assert page_title(parse(STORM_PAGE)) == "Storm hits the coast"
-    og = parse(
-        "<html><head><meta property='og:title' content=' The  headline '><title>t</title>"
-        "</head><body><p>x</p></body></html>"
-    )
-    assert page_title(og) == "The headline"
-    assert page_title(parse("<html><head><title>Only </title></head><body>x</body></html>")) == (
-        "Only"
-    )
-    assert page_title(parse("<body><p>no title</p></body>")) is None
 
 
 TEASERS = "".join(
@@ -308,13 +290,6 @@ def test_reviews_the_page_declares_are_comments() -> None:
     assert "three days of snow" in "\n".join(lines(page, include_comments=True))
 
 
-def test_located_finds_a_text_across_inline_markup() -> None:
-    view = build_view(parse(_reviewed_product()).find("body"))
-    (review,) = located(view, [REVIEW])
-    assert view.tags[review] == "p"
-    assert located(view, ["too short", "words that are nowhere on this page at all"]) == []
-
-
 def test_text_dropped_inside_a_dropped_block_is_not_subtracted_twice() -> None:
     page = parse(
         "<body><div><p>Kept text here.</p><ul><li><a href='/a'>Menu</a></li></ul></div></body>"
@@ -371,30 +346,6 @@ def test_a_nav_wrapping_the_whole_page_is_not_furniture() -> None:
     page = f"<html><body><nav class='navbar'><a href='/'>Home</a>{ARTICLE}</body></html>"
     assert lines(page) == ["Storm hits the coast", *PARAGRAPHS]
     assert lines(page.replace("<nav class='navbar'>", "<div>")) == lines(page)
-
-
-def test_without_joins_the_text_around_a_removed_element() -> None:
-    view = build_view(parse("<body><p>before <span>gone</span> after</p></body>").find("body"))
-    drop = [tag == "span" for tag in view.tags]
-    pruned = without(view, drop, href_links=True)
-    assert pruned.tags == ["body", "p"]
-    assert pruned.runs[1] == ["before  after"]
-    assert pruned.children == [[1], []]
-
-
-def test_page_markup_reads_json_ld_microdata_and_open_graph() -> None:
-    tree = parse(
-        "<html><head><script type='application/ld+json'>"
-        '{"@context": "https://schema.org", "@graph": [{"@type": ["NewsArticle", "Thing"]},'
-        ' {"@type": "Person"}]}</script>'
-        "<meta property='og:type' content='article'></head>"
-        "<body><div itemscope itemtype='https://schema.org/Comment'>x</div>"
-        "<div itemprop='articleBody'>y</div></body></html>"
-    )
-    markup = page_markup(tree)
-    assert markup.types == {"newsarticle", "thing", "person", "article", "comment"}
-    assert not markup.discussion
-    assert [element.text for element in markup.article_bodies] == ["y"]
 
 
 @pytest.mark.parametrize(

@@ -14,7 +14,7 @@ import pytest
 from conftest import EXAMPLE_1, STORM_PAGE, deep_chain, parse, texts_from_threads
 from lxml import etree
 
-from scrapy_cetd import cetd, cetd_plus, density, dom, output
+from scrapy_cetd import cetd, cetd_plus, density, dom, furniture, markup, output
 from scrapy_cetd.api import get_extractor
 from scrapy_cetd.datasets import Page, default_datasets_root, find_datasets
 from scrapy_cetd.dom import DomView, build_view_python, find_body
@@ -251,18 +251,18 @@ def cetd_plus_passes(root: etree._Element, rng: random.Random) -> list[Any]:
     view = dom.build_view(page_body)
     counts = density.count_nodes(view)
     results: list[Any] = [
-        dom.attribute_owners(root, cetd_plus._MARKUP_ATTRIBUTES),
+        dom.attribute_owners(root, markup._MARKUP_ATTRIBUTES),
         dom.hidden_elements(page_body),
         dom.hidden_text_length(page_body),
-        cetd_plus.page_markup(root),
+        markup.page_markup(root),
     ]
     for structural, comments, forms in ((True, True, True), (True, False, False)):
-        drop = cetd_plus.boilerplate(
+        drop = furniture.boilerplate(
             view, counts.chars, structural=structural, comments=comments, forms=forms
         )
         results.append(drop)
         for href_links in (False, True):
-            results.append(view_fields(cetd_plus.without(view, drop, href_links=href_links)))
+            results.append(view_fields(furniture.without(view, drop, href_links=href_links)))
     content = [rng.random() < 0.3 for _ in range(len(view))]
     modes = random_modes(view, rng)
     results += [
@@ -294,16 +294,16 @@ def test_furniture_comments_and_hidden_text_on_a_hand_made_page() -> None:
     page_body = body(root)
     view = dom.build_view(page_body)
     counts = density.count_nodes(view)
-    drop = cetd_plus.boilerplate(view, counts.chars, structural=True, comments=True)
+    drop = furniture.boilerplate(view, counts.chars, structural=True, comments=True)
     dropped = {view.elements[i].get("class") or view.elements[i].get("id") or view.tags[i]
                for i in range(len(view)) if drop[i]}  # fmt: skip
     assert {"nav", "form", "Comments-List", "DISQUS_thread", "aside", "footer"} <= dropped
     assert "kommentar \u0130comment" in dropped  # Python lower-cases the non-ASCII name
     assert {"caf\u00e9 comment", "x&comment"} <= dropped
     assert "article" not in dropped
-    markup = cetd_plus.page_markup(root)
-    assert {"article", "newsarticle", "person"} <= markup.types
-    assert [element.tag for element in markup.article_bodies] == ["article"]
+    declared = markup.page_markup(root)
+    assert {"article", "newsarticle", "person"} <= declared.types
+    assert [element.tag for element in declared.article_bodies] == ["article"]
     assert dom.hidden_text_length(page_body) == len("hidden nested hidden text")
 
 
