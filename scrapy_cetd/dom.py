@@ -13,6 +13,7 @@ compiled code reproduces exactly, and the fallback.
 
 from __future__ import annotations
 
+import copy
 import logging
 import os
 from collections.abc import Iterator, Sequence
@@ -114,6 +115,69 @@ def find_body(root: etree._Element) -> etree._Element | None:
 def has_frameset(root: etree._Element) -> bool:
     """Whether the document is a frameset page (its content lives in other documents)."""
     return any(local_tag(child) == "frameset" for child in root)
+
+
+def viewed_body(tree: etree._Element) -> etree._Element | None:
+    """The element to read as the body of ``tree``, as a browser's parser would build it;
+    ``None`` for a frameset page. ``tree`` is a document root or an element taken as the root
+    of a fragment (then it is its own body), and it is never changed: two kinds of document
+    are read in a repaired copy, whose body is returned, in a document that keeps the head:
+
+    - one without ``<body>`` (a tree built by hand or by an XML parser; libxml2's HTML parser
+      always makes one when there is content): everything outside its ``<head>`` is moved
+      into a new body;
+    - one with text after its body (libxml2 closes the body at a stray ``</body>`` and puts
+      what follows beside it, where browsers go on filling the body): what follows is moved
+      to the end of the body.
+    """
+    body = find_body(tree)
+    if body is None:
+        return None if has_frameset(tree) else _with_body(tree)
+    if local_tag(body) == "frameset":
+        return None
+    return _with_text_after(body) if body is not tree and _text_after(body) else body
+
+
+def _with_body(root: etree._Element) -> etree._Element:
+    """The body of a copy of the document ``root`` (which is not changed) in which everything
+    but the ``<head>`` is moved into a new ``<body>``."""
+    document = copy.deepcopy(root)
+    namespace = etree.QName(root).namespace
+    body = document.makeelement(f"{{{namespace}}}body" if namespace else "body")
+    body.text, document.text = document.text, None
+    for child in list(document):
+        if local_tag(child) != "head":
+            body.append(child)
+    document.append(body)
+    return body
+
+
+def _text_after(body: etree._Element) -> bool:
+    """Whether libxml2 put text after the document's ``<body>``, beside it."""
+    return bool((body.tail or "").strip()) or any(
+        local_tag(sibling) not in INVISIBLE_TAGS and any(t.strip() for t in sibling.itertext())
+        for sibling in body.itersiblings()
+        if isinstance(sibling.tag, str)
+    )
+
+
+def _with_text_after(body: etree._Element) -> etree._Element:
+    """The body of a copy of ``body``'s document (which is not changed) that ends with what
+    follows it."""
+    root = body.getparent()
+    if root is None:
+        return body
+    clone = copy.deepcopy(root)[root.index(body)]
+    tail, clone.tail = clone.tail, None
+    if tail:
+        last = clone[-1] if len(clone) else None
+        if last is None:
+            clone.text = (clone.text or "") + tail
+        else:
+            last.tail = (last.tail or "") + tail
+    for sibling in list(clone.itersiblings()):
+        clone.append(sibling)
+    return clone
 
 
 def normalized_length(text: str) -> int:

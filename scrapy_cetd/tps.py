@@ -31,7 +31,7 @@ from scrapy.http import HtmlResponse, Response
 from scrapy_cetd.cetd import ancestors_of, within
 from scrapy_cetd.cetd_plus import CetdPlusExtractor
 from scrapy_cetd.density import count_nodes
-from scrapy_cetd.dom import DomView, build_view, find_body, local_tag, normalized_length
+from scrapy_cetd.dom import DomView, build_view, normalized_length, viewed_body
 from scrapy_cetd.furniture import boilerplate
 from scrapy_cetd.middleware import get_dom
 from scrapy_cetd.output import Keep, kept_elements, remove_keeping_tail
@@ -187,8 +187,10 @@ def prune_tag_paths(
     * everything else is removed.
 
     With ``invert=True`` the kept positions are those outside the region [P Alg. 6 line 7]
-    (when nothing was split off, that leaves an empty ``<body>``). A page without a body, or
-    whose sequence does not split, comes back as an unpruned copy.
+    (when nothing was split off, that leaves an empty ``<body>``). A frameset page, or one
+    whose sequence does not split, comes back as an unpruned copy. A document without a body,
+    or with content after a stray ``</body>``, is read as the extractors read it, with its body
+    repaired (:func:`~scrapy_cetd.dom.viewed_body`), and the copy is of the repaired document.
     The options are those of :func:`search_tag_path_region`. Two go beyond the paper, for real
     list pages, where a heading, an introduction or a product description often sits outside
     the record region and the records are framed by menus (see the README for what each
@@ -241,9 +243,11 @@ def prune_tag_paths_region(
         keep_main_content=keep_main_content,
         remove_furniture=remove_furniture,
     )
-    clone = copy.deepcopy(tree)
-    if view is not None:
-        _trim(tree, clone, view, modes, keep_positions=keep_positions)
+    if view is None:
+        return copy.deepcopy(tree), region
+    source = _document(tree, view.elements[0])
+    clone = copy.deepcopy(source)
+    _trim(source, clone, view, modes, keep_positions=keep_positions)
     return clone, region
 
 
@@ -259,13 +263,13 @@ def _search(
 ) -> tuple[TagPathRegion, DomView | None, list[int]]:
     """The region of ``tree``'s body, the body's view and what pruning does to each element."""
     _check_options(min_size_gap, size)
-    body = find_body(tree)
-    if body is None or local_tag(body) == "frameset":
+    body = viewed_body(tree)
+    if body is None:
         return TagPathRegion((), (), 0, 0, (), invert, 0), None, []
     view = build_view(body, remove_hidden=remove_hidden)
     codes, paths = tag_path_sequence(view)
     own_text = [sum(normalized_length(run) for run in runs) for runs in view.runs]
-    main = _main_content(tree, view) if keep_main_content else None
+    main = _main_content(_document(tree, body), view) if keep_main_content else None
     protected = None
     if main is not None and not invert:
         protected = [selected and text > 0 for selected, text in zip(main, own_text, strict=True)]
@@ -286,6 +290,13 @@ def _search(
     _add_shells(view, modes)
     kept = sum(1 for mode in modes if mode)
     return replace(region, kept_count=kept), view, modes
+
+
+def _document(tree: etree._Element, body: etree._Element) -> etree._Element:
+    """What is pruned: ``tree``, or the repaired copy of its document that holds ``body``
+    (:func:`~scrapy_cetd.dom.viewed_body`)."""
+    copied = body.getroottree().getroot()
+    return tree if copied is tree.getroottree().getroot() else copied
 
 
 def _check_options(min_size_gap: float, size: str = "nodes") -> None:

@@ -146,7 +146,7 @@ def test_single_element_body_has_no_split() -> None:
     assert body_html(prune_tag_paths(parse("<body>only text</body>"))) == "<body>only text</body>"
 
 
-def test_page_without_body() -> None:
+def test_frameset_page_is_not_pruned() -> None:
     tree = lxml.html.document_fromstring("<html><frameset><frame src='a.html'></frameset></html>")
     region = search_tag_path_region(tree)
     assert region.sequence == ()
@@ -195,6 +195,29 @@ def test_list_page_keeps_the_records_only() -> None:
     assert len(pruned.xpath("//li/script")) == 8
     assert 0.0 < region.removed_share < 1.0
     assert region.kept_count == 2 + 8 * 3  # body and ul shells, 8 records of 3 elements
+
+
+def test_a_list_after_a_stray_body_end_tag_is_pruned_as_the_extractors_read_it() -> None:
+    # libxml2 puts what follows "</body>" beside the body; browsers, and viewed_body, in it.
+    tree = parse(LIST_PAGE.replace("<h1>Jackets</h1>", "</body><h1>Jackets</h1>"))
+    assert tree.find("body/ul") is None
+    before = etree.tostring(tree)
+    pruned, region = prune_tag_paths_region(tree)
+    assert etree.tostring(tree) == before
+    assert len(pruned.xpath("/html/body/ul/li[@class='product']")) == 8
+    assert not pruned.xpath("//div[@class='nav'] | //h1 | //div[@class='footer']")
+    assert region.kept_count == 2 + 8 * 3
+    guarded = prune_tag_paths(tree, keep_main_content=True, remove_furniture=True)
+    assert len(guarded.xpath("/html/body/ul/li[@class='product']")) == 8
+
+
+def test_a_document_without_body_is_pruned_in_a_copy_with_one() -> None:
+    body = LIST_PAGE[LIST_PAGE.index("<body>") + 6 : LIST_PAGE.index("</body>")]
+    tree = etree.fromstring(f"<html><head><title>Shop</title></head>{body}</html>")
+    pruned = prune_tag_paths(tree)
+    assert pruned.findtext("head/title") == "Shop"
+    assert len(pruned.xpath("/html/body/ul/li[@class='product']")) == 8
+    assert not pruned.xpath("//h1")
 
 
 INTRO = (
