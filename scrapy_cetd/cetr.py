@@ -24,6 +24,7 @@ from scrapy_cetd.dom import (
     DomView,
     is_hidden,
     local_tag,
+    viewed_document,
 )
 from scrapy_cetd.extractor import Extractor
 from scrapy_cetd.output import Keep, remove_keeping_tail, render
@@ -103,7 +104,8 @@ class _TagRatioExtractor(Extractor):
         self.reflow_all_lines = reflow_all_lines
 
     def extract(self, tree: etree._Element, *, url: str | None = None) -> ExtractionResult:
-        """Extract the content lines of the document that holds ``tree``.
+        """Extract the content lines of the document that holds ``tree`` (or of its repaired
+        copy, :func:`~scrapy_cetd.dom.viewed_body`).
 
         CETR works on source lines, but an extractor is handed a parsed tree (Scrapy's one
         parse), so the tree is serialised once: a copy of ``tree`` (the whole ``<html>``
@@ -122,7 +124,7 @@ class _TagRatioExtractor(Extractor):
             return ExtractionResult.empty(self.name, view)
         if not _has_text(view):
             return ExtractionResult.empty(self.name, NO_TEXT)
-        lines = self.source_lines(tree, view)
+        lines = self.source_lines(viewed_document(tree, view.elements[0]), view)
         content = self.classify(lines)
         text = "\n".join(line.text for line, keep in zip(lines, content, strict=True) if keep)
         text = "\n".join(part for part in text.split("\n") if part)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import copy
 import logging
 import os
+import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from types import ModuleType
@@ -138,6 +139,13 @@ def viewed_body(tree: etree._Element) -> etree._Element | None:
     return _with_text_after(body) if body is not tree and _text_after(body) else body
 
 
+def viewed_document(tree: etree._Element, body: etree._Element) -> etree._Element:
+    """The root that holds ``body``, the :func:`viewed_body` of ``tree``: ``tree`` itself, or
+    the repaired copy of its document."""
+    copied = body.getroottree().getroot()
+    return tree if copied is tree.getroottree().getroot() else copied
+
+
 def _with_body(root: etree._Element) -> etree._Element:
     """The body of a copy of the document ``root`` (which is not changed) in which everything
     but the ``<head>`` is moved into a new ``<body>``."""
@@ -172,12 +180,23 @@ def _with_text_after(body: etree._Element) -> etree._Element:
     if tail:
         last = clone[-1] if len(clone) else None
         if last is None:
-            clone.text = (clone.text or "") + tail
+            clone.text = joined_text(clone.text, tail)
         else:
-            last.tail = (last.tail or "") + tail
+            last.tail = joined_text(last.tail, tail)
     for sibling in list(clone.itersiblings()):
         clone.append(sibling)
+    etree.strip_tags(clone, "head", "body")  # a second one after the body: browsers ignore it
     return clone
+
+
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+"""Characters libxml2 keeps from a damaged page but lxml refuses in new text."""
+
+
+def joined_text(first: str | None, second: str) -> str:
+    """``first`` (if any) followed by ``second``, as text lxml accepts in a tree: without the
+    characters of :data:`_NOT_XML`."""
+    return _NOT_XML.sub("", (first or "") + second)
 
 
 def normalized_length(text: str) -> int:

@@ -18,10 +18,7 @@ import lxml.html
 from lxml import etree
 
 from scrapy_cetd import dom
-from scrapy_cetd.dom import BLOCK_TAGS, DomView, local_tag
-
-_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
-"""Characters libxml2 keeps from a damaged page but lxml refuses in new text."""
+from scrapy_cetd.dom import BLOCK_TAGS, DomView, joined_text, local_tag
 
 _SPACES = re.compile(r"\s+")
 
@@ -297,9 +294,9 @@ def remove_keeping_tail(element: etree._Element) -> None:
     if tail:
         previous = element.getprevious()
         if previous is not None:
-            previous.tail = _NOT_XML.sub("", (previous.tail or "") + tail)
+            previous.tail = joined_text(previous.tail, tail)
         else:
-            parent.text = _NOT_XML.sub("", (parent.text or "") + tail)
+            parent.text = joined_text(parent.text, tail)
     parent.remove(element)
 
 

@@ -31,7 +31,7 @@ from scrapy.http import HtmlResponse, Response
 from scrapy_cetd.cetd import ancestors_of, within
 from scrapy_cetd.cetd_plus import CetdPlusExtractor
 from scrapy_cetd.density import count_nodes
-from scrapy_cetd.dom import DomView, build_view, normalized_length, viewed_body
+from scrapy_cetd.dom import DomView, build_view, normalized_length, viewed_body, viewed_document
 from scrapy_cetd.furniture import boilerplate
 from scrapy_cetd.middleware import get_dom
 from scrapy_cetd.output import Keep, kept_elements, remove_keeping_tail
@@ -245,7 +245,7 @@ def prune_tag_paths_region(
     )
     if view is None:
         return copy.deepcopy(tree), region
-    source = _document(tree, view.elements[0])
+    source = viewed_document(tree, view.elements[0])
     clone = copy.deepcopy(source)
     _trim(source, clone, view, modes, keep_positions=keep_positions)
     return clone, region
@@ -269,7 +269,7 @@ def _search(
     view = build_view(body, remove_hidden=remove_hidden)
     codes, paths = tag_path_sequence(view)
     own_text = [sum(normalized_length(run) for run in runs) for runs in view.runs]
-    main = _main_content(_document(tree, body), view) if keep_main_content else None
+    main = _main_content(viewed_document(tree, body), view) if keep_main_content else None
     protected = None
     if main is not None and not invert:
         protected = [selected and text > 0 for selected, text in zip(main, own_text, strict=True)]
@@ -290,13 +290,6 @@ def _search(
     _add_shells(view, modes)
     kept = sum(1 for mode in modes if mode)
     return replace(region, kept_count=kept), view, modes
-
-
-def _document(tree: etree._Element, body: etree._Element) -> etree._Element:
-    """What is pruned: ``tree``, or the repaired copy of its document that holds ``body``
-    (:func:`~scrapy_cetd.dom.viewed_body`)."""
-    copied = body.getroottree().getroot()
-    return tree if copied is tree.getroottree().getroot() else copied
 
 
 def _check_options(min_size_gap: float, size: str = "nodes") -> None:
