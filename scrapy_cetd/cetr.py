@@ -30,6 +30,10 @@ from scrapy_cetd.extractor import Extractor
 from scrapy_cetd.output import Keep, remove_keeping_tail, render
 from scrapy_cetd.result import ExtractionResult
 
+_LINE_BREAKING = BLOCK_TAGS | {"html", "head", "title", "body"}
+"""Tags that end a block of a line's text: the block elements, and the document's own parts
+(a ``<title>`` that shares a source line with the body's first words is not glued to them)."""
+
 _NOT_SOURCE = INVISIBLE_TAGS - {"title"}
 """Elements removed before the page is serialised: the invisible ones except ``<title>``, which
 CETR reads as a line of the page like the body's (S-15)."""
@@ -384,7 +388,7 @@ def split_lines(
         if token[0] == "<" and len(token) > 1 and (token[1].isalpha() or token[1] in "/!?"):
             tags += 1
             name = _TAG_NAME.match(token)
-            if name is not None and name.group(1).lower() in BLOCK_TAGS:
+            if name is not None and name.group(1).lower() in _LINE_BREAKING:
                 parts.append(_BREAK)
             if token[1] == "/":
                 if stack:

@@ -86,6 +86,11 @@ def test_tag_spanning_lines_counts_once_and_is_never_text() -> None:
     ]
 
 
+def test_the_title_is_not_glued_to_the_body_on_one_line() -> None:
+    (line,) = _lines("<title>Page title</title></head><body>First words")
+    assert (line.chars, line.text) == (len("Page titleFirst words"), "Page title\nFirst words")
+
+
 def test_smoothing_derivative_and_clustering_vectors() -> None:
     """docs §2.7.2 (sigma = 1, r = 3, alpha = 3)."""
     smoothed = gaussian_smooth(TR, 3, 1.0)
