@@ -602,9 +602,7 @@ def _trim(
             if not goes:
                 later.add(child.tag)
             elif keep_positions and isinstance(child.tag, str) and child.tag in later:
-                tail = child.tail
-                child.clear()
-                child.tail = tail
+                child.clear(keep_tail=True)  # type: ignore[call-arg]  # lxml >= 4.4; not in lxml-stubs
             elif mode == _SHELL:
                 duplicate.remove(child)
             else:

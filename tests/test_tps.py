@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import pickle
 import threading
 
@@ -12,7 +13,11 @@ from lxml import etree
 from scrapy.http import HtmlResponse, Request, TextResponse
 
 import scrapy_cetd
+from scrapy_cetd.dom import build_view
 from scrapy_cetd.tps import (
+    _DROP,
+    _KEEP,
+    _trim,
     prune_tag_paths,
     prune_tag_paths_region,
     search_region,
@@ -296,6 +301,18 @@ def test_keep_positions_keeps_positional_xpaths_valid() -> None:
     placeholder = kept.xpath("/html/body/main/section[1]")[0]
     assert (placeholder.attrib, len(placeholder), placeholder.text) == ({}, 0, None)
     assert "Offers" not in etree.tostring(kept, encoding="unicode")
+
+
+def test_an_emptied_element_keeps_a_tail_lxml_would_refuse_to_set() -> None:
+    # libxml2 keeps some control characters in text that lxml refuses to store again.
+    tree = lxml.html.document_fromstring("<body><div><p>menu</p>\x02 tail<p>kept</p></div></body>")
+    view = build_view(tree.find("body"))
+    modes = [_DROP if view.tags[i] == "p" and i == 2 else _KEEP for i in range(len(view))]
+    clone = copy.deepcopy(tree)
+    _trim(tree, clone, view, modes, keep_positions=True)
+    emptied, kept = clone.findall("body/div/p")
+    assert (emptied.text, len(emptied), emptied.tail) == (None, 0, "\x02 tail")
+    assert kept.text == "kept"
 
 
 def test_keep_positions_empties_only_what_precedes_a_kept_sibling_of_its_tag() -> None:
