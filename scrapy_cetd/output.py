@@ -140,19 +140,22 @@ def drop_unsafe_attributes(root: etree._Element) -> None:
             continue
         try:
             del owner.attrib[name]
-        except ValueError:
+        except (KeyError, ValueError):
             _drop_attribute_by_rebuilding(owner, name)
 
 
 def _drop_attribute_by_rebuilding(owner: etree._Element, name: str) -> None:
-    """Remove ``name`` from ``owner`` when lxml refuses to delete it by name (a control
-    character in it): the attributes are cleared and the others set again, those lxml accepts
-    (on an element this damaged, a name such as ``0`` or ``visibility:`` is debris too)."""
+    """Remove ``name`` from ``owner`` when lxml cannot delete it by name (a control character
+    in it: ``ValueError``; a leading ``{...}``, which lxml reads as a namespace: ``KeyError``):
+    the attributes are cleared and the others set again, those lxml accepts as plain names
+    (on an element this damaged, a name such as ``0``, ``visibility:`` or ``{x}y`` is debris
+    too)."""
     others = [(key, value) for key, value in owner.attrib.items() if key != name]
     owner.attrib.clear()
     for key, value in others:
-        with contextlib.suppress(ValueError):
-            owner.set(key, value)
+        if not key.startswith("{"):
+            with contextlib.suppress(ValueError):
+                owner.set(key, value)
 
 
 def kept_elements(view: DomView, modes: Sequence[Keep]) -> list[bool]:
