@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: venv test lint redis-server demo corpus-demo bench clean
+.PHONY: venv test lint redis-server demo corpus-demo bench fuzz clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -15,8 +15,8 @@ $(STAMP): pyproject.toml
 venv: $(STAMP)
 
 lint: $(STAMP)
-	$(BIN)/ruff check scrapy_cetd tests benchmarks example_project
-	$(BIN)/ruff format --check scrapy_cetd tests benchmarks example_project
+	$(BIN)/ruff check scrapy_cetd tests benchmarks example_project fuzz
+	$(BIN)/ruff format --check scrapy_cetd tests benchmarks example_project fuzz
 	$(BIN)/mypy scrapy_cetd
 
 # The scrapy-redis integration test starts a real redis-server: install Debian's package when it
@@ -50,6 +50,14 @@ corpus-demo: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e ".[test,bench]"
 	$(BIN)/python -m benchmarks
+
+# Coverage-guided fuzzing of extract() and TPS pruning (fuzz/extract.py); not part of `make test`.
+FUZZ_SECONDS ?= 600
+fuzz: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e ".[test,fuzz]"
+	mkdir -p .fuzz/crashes
+	$(BIN)/python -m fuzz.extract .fuzz/corpus -max_total_time=$(FUZZ_SECONDS) -timeout=30 \
+	  -max_len=262144 -artifact_prefix=.fuzz/crashes/
 
 clean:
 	rm -rf $(VENV) build *.egg-info .mypy_cache .ruff_cache .pytest_cache

@@ -1,0 +1,84 @@
+"""Fuzz :func:`scrapy_cetd.extract` and TPS pruning with atheris (libFuzzer for Python).
+
+``make fuzz`` runs it for ``FUZZ_SECONDS`` on a corpus seeded with the example site's pages, in
+``.fuzz/corpus/`` (inputs that reach new code are added there; a failing input is written to
+``.fuzz/crashes/``). Usage: ``python -m fuzz.extract CORPUS_DIR [libFuzzer flags]``; an empty
+or missing ``CORPUS_DIR`` is seeded first.
+
+One input is one page: its first byte picks the algorithm, its second the TPS options (one
+bit each), the rest is the page's bytes, decoded and parsed as a Scrapy crawl would. What the
+fuzzer looks for is what the README promises of bad input: the only exception is a
+``ValueError`` saying the input is not an HTML document; the parsed tree is never modified; a
+result has text exactly when it has no reason; and no input hangs (libFuzzer's ``-timeout``).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from lxml import etree
+
+from scrapy_cetd import ALGORITHMS, extract, prune_tag_paths
+from scrapy_cetd.parse import to_tree
+
+NAMES = sorted(ALGORITHMS)
+SITE = Path(__file__).resolve().parent.parent / "example_project" / "site"
+
+
+def check(data: bytes) -> None:
+    """Run one input (see the module docstring); an ``AssertionError`` or any other exception
+    is a finding."""
+    if len(data) < 2:
+        return
+    algorithm, bits, page = NAMES[data[0] % len(NAMES)], data[1], data[2:]
+    try:
+        tree = to_tree(page)
+    except ValueError as error:
+        if not str(error).startswith("not an HTML document:"):
+            raise
+        return
+    before = etree.tostring(tree)
+    result = extract(tree, algorithm=algorithm)
+    assert (result.reason is None) == bool(result.text), result
+    prune_tag_paths(
+        tree,
+        invert=bool(bits & 1),
+        keep_main_content=bool(bits & 2),
+        remove_furniture=bool(bits & 4),
+        keep_positions=bool(bits & 8),
+        size="text" if bits & 16 else "nodes",
+    )
+    assert etree.tostring(tree) == before, "the input tree was modified"
+
+
+def seeds() -> list[bytes]:
+    """The example site's pages, each with every algorithm and a few option sets."""
+    pages = sorted(SITE.rglob("*.html"))
+    return [
+        bytes((code, bits)) + page.read_bytes()
+        for page in pages
+        for code, bits in zip(range(len(NAMES)), (0, 2, 6, 14, 31, 8, 4, 1), strict=False)
+    ]
+
+
+def main(argv: list[str]) -> None:
+    import atheris  # noqa: PLC0415  (the fuzz extra; the module is importable without it)
+
+    corpus = Path(argv[1]) if len(argv) > 1 and not argv[1].startswith("-") else None
+    if (
+        corpus is not None
+        and not corpus.is_file()
+        and not any(corpus.glob("*/"))
+        and not any(path.is_file() for path in corpus.glob("*"))
+    ):
+        corpus.mkdir(parents=True, exist_ok=True)
+        for number, seed in enumerate(seeds()):
+            (corpus / f"seed-{number:03d}").write_bytes(seed)
+    atheris.instrument_all()
+    atheris.Setup(argv, check)
+    atheris.Fuzz()
+
+
+if __name__ == "__main__":
+    main(sys.argv)
