@@ -153,9 +153,10 @@ def _drop_attribute_by_rebuilding(owner: etree._Element, name: str) -> None:
     others = [(key, value) for key, value in owner.attrib.items() if key != name]
     owner.attrib.clear()
     for key, value in others:
-        if not key.startswith("{"):
-            with contextlib.suppress(ValueError):
-                owner.set(key, value)
+        if isinstance(key, str) and key.startswith("{"):
+            continue
+        with contextlib.suppress(ValueError):
+            owner.set(key, value)
 
 
 def kept_elements(view: DomView, modes: Sequence[Keep]) -> list[bool]:
