@@ -15,7 +15,7 @@ content therefore share a single parse, whichever of the two comes first.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from lxml import etree
 from scrapy.exceptions import NotConfigured
@@ -23,6 +23,7 @@ from scrapy.http import HtmlResponse, Response
 from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 
 from scrapy_cetd.linking import ItemResponseLinks
+from scrapy_cetd.parse import selector_root
 from scrapy_cetd.settings import DONT_CETD_META_KEY, read_settings
 
 if TYPE_CHECKING:
@@ -57,7 +58,9 @@ def get_dom(response: Response, *, max_body_size: int | None = None) -> etree._E
     """The parsed document of ``response``: the very tree behind ``response.css()``.
 
     It is parsel's root element, parsed once and cached on ``response.selector`` by Scrapy, so
-    calling this before or after the spider reads the page costs no second parse. Returns
+    calling this before or after the spider reads the page costs no second parse (except for a
+    page whose ``<base href>`` Scrapy cannot resolve: see
+    :func:`~scrapy_cetd.parse.selector_root`). Returns
     ``None`` for a response scrapy-cetd leaves alone (see :func:`decline_reason`). The tree
     belongs to the response: read it, do not modify it, and do not store it in ``meta`` or in
     an item (it is neither small nor picklable).
@@ -66,7 +69,7 @@ def get_dom(response: Response, *, max_body_size: int | None = None) -> etree._E
         return None
     if decline_reason(response, max_body_size=max_body_size) is not None:
         return None
-    return cast("etree._Element", response.selector.root)
+    return selector_root(response)
 
 
 class CETDDownloaderMiddleware:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import re
 
+import parsel
 from lxml import etree
 from scrapy.http import HtmlResponse, TextResponse
 
@@ -135,7 +136,18 @@ def response_tree(response: TextResponse) -> etree._Element:
     problem = document_problem(response.body, response.text)
     if problem is not None:
         raise NotADocumentError(f"not an HTML document: {problem}")
-    root: etree._Element = response.selector.root
+    return selector_root(response)
+
+
+def selector_root(response: TextResponse) -> etree._Element:
+    """The root of ``response.selector``: the tree behind ``response.css()``, parsed once and
+    cached by Scrapy. When Scrapy cannot build that selector because it cannot resolve the
+    page's ``<base href>`` (w3lib rejects a port that is not a number), the same text parsed
+    the same way by parsel, without the base URL, and not cached."""
+    try:
+        root: etree._Element = response.selector.root
+    except ValueError:
+        root = parsel.Selector(text=response.text, type="html").root
     return root
 
 

@@ -116,6 +116,16 @@ def test_damage_that_leaves_a_document_is_repaired() -> None:
     assert encode_text("a\ud83d\ude00b\udc00") == "a😀b\ufffd".encode()
 
 
+def test_a_base_href_that_scrapy_cannot_resolve_is_parsed_the_same_way() -> None:
+    # Scrapy's response.selector raises ValueError on this <base href> (w3lib reads a port that
+    # is not a number); found by fuzz/extract.py.
+    base = "<base href='https://www.example: https://ogp.me/ns# article: x'>"
+    page = STORM_PAGE.replace("</title>", "</title>" + base)
+    assert base in page
+    assert extract(page) == extract(STORM_PAGE)
+    assert extract(page.encode()) == extract(STORM_PAGE.encode())
+
+
 def test_limits_are_options_of_extract() -> None:
     assert extract(STORM_PAGE, max_body_size=None, max_nodes=None, time_budget=None)
     assert "max_nodes" in (extract(STORM_PAGE, max_nodes=3).reason or "")

@@ -30,6 +30,7 @@ def test_the_seeds_cover_every_algorithm_and_pass() -> None:
         b"\x03\x08" + b"<div>" * 3000 + b"deep",
         b'\x04\x04<body><div type="a><p style=" {1}x"=""><p>Article text.</p></div></body>',
         b"\x05\x1e\xff\xfe<\x00p\x00>\x00x\x00",
+        b"\x06\x02<head><base href='https://a: b'></head><body><p>text</p></body>",
     ],
 )
 def test_damaged_inputs_pass(data: bytes) -> None:

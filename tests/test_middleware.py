@@ -47,6 +47,16 @@ def test_get_dom_declines(response: Response, reason: str) -> None:
     assert get_dom(response) is None
 
 
+def test_get_dom_parses_a_page_whose_base_href_scrapy_cannot_resolve() -> None:
+    base = "<base href='https://www.example: https://ogp.me/ns#'>"
+    response = html_response(STORM_PAGE.replace("</title>", "</title>" + base))
+    with pytest.raises(ValueError, match="Port"):
+        response.selector  # noqa: B018 - Scrapy's own error, which the spider meets too
+    dom = get_dom(response)
+    assert dom is not None
+    assert dom.findtext(".//h1") == "Storm hits the coast"
+
+
 def test_get_dom_size_limit() -> None:
     response = html_response()
     assert get_dom(response, max_body_size=len(response.body)) is not None

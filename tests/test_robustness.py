@@ -326,6 +326,15 @@ def test_cetd_plus_reads_the_markup_of_content_after_the_body() -> None:
     assert "other words" in scrapy_cetd.extract(tree, article_body=False).text
 
 
+def test_a_source_field_with_a_base_href_scrapy_cannot_resolve() -> None:
+    # In a crawl, Scrapy's MetaRefreshMiddleware drops such a response before the spider; the
+    # pipeline still extracts the page when an item carries it (test_api checks extract()).
+    page = story(head="<base href='https://www.example: https://ogp.me/ns#'>")
+    harness = PipelineHarness(CETD_SOURCE_FIELD="html")
+    item = harness.run({"url": "http://127.0.0.1/s", "html": page})
+    assert MARKER in item["main_content_text"]
+
+
 def test_lone_surrogates_in_a_str_page() -> None:
     page = story(inside="<p>lone \ud800 and \udfff halves, a pair \ud83d\ude00 joined</p>")
     result = scrapy_cetd.extract(page)
