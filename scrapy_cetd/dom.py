@@ -136,7 +136,7 @@ def viewed_body(tree: etree._Element) -> etree._Element | None:
         return None if has_frameset(tree) else _with_body(tree)
     if local_tag(body) == "frameset":
         return None
-    return _with_text_after(body) if body is not tree and _text_after(body) else body
+    return _with_text_after(tree, body) if body is not tree and _text_after(body) else body
 
 
 def viewed_document(tree: etree._Element, body: etree._Element) -> etree._Element:
@@ -169,12 +169,9 @@ def _text_after(body: etree._Element) -> bool:
     )
 
 
-def _with_text_after(body: etree._Element) -> etree._Element:
-    """The body of a copy of ``body``'s document (which is not changed) that ends with what
-    follows it."""
-    root = body.getparent()
-    if root is None:
-        return body
+def _with_text_after(root: etree._Element, body: etree._Element) -> etree._Element:
+    """The body of a copy of the document ``root`` (which is not changed) that ends with what
+    follows it; ``body`` is ``root``'s."""
     clone = copy.deepcopy(root)[root.index(body)]
     tail, clone.tail = clone.tail, None
     if tail:
