@@ -114,13 +114,31 @@ TEASERS = "".join(
 )
 
 
+SECTIONS = "".join(f"<li><a href='/{name}'>{name} news</a></li>" for name in ("world", "sport"))
+
+FURNITURE = (
+    f"<nav><ul>{SECTIONS * 4}</ul></nav>",
+    "<footer><p>Copyright Example News. All rights reserved, in a long footer line.</p></footer>",
+)
+
+
 def test_single_block_drops_distant_dense_regions() -> None:
+    nav, footer = FURNITURE
+    page = (
+        f"<html><body>{nav}<div id='page'><div id='a'>{ARTICLE}</div><p>By our reporter.</p>"
+        f"</div><div id='more'>{TEASERS}</div>{footer}</body></html>"
+    )
+    assert lines(page) == ["Storm hits the coast", *PARAGRAPHS]
+    assert "A teaser of story 1" in "\n".join(lines(page, single_block_share=0))
+
+
+def test_a_page_that_is_all_content_is_not_narrowed_to_one_block() -> None:
     page = (
         f"<html><body><div id='page'><div id='a'>{ARTICLE}</div><p>By our reporter.</p>"
         f"</div><div id='more'>{TEASERS}</div></body></html>"
     )
-    assert lines(page) == ["Storm hits the coast", *PARAGRAPHS]
-    assert "A teaser of story 1" in "\n".join(lines(page, single_block_share=0))
+    assert "A teaser of story 1" in "\n".join(lines(page))
+    assert lines(page, whole_page_share=None) == ["Storm hits the coast", *PARAGRAPHS]
 
 
 def test_article_body_bounds_the_selection() -> None:
@@ -342,6 +360,29 @@ def test_a_form_wrapping_the_page_is_not_furniture() -> None:
     assert all(drop[i] for i in forms)
 
 
+def test_a_form_holding_the_main_content_is_not_furniture() -> None:
+    results = "".join(
+        f"<p><input type='checkbox' name='pick' value='{i}'>{text}</p>"
+        for i, text in enumerate(PARAGRAPHS)
+    )
+    links = "".join(
+        f"<li><a href='/{i}'>Another story number {i} to read</a></li>" for i in range(30)
+    )
+    page = (
+        f"<html><body><form id='search'><input name='q'><label>Search the site</label></form>"
+        f"<form id='picked'><h1>Storm hits the coast</h1>{results}"
+        "<input type='submit' value='Save'></form>"
+        f"<ul>{links}</ul></body></html>"
+    )
+    view = build_view(parse(page).find("body"))
+    chars = count_nodes(view).chars
+    picked = view.tags.index("form", view.tags.index("form") + 1)
+    assert chars[picked] < chars[0] / 2
+    assert lines(page) == ["Storm hits the coast", *PARAGRAPHS]
+    assert "Search the site" not in "\n".join(lines(page))
+    assert "Storm hits" not in "\n".join(lines(page, content_forms=False))
+
+
 def test_a_nav_wrapping_the_whole_page_is_not_furniture() -> None:
     page = f"<html><body><nav class='navbar'><a href='/'>Home</a>{ARTICLE}</body></html>"
     assert lines(page) == ["Storm hits the coast", *PARAGRAPHS]
@@ -355,6 +396,7 @@ def test_a_nav_wrapping_the_whole_page_is_not_furniture() -> None:
         {"link_block_ratio": 0},
         {"threshold_coefficient": -1},
         {"listing_share": 2},
+        {"whole_page_share": 0},
     ],
 )
 def test_invalid_options_are_rejected(option: dict[str, float]) -> None:
