@@ -141,14 +141,15 @@ class CetdPlusExtractor(Extractor):
         seven article datasets), measured on 2026-11-23 with ``scrapy-cetd evaluate``:
 
         - ``include_comments``: keep user comments (default False: not main content). Removing
-          them: mean +0.022 (dragnet +0.125, l3s_gn1 +0.020, scrapinghub +0.009, readability
-          +0.006, utomo +0.005; cleaneval -0.007, wcxb -0.0004, where forum threads without
+          them: mean +0.023 (dragnet +0.127, l3s_gn1 +0.020, scrapinghub +0.009, readability
+          +0.006, utomo +0.005; cleaneval -0.007, wcxb -0.0006, where forum threads without
           schema.org markup lose posts). The reviews that JSON-LD declares are part of it:
           wcxb +0.002 (two product pages whose reviews were taken for the main block).
         - ``include_title``: put the headline in ``.text`` and ``.html`` too (utomo +0.003,
           dragnet +0.002; scrapinghub -0.007, readability -0.003: off by default).
-        - ``remove_boilerplate`` (step 2): mean +0.006 (wcxb +0.029, scrapinghub +0.017,
-          utomo +0.003, dragnet +0.002; cleaneval -0.004, readability -0.003).
+        - ``remove_boilerplate`` (step 2): mean +0.007 (wcxb +0.029, scrapinghub +0.018,
+          utomo +0.003, dragnet +0.002, cleaneval +0.0001; readability -0.003, l3s_gn1
+          -0.0004).
         - ``fallback_content`` (step 1): wcxb +0.034 (forums and script-rendered pages),
           no change elsewhere.
         - ``content_forms`` (step 2): cleaneval +0.0045 BOW / +0.0038 SH (a list of job ads
@@ -156,12 +157,12 @@ class CetdPlusExtractor(Extractor):
           have such a form. ``<form>`` says how a page is used, not what its text is; the
           semantic tags and roles, which do say so, stay furniture even when they hold the best
           block (that costs wcxb -0.027: dense footers).
-        - ``href_links`` (step 3): cleaneval +0.005, dragnet +0.002, others within -0.001.
+        - ``href_links`` (step 3): cleaneval +0.004, dragnet +0.002, others within -0.001.
         - ``article_body`` (step 4): scrapinghub +0.004, readability +0.002, utomo +0.001,
           dragnet -0.0002.
         - ``single_block_share`` (step 5; 0 keeps the paper's whole-body expansion): mean
-          +0.013 (l3s_gn1 +0.034, dragnet +0.022, scrapinghub +0.021, utomo +0.016; cleaneval
-          -0.006, wcxb -0.002).
+          +0.013 (l3s_gn1 +0.033, dragnet +0.021, scrapinghub +0.020, utomo +0.016, readability
+          +0.006; wcxb -0.002, cleaneval -0.0005).
         - ``whole_page_share`` (step 5; None turns it off): the share of the page's visible
           text, before step 2, that the whole-body expansion must hold for the single block to
           be skipped. 0.9: mean +0.0004 (cleaneval +0.0052 BOW / +0.0051 SH: long documents
