@@ -197,7 +197,8 @@ def prune_tag_paths(
     measures):
 
     * ``keep_main_content``: what the default extractor (``cetd-plus``) selects as the page's
-      main content is never cut off: searchRegion refuses a split whose removed side holds
+      main block (its single-block step always on: a page that is all content would otherwise
+      leave nothing to prune) is never cut off: searchRegion refuses a split whose removed side holds
       any of its text (the "is content" test the paper leaves open for its Algorithm 6), and
       the selection is kept with its ancestors as shells even where it lies outside the
       region (with ``invert``, only the latter).
@@ -532,10 +533,11 @@ def _add_shells(view: DomView, modes: list[int]) -> None:
 
 
 def _main_content(tree: etree._Element, view: DomView) -> list[bool]:
-    """Which elements of ``view`` ``cetd-plus`` keeps with their text in its output (none when
-    it finds no content; elements it reads from a fallback view are not in ``view``)."""
+    """Which elements of ``view`` ``cetd-plus`` keeps with their text in its output, its main
+    block chosen even on pages it would keep whole (none when it finds no content; elements it
+    reads from a fallback view are not in ``view``)."""
     main = [False] * len(view)
-    extractor = CetdPlusExtractor()
+    extractor = CetdPlusExtractor(whole_page_share=None)
     content_view = extractor.view(tree)
     if isinstance(content_view, str):
         return main

@@ -17,6 +17,7 @@ from scrapy_cetd.dom import build_view
 from scrapy_cetd.tps import (
     _DROP,
     _KEEP,
+    _main_content,
     _trim,
     prune_tag_paths,
     prune_tag_paths_region,
@@ -248,6 +249,29 @@ def test_keep_main_content_stops_searchregion_cutting_the_intro_off() -> None:
     assert guarded.start <= intro <= guarded.end
     pruned = prune_tag_paths(tree, keep_main_content=True)
     assert guarded.kept_count == len(pruned.xpath("/html/body//*[not(self::script)]")) + 1
+
+
+def test_the_main_content_kept_is_the_main_block_even_on_a_page_of_content_only() -> None:
+    story = "".join(
+        f"<p>Paragraph {n} of the story, long enough to read as the text of an article that a "
+        "reporter wrote about the flood and the people who had to leave their homes.</p>"
+        for n in range(4)
+    )
+    more = "".join(
+        f"<p>Another text below it, number {n}, with a summary that goes on for long enough to "
+        "look like the text of an article itself, written by an editor for readers.</p>"
+        for n in range(2)
+    )
+    tree = parse(
+        f"<html><body><div><div id='story'>{story}</div><p>By our reporter.</p></div>"
+        f"<div>{more}</div></body></html>"
+    )
+    assert "Another text below it" in scrapy_cetd.extract(tree).text  # the page is all content
+    view = build_view(tree.find("body"))
+    main = _main_content(tree, view)
+    kept = " ".join(" ".join(view.elements[i].itertext()) for i in range(len(view)) if main[i])
+    assert "Paragraph 3 of the story" in kept
+    assert "Another text below it" not in kept
 
 
 def _posts(numbers: range) -> str:
