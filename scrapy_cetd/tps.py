@@ -198,8 +198,8 @@ def prune_tag_paths(
 
     * ``keep_main_content``: what the default extractor (``cetd-plus``) selects as the page's
       main block (its single-block step always on: a page that is all content would otherwise
-      leave nothing to prune) is never cut off: searchRegion refuses a split whose removed side holds
-      any of its text (the "is content" test the paper leaves open for its Algorithm 6), and
+      leave nothing to prune) is never cut off: searchRegion refuses a split whose removed side
+      holds any of its text (the "is content" test the paper leaves open for its Algorithm 6), and
       the selection is kept with its ancestors as shells even where it lies outside the
       region (with ``invert``, only the latter).
     * ``remove_furniture``: the page furniture that ``cetd-plus`` removes by markup (``nav``,
