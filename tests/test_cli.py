@@ -5,6 +5,8 @@ from __future__ import annotations
 import gzip
 import io
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -211,3 +213,21 @@ def test_prune_errors_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture
     assert "min_size_gap" in capsys.readouterr().err
     assert main(["prune", str(page), "-o", str(tmp_path / "no" / "such" / "dir.html")]) == 1
     assert capsys.readouterr().err.startswith("scrapy-cetd: error: cannot write")
+
+
+def test_a_reader_that_stops_early_ends_the_command_quietly(tmp_path: Path) -> None:
+    paragraphs = "".join(
+        f"<p>Paragraph {i} of a very long article, told in full.</p>" for i in range(20_000)
+    )
+    path = tmp_path / "long.html"
+    path.write_text(f"<html><body><article>{paragraphs}</article></body></html>", encoding="utf-8")
+    command = [sys.executable, "-c", "from scrapy_cetd.cli import main; raise SystemExit(main())"]
+    with subprocess.Popen(
+        [*command, "extract", str(path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    ) as process:
+        assert process.stdout is not None and process.stderr is not None
+        assert process.stdout.readline().startswith(b"Paragraph 0")
+        process.stdout.close()
+        err = process.stderr.read().decode()
+        assert process.wait(timeout=60) == 1
+    assert err == ""
