@@ -141,6 +141,30 @@ def test_a_page_that_is_all_content_is_not_narrowed_to_one_block() -> None:
     assert lines(page, whole_page_share=None) == ["Storm hits the coast", *PARAGRAPHS]
 
 
+def test_prose_written_straight_into_a_block_is_kept_with_it() -> None:
+    nav, footer = FURNITURE
+    briefs = "".join(
+        f"<li>Brief {i} of the day, told in one long sentence about it.</li>" for i in range(5)
+    )
+    story = (
+        "<div id='story'><b>(Wire)</b> Officials said on Saturday that the roads would close "
+        "for three days.<br><br>The ban covers private cars in every province, they said."
+        f"<br><br><b>In other news:</b><ul>{briefs}</ul></div>"
+    )
+    page = f"<html><body>{nav}{story}{footer}</body></html>"
+    assert lines(page)[:4] == [
+        "(Wire) Officials said on Saturday that the roads would close for three days.",
+        "The ban covers private cars in every province, they said.",
+        "In other news:",
+        "Brief 0 of the day, told in one long sentence about it.",
+    ]
+    assert (
+        lines(page, shell_prose_chars=None)[0]
+        == "Brief 0 of the day, told in one long sentence about it."
+    )
+    assert lines(page, shell_prose_chars=1000)[0] == lines(page, shell_prose_chars=None)[0]
+
+
 def test_article_body_bounds_the_selection() -> None:
     page = (
         "<html><body><div><div itemprop='articleBody'>"
@@ -397,6 +421,7 @@ def test_a_nav_wrapping_the_whole_page_is_not_furniture() -> None:
         {"threshold_coefficient": -1},
         {"listing_share": 2},
         {"whole_page_share": 0},
+        {"shell_prose_chars": -1},
     ],
 )
 def test_invalid_options_are_rejected(option: dict[str, float]) -> None:
