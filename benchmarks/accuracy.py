@@ -217,6 +217,7 @@ def summarize_score(score: DatasetScore, runner: Runner) -> dict[str, Any]:
     data["errors"] = sorted({page.error for page in pages if page.error})[:10]
     data["page_ids"] = ids
     data["page_f1"] = {name: [page.scores[name].f1 for page in pages] for name in METRICS}
+    data["page_langs"] = [page.lang for page in pages]
     data["page_ms"] = [runner.call_ms[i] for i in ids]
     data["page_parse_ms"] = [runner.parse_ms[i] for i in ids]
     if runner.extract_ms:

@@ -240,6 +240,30 @@ def page_type_overview(results: Mapping[str, Any], metric: str, dataset: str = "
     return table(["system", *types, "snippet acc."], rows)
 
 
+def not_english_note(results: Mapping[str, Any]) -> str:
+    """Which pages :func:`not_english_table` pools (empty when the datasets give none)."""
+    pooled = next(
+        (e["not_english"] for e in results["systems"].values() if e.get("not_english")), None
+    )
+    if not pooled:
+        return ""
+    languages = ", ".join(f"{lang} {count}" for lang, count in pooled["languages"].items())
+    return (
+        f"**Pages not in English**: the {pooled['pages']} pages whose language the datasets "
+        f"give and is not English ({languages}), pooled over the datasets:"
+    )
+
+
+def not_english_table(results: Mapping[str, Any], metrics: Sequence[str] = METRICS) -> str:
+    """F1 with its interval on the pages not in English, per system."""
+    rows = [
+        [name_cell(system, entry), *(f_ci(entry["not_english"]["metrics"][m]) for m in metrics)]
+        for system, entry in results["systems"].items()
+        if entry.get("not_english")
+    ]
+    return table(["system", *(f"{m}-F1 [95%]" for m in metrics)], rows)
+
+
 def crawl_table(crawl: Mapping[str, Any]) -> str:
     """Best pages/s of each crawl variant and its ratio to the crawl without extraction."""
     rows = []
@@ -379,6 +403,8 @@ def markdown(results: Mapping[str, Any]) -> str:
         for metric in ("BOW", "SH"):
             parts += [f"{metric}-F1 per page type:", page_type_overview(results, metric)]
         parts += ["Every metric per page type, with intervals:", page_type_table(results)]
+    if not_english_note(results):
+        parts += ["## Pages not in English", not_english_note(results), not_english_table(results)]
     parts += ["## Failures", failure_list(results)]
     if results.get("crawl"):
         parts += ["## Crawl throughput", crawl_note(results["crawl"])]
@@ -437,6 +463,8 @@ def readme_block(results: Mapping[str, Any], results_dir: str) -> str:
         readme_table(results),
         sample_note(results),
     ]
+    if not_english_note(results):
+        parts += [not_english_note(results), not_english_table(results, ("BOW", "SH"))]
     if results["missing"]:
         parts += ["Not run:", missing_list(results)]
     if results.get("crawl"):

@@ -7,7 +7,9 @@ synthetic inputs. What it adds to each child's own per-dataset scores:
   multiple of the reference lxml parse of the same page in the same process;
 * the F1 mean over datasets with a stratified bootstrap interval;
 * a paired bootstrap of each system against the best one on the same pages, so that two systems
-  whose difference is within noise are not ranked (``tied``).
+  whose difference is within noise are not ranked (``tied``);
+* the F1 over the pages whose language is known and not English, pooled over the datasets (a
+  check that no step leans on one language).
 
 Every interval uses the bootstrap of the reference scorer ``../shared/datasets/score.py``
 (1,000 resamples of pages with ``random.Random(seed).choice``, sorted means, the 2.5% and 97.5%
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 import random
 import statistics
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -27,7 +30,7 @@ from scrapy_cetd.metrics import METRICS
 RESAMPLES = 1000
 """Bootstrap resamples, as in ``score.py``."""
 
-_PAGE_KEYS = ("page_ids", "page_f1", "page_ms", "page_parse_ms", "page_extract_ms")
+_PAGE_KEYS = ("page_ids", "page_f1", "page_langs", "page_ms", "page_parse_ms", "page_extract_ms")
 """Per-page arrays of a child's results: used here, left out of ``results.json``."""
 
 
@@ -137,6 +140,32 @@ def _overall(datasets: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
     }
 
 
+def _not_english(datasets: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
+    """The pages whose language the datasets give and is not English, pooled: their count per
+    language and each metric's mean F1 with its bootstrap interval (empty when there are none)."""
+    languages: Counter[str] = Counter()
+    f1s: dict[str, list[float]] = {name: [] for name in METRICS}
+    for data in datasets.values():
+        for k, lang in enumerate(data.get("page_langs", [])):
+            if lang and lang != "en":
+                languages[lang] += 1
+                for name in METRICS:
+                    f1s[name].append(data["page_f1"][name][k])
+    if not languages:
+        return {}
+    return {
+        "pages": languages.total(),
+        "languages": dict(sorted(languages.items())),
+        "metrics": {
+            name: {
+                "f1": sum(values) / len(values),
+                "f1_ci95": list(percentile_interval(resample_means(values))),
+            }
+            for name, values in f1s.items()
+        },
+    }
+
+
 def _paired(best: Sequence[Sequence[float]], other: Sequence[Sequence[float]]) -> dict[str, Any]:
     """Difference best - other of the mean F1 (per group, then over groups), with its interval.
 
@@ -207,6 +236,7 @@ def summarize(raw: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
             **head,
             "datasets": {d: _dataset_summary(result["datasets"][d]) for d in names},
             "overall": _overall(result["datasets"]),
+            "not_english": _not_english(result["datasets"]),
         }
     if systems:
         _rank(systems, ran, names)

@@ -88,6 +88,9 @@ PAGES = {
 }
 
 
+LANGS = {"a1": {"lang": "en"}, "a2": {"lang": "fr"}}  # f1 gives none
+
+
 def _dataset(folder: Path) -> Path:
     (folder / "html").mkdir(parents=True)
     (folder / "gold").mkdir()
@@ -99,7 +102,7 @@ def _dataset(folder: Path) -> Path:
         )
         (folder / "html" / f"{page_id}.html.gz").write_bytes(gzip.compress(html.encode()))
         (folder / "gold" / f"{page_id}.txt").write_text(gold, encoding="utf-8")
-        meta[page_id] = {"page_type": page_type, "encoding": "utf-8"}
+        meta[page_id] = {"page_type": page_type, "encoding": "utf-8", **LANGS.get(page_id, {})}
     (folder / "MANIFEST.json").write_text(json.dumps({"name": folder.name, "pages": meta}))
     return folder
 
@@ -145,6 +148,15 @@ def test_summary_pools_ranks_and_keeps_missing_systems(raw: dict[str, Any]) -> N
         flags = [entry["overall"]["vs_best"][metric] for entry in result["systems"].values()]
         assert sum(flag["diff"] == 0.0 for flag in flags) >= 1
         assert all(flag["diff"] >= 0 for flag in flags)
+
+
+def test_pages_not_in_english_are_pooled_apart(raw: dict[str, Any]) -> None:
+    tiny = raw["cectd-ds"]["datasets"]["tiny"]
+    assert tiny["page_langs"] == ["en", "fr", None]
+    pooled = summary.summarize(raw)["systems"]["cectd-ds"]["not_english"]
+    assert pooled["pages"] == 1 and pooled["languages"] == {"fr": 1}
+    assert pooled["metrics"]["SH"]["f1"] == tiny["page_f1"]["SH"][1]
+    assert "page_langs" not in summary.summarize(raw)["systems"]["cectd-ds"]["datasets"]["tiny"]
 
 
 def test_summary_refuses_systems_run_on_different_pages(raw: dict[str, Any]) -> None:
@@ -325,6 +337,11 @@ def test_markdown_report_has_every_part(raw: dict[str, Any]) -> None:
     assert "| coreex | 1 | 0 |" in text
     assert "Quick run" not in text
     assert "Quick run" in report.markdown(_results(raw, page_limit=20))
+    assert "\n## Pages not in English\n" in text and "is not English (fr 1)" in text
+    english_only = _results(raw)
+    for entry in english_only["systems"].values():
+        entry["not_english"] = {}
+    assert "not in English" not in report.markdown(english_only)
 
 
 def test_tables_are_well_formed_and_bold_the_best(raw: dict[str, Any]) -> None:
@@ -347,6 +364,7 @@ def test_readme_block_links_the_results_and_plot(raw: dict[str, Any]) -> None:
     assert "(benchmarks/results/results.md)" in block
     assert "| system | tiny | mean SH-F1 | mean BOW-F1 |" in block
     assert "pages/s" in block and "Against `../shared/datasets/peers.md`" in block
+    assert "| system | BOW-F1 [95%] | SH-F1 [95%] |" in block
 
 
 def test_reference_summary_counts_flags() -> None:
