@@ -141,6 +141,36 @@ def test_a_page_that_is_all_content_is_not_narrowed_to_one_block() -> None:
     assert lines(page, whole_page_share=None) == ["Storm hits the coast", *PARAGRAPHS]
 
 
+def _topics_column(topics: list[str]) -> str:
+    return (
+        "<td><h2>Categories</h2><div class='topics'>"
+        + "".join(
+            f"<p><a href='/{topic}'>{topic}</a> Articles about {topic}, from the first signs to "
+            "the care that follows, written by doctors for readers who want to understand it.</p>"
+            for topic in topics
+        )
+        + "</div></td>"
+    )
+
+
+def test_blocks_of_the_same_kind_as_the_single_block_join_it() -> None:
+    nav, footer = FURNITURE
+    promo = (
+        "<div class='promo'><p>Subscribe to our letter and get a long list of offers, deals and "
+        "news from partners every single week of the year.</p></div>"
+    )
+    first, second = (
+        _topics_column(["Diagnosis", "Treatment"]),
+        _topics_column(["Support", "Work", "Family"]),
+    )
+    columns = f"<table><tr>{first}{second}</tr></table>"
+    page = f"<html><body>{nav}{columns}{promo}{footer}</body></html>"
+    starts = [line.split()[0] for line in lines(page)]
+    assert starts == ["Diagnosis", "Treatment", "Support", "Work", "Family"]
+    assert [line.split()[0] for line in lines(page, same_path_blocks=False)] == starts[2:]
+    assert "Subscribe" in lines(page, single_block_share=0)[-1]
+
+
 def test_prose_written_straight_into_a_block_is_kept_with_it() -> None:
     nav, footer = FURNITURE
     briefs = "".join(
