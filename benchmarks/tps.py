@@ -17,18 +17,19 @@ Table I (``docs/algorithms.md`` §5.7: 86.96% and 46.22%):
   pre-processing, the elements of the tag path sequence) that pruning removes, counted on the
   pruned copy itself.
 
-``--keep-main-content``, ``--remove-furniture`` and ``--keep-positions`` prune with those
-options of :func:`scrapy_cetd.prune_tag_paths` (beyond the paper: searchRegion may not cut off
-what ``cetd-plus`` selects as main content, which is kept; page furniture is removed; removed
-elements before a kept sibling of their tag are emptied, not removed, and count as kept).
+``--keep-main-content``, ``--remove-furniture``, ``--remove-widgets`` and ``--keep-positions``
+prune with those options of :func:`scrapy_cetd.prune_tag_paths` (beyond the paper: searchRegion
+may not cut off what ``cetd-plus`` selects as main content, which is kept; page furniture is
+removed; SVG graphics and form controls without text are removed; removed elements before a
+kept sibling of their tag are emptied, not removed, and count as kept).
 
 For ``record_pages_wri`` it also checks the MANIFEST's ``record_xpath``: on the pruned copy it
 must still match ``record_count`` elements, the records must keep their whole text, and the
 number of elements outside the records must drop.
 
 Usage: ``python -m benchmarks.tps [--datasets-root DIR] [--min-size-gap 0.2]
-[--size nodes|text] [--keep-main-content] [--remove-furniture] [--keep-positions] [--pages]
-[--json OUT]``.
+[--size nodes|text] [--keep-main-content] [--remove-furniture] [--remove-widgets]
+[--keep-positions] [--pages] [--json OUT]``.
 """
 
 from __future__ import annotations
@@ -158,6 +159,7 @@ def run_page(dataset: Dataset, page: Page, args: argparse.Namespace) -> PageResu
         size=args.size,
         keep_main_content=args.keep_main_content,
         remove_furniture=args.remove_furniture,
+        remove_widgets=args.remove_widgets,
         keep_positions=args.keep_positions,
     )
     gold = Counter(tokens(page.gold))
@@ -193,6 +195,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--size", choices=("nodes", "text"), default="nodes")
     parser.add_argument("--keep-main-content", action="store_true")
     parser.add_argument("--remove-furniture", action="store_true")
+    parser.add_argument("--remove-widgets", action="store_true")
     parser.add_argument("--keep-positions", action="store_true")
     parser.add_argument("--pages", action="store_true", help="print one line per page")
     parser.add_argument("--json", type=Path, help="write per-page results as JSON")
@@ -223,7 +226,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(
         f"TPS pruning, min_size_gap={args.min_size_gap}, size={args.size}, "
         f"keep_main_content={args.keep_main_content}, remove_furniture={args.remove_furniture}, "
-        f"keep_positions={args.keep_positions}"
+        f"remove_widgets={args.remove_widgets}, keep_positions={args.keep_positions}"
     )
     print(f"{'pages':<22} {'n':>5} {'present':>9} {'absolute':>9} {'removed':>9}")
     print(_line("all", results))

@@ -48,6 +48,7 @@ def check(data: bytes) -> None:
         remove_furniture=bool(bits & 4),
         keep_positions=bool(bits & 8),
         size="text" if bits & 16 else "nodes",
+        remove_widgets=bool(bits & 32),
     )
     assert etree.tostring(tree) == before, "the input tree was modified"
 
@@ -58,7 +59,7 @@ def seeds() -> list[bytes]:
     return [
         bytes((code, bits)) + page.read_bytes()
         for page in pages
-        for code, bits in zip(range(len(NAMES)), (0, 2, 6, 14, 31, 8, 4, 1), strict=False)
+        for code, bits in zip(range(len(NAMES)), (0, 2, 6, 14, 31, 8, 36, 1), strict=False)
     ]
 
 

@@ -104,6 +104,11 @@ def _parser() -> argparse.ArgumentParser:
         help="also remove nav, aside, footer... from what is kept (beyond the paper)",
     )
     prune.add_argument(
+        "--remove-widgets",
+        action="store_true",
+        help="also remove SVG graphics and form controls that hold no text (beyond the paper)",
+    )
+    prune.add_argument(
         "--keep-positions",
         action="store_true",
         help="empty, not remove, elements before a kept sibling of their tag (positional XPaths)",
@@ -264,6 +269,7 @@ def _run_prune(args: argparse.Namespace) -> int:
             size=args.size,
             keep_main_content=args.keep_main_content,
             remove_furniture=args.remove_furniture,
+            remove_widgets=args.remove_widgets,
             keep_positions=args.keep_positions,
         )
     except ValueError as error:

@@ -43,6 +43,9 @@ MIN_SIZE_GAP = 0.20
 Size = Literal["nodes", "text"]
 """How the size of a part of the sequence is measured (see :func:`search_tag_path_region`)."""
 
+WIDGET_TAGS = frozenset({"svg", "button", "input", "textarea"})
+"""Inline graphics and form controls: what ``remove_widgets`` drops when it holds no text."""
+
 _EPSILON = 1e-9
 """Float tolerance of threshold comparisons (``docs/algorithms.md`` §0.5)."""
 
@@ -123,6 +126,7 @@ def search_tag_path_region(
     size: Size = "nodes",
     keep_main_content: bool = False,
     remove_furniture: bool = False,
+    remove_widgets: bool = False,
 ) -> TagPathRegion:
     """The tag path sequence of ``tree``'s ``<body>`` and its main region; ``tree`` is only read.
 
@@ -146,7 +150,7 @@ def search_tag_path_region(
     made of many short links weighs less than a description; when a range has no text at all
     nothing is split.
 
-    ``keep_main_content`` and ``remove_furniture`` go beyond the paper; see
+    ``keep_main_content``, ``remove_furniture`` and ``remove_widgets`` go beyond the paper; see
     :func:`prune_tag_paths`. The region and :attr:`TagPathRegion.kept_count` are those the
     pruning uses.
     """
@@ -158,6 +162,7 @@ def search_tag_path_region(
         size=size,
         keep_main_content=keep_main_content,
         remove_furniture=remove_furniture,
+        remove_widgets=remove_widgets,
     )[0]
 
 
@@ -170,6 +175,7 @@ def prune_tag_paths(
     size: Size = "nodes",
     keep_main_content: bool = False,
     remove_furniture: bool = False,
+    remove_widgets: bool = False,
     keep_positions: bool = False,
 ) -> etree._Element:
     """A pruned **copy** of ``tree`` holding only the main region of its ``<body>``.
@@ -205,6 +211,11 @@ def prune_tag_paths(
     * ``remove_furniture``: the page furniture that ``cetd-plus`` removes by markup (``nav``,
       ``aside``, ``footer``, ``dialog``, ``menu``, ``select`` and the ARIA furniture roles; not
       forms, which hold a product's options) is removed from the kept part too.
+    * ``remove_widgets``: inline SVG graphics and form controls (``button``, ``input``,
+      ``textarea``) that hold no visible text are removed from the kept part too: icons,
+      icon buttons and fields, whose markup a record's text, links and images do not need.
+      The visible text of the pruned page is the same with or without it. A spider that
+      reads a record's icons (rating stars drawn in SVG) keeps it off.
 
     ``keep_positions``: a removed element that comes before a sibling of the same tag that
     stays is emptied (no attributes, text or children) instead of removed, so that positional
@@ -219,6 +230,7 @@ def prune_tag_paths(
         size=size,
         keep_main_content=keep_main_content,
         remove_furniture=remove_furniture,
+        remove_widgets=remove_widgets,
         keep_positions=keep_positions,
     )[0]
 
@@ -232,6 +244,7 @@ def prune_tag_paths_region(
     size: Size = "nodes",
     keep_main_content: bool = False,
     remove_furniture: bool = False,
+    remove_widgets: bool = False,
     keep_positions: bool = False,
 ) -> tuple[etree._Element, TagPathRegion]:
     """:func:`prune_tag_paths` and the :class:`TagPathRegion` it pruned to, from one search."""
@@ -243,6 +256,7 @@ def prune_tag_paths_region(
         size=size,
         keep_main_content=keep_main_content,
         remove_furniture=remove_furniture,
+        remove_widgets=remove_widgets,
     )
     if view is None:
         return copy.deepcopy(tree), region
@@ -261,6 +275,7 @@ def _search(
     size: str,
     keep_main_content: bool,
     remove_furniture: bool,
+    remove_widgets: bool,
 ) -> tuple[TagPathRegion, DomView | None, list[int]]:
     """The region of ``tree``'s body, the body's view and what pruning does to each element."""
     _check_options(min_size_gap, size)
@@ -286,8 +301,12 @@ def _search(
         for i, selected in enumerate(main):
             if selected:
                 modes[i] = _KEEP
-    if remove_furniture:
-        _remove_furniture(view, modes)
+    if remove_furniture or remove_widgets:
+        chars = count_nodes(view).chars
+        if remove_furniture:
+            _remove_furniture(view, chars, modes)
+        if remove_widgets:
+            _remove_widgets(view, chars, modes)
     _add_shells(view, modes)
     kept = sum(1 for mode in modes if mode)
     return replace(region, kept_count=kept), view, modes
@@ -511,16 +530,23 @@ def _modes(view: DomView, region: TagPathRegion) -> list[int]:
     return [_KEEP if (first <= i <= last) != region.invert else _DROP for i in range(len(view))]
 
 
-def _remove_furniture(view: DomView, modes: list[int]) -> None:
+def _remove_furniture(view: DomView, chars: Sequence[int], modes: list[int]) -> None:
     """Drop the page furniture ``cetd-plus`` removes by markup, forms aside, and outside
     ``<article>`` elements: a record's own ``<footer>`` or ``<nav>`` is part of the record
-    (HTML Living Standard §4.3.7)."""
-    furniture = boilerplate(
-        view, count_nodes(view).chars, structural=True, comments=False, forms=False
-    )
+    (HTML Living Standard §4.3.7). ``chars`` are the view's :func:`count_nodes` characters."""
+    furniture = boilerplate(view, chars, structural=True, comments=False, forms=False)
     in_article = within(view, [tag == "article" for tag in view.tags])
     for i, is_furniture in enumerate(furniture):
         if is_furniture and not in_article[i]:
+            modes[i] = _DROP
+
+
+def _remove_widgets(view: DomView, chars: Sequence[int], modes: list[int]) -> None:
+    """Drop the :data:`WIDGET_TAGS` elements that hold no visible text (``chars``, the view's
+    :func:`count_nodes` characters), with their subtrees."""
+    widgets = within(view, [tag in WIDGET_TAGS and not chars[i] for i, tag in enumerate(view.tags)])
+    for i in range(1, len(view)):
+        if widgets[i]:
             modes[i] = _DROP
 
 
@@ -623,6 +649,7 @@ def tps_selector(
     size: Size = "nodes",
     keep_main_content: bool = False,
     remove_furniture: bool = False,
+    remove_widgets: bool = False,
     keep_positions: bool = False,
 ) -> Selector:
     """A :class:`scrapy.Selector` over the TPS-pruned copy of ``response``'s page.
@@ -650,6 +677,7 @@ def tps_selector(
         size=size,
         keep_main_content=keep_main_content,
         remove_furniture=remove_furniture,
+        remove_widgets=remove_widgets,
         keep_positions=keep_positions,
     )
     return Selector(root=pruned, type="html", base_url=response.url)

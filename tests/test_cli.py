@@ -188,6 +188,19 @@ def test_prune_keeps_the_main_content_on_request(
     assert int(capsys.readouterr().out.split(" after ")[0].rsplit(" ", 1)[1]) <= kept
 
 
+def test_prune_removes_widgets_on_request(tmp_path: Path) -> None:
+    page = tmp_path / "list.html"
+    icon = '<svg class="cart"><path d="M0 0"/></svg></li>'
+    page.write_text(_list_page().replace("</li>", icon), encoding="iso-8859-1")
+    out = tmp_path / "pruned.html"
+    assert main(["prune", str(page), "-o", str(out)]) == 0
+    assert out.read_text(encoding="utf-8").count("<svg") == 8
+    assert main(["prune", str(page), "-o", str(out), "--remove-widgets"]) == 0
+    pruned = out.read_text(encoding="utf-8")
+    assert "<svg" not in pruned
+    assert pruned.count('class="product"') == 8
+
+
 def test_prune_to_stdout_with_options(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     page = tmp_path / "list.html.gz"
     page.write_bytes(gzip.compress(_list_page().encode("iso-8859-1")))

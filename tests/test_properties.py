@@ -36,7 +36,7 @@ from lxml import etree
 from scrapy_cetd import ALGORITHMS, ExtractionResult, extract
 from scrapy_cetd.dom import INVISIBLE_TAGS, is_hidden, local_tag
 from scrapy_cetd.parse import to_tree
-from scrapy_cetd.tps import prune_tag_paths_region
+from scrapy_cetd.tps import prune_tag_paths, prune_tag_paths_region
 
 TAGS = (
     *("div", "p", "span", "a", "b", "i", "em", "ul", "ol", "li", "table", "tr", "td", "th"),
@@ -301,6 +301,7 @@ TPS_OPTIONS = st.fixed_dictionaries(
         "size": st.sampled_from(["nodes", "text"]),
         "keep_main_content": st.booleans(),
         "remove_furniture": st.booleans(),
+        "remove_widgets": st.booleans(),
         "keep_positions": st.booleans(),
     }
 )
@@ -317,6 +318,9 @@ def test_tps_pruning_of_any_page(page: str, tps: dict[str, Any]) -> None:
     assert etree.tostring(tree) == before
     assert 0 <= region.kept_count <= region.node_count
     assert is_token_subsequence(visible_atoms(pruned), visible_atoms(tree))
+    if tps["remove_widgets"]:  # it removes markup, never text (whitespace aside)
+        with_widgets = prune_tag_paths(tree, **{**tps, "remove_widgets": False})
+        assert "".join(visible_atoms(pruned)) == "".join(visible_atoms(with_widgets))
 
 
 def test_the_token_check_can_fail() -> None:

@@ -43,6 +43,12 @@ THREE_REGIONS = (
 """The paper's §4 example with 4, 12 and 4 spans (vector 5.5.2)."""
 
 
+def words(tree: etree._Element) -> list[str]:
+    body = tree.find("body")
+    assert body is not None
+    return "".join(body.itertext()).split()
+
+
 def body_html(tree: etree._Element) -> str:
     body = tree.find("body")
     assert body is not None
@@ -302,6 +308,33 @@ def test_remove_furniture_drops_menus_but_not_a_records_own_footer() -> None:
     assert (without.start, without.end) == (region.start, region.end)
     assert without.kept_count == region.kept_count - 3  # the nav and its two links
     assert without.kept_count == len(furnished.xpath("/html/body//*")) + 1
+
+
+WIDGETS = (
+    "<html><body><ul class='products'>"
+    + "".join(
+        f"<li class='product'><img src='/{n}.jpg' alt=''><a href='/p/{n}'>Jacket {n}</a>"
+        "<svg class='star'><path d='M0 0'/><path d='M1 1'/></svg>"
+        "<button class='wish'><svg><use href='#heart'/></svg></button>"
+        f"<input type='checkbox' name='compare'><button>Add jacket {n} to cart</button></li>"
+        for n in range(6)
+    )
+    + "</ul></body></html>"
+)
+"""Records with an icon, an icon button, a checkbox and a button that says something."""
+
+
+def test_remove_widgets_drops_icons_and_controls_without_text() -> None:
+    tree = parse(WIDGETS)
+    pruned, region = prune_tag_paths_region(tree)
+    bare, without = prune_tag_paths_region(tree, remove_widgets=True)
+    assert not bare.xpath("//svg | //input | //button[@class='wish']")
+    assert len(bare.xpath("//img")) == len(bare.xpath("//button")) == 6
+    assert body_html(bare).count("Add jacket") == 6
+    assert (without.start, without.end) == (region.start, region.end)
+    assert without.kept_count == region.kept_count - 6 * 7  # svg, 2 paths; button, svg, use; input
+    assert words(bare) == words(pruned)
+    assert etree.tostring(tree) == etree.tostring(parse(WIDGETS))
 
 
 SECTIONS = (
