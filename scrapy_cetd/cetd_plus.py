@@ -106,9 +106,9 @@ class CetdPlusExtractor(Extractor):
        holds at least this share of the second's text, unless (``whole_page_share``) the second
        holds nearly all the page's visible text: there was no furniture left to narrow away.
        When the first wins, ``same_path_blocks`` adds the second's blocks whose tag path (tags
-       and classes from the body down, as TPS reads a page) is that of an element of the
-       first: the same kind of element in the same layout (the other column of a table of
-       categories, an article continued in a second table of its template).
+       and classes from the body down: TPS's tag path without the style) is that of an
+       element of the first: the same kind of element in the same layout (the other column of
+       a table of categories, an article continued in a second table of its template).
     6. ``include_title``: the headline joins the content; it always goes to ``.title``.
     7. ``shell_prose_chars``: an element kept only because it holds selected blocks keeps its
        own text too when that text is this long, with the inline elements it runs through:
@@ -194,8 +194,8 @@ class CetdPlusExtractor(Extractor):
         - ``same_path_blocks`` (step 5): cleaneval +0.0020 BOW / +0.0022 SH, wcxb +0.0015 /
           +0.0016; utomo -0.0004 / -0.0004, l3s_gn1 -0.0002 / -0.0002, no change elsewhere;
           mean +0.0004 (14 pages change by more than 0.0005 SH, 8 for the better). Paths of
-          tags alone also add sidebars made of the same bare ``div``
-          and ``p`` elements: cleaneval +0.0013, but utomo -0.006 and scrapinghub -0.003.
+          tags alone also add sidebars made of the same bare ``div`` and ``p`` elements:
+          cleaneval +0.0013, but utomo -0.006 and scrapinghub -0.003.
         - ``shell_prose_chars`` (step 7; None turns it off): characters of own text (counted
           as CETD counts them, §0.3) that make a shell keep it. 50: dragnet +0.0033 BOW /
           +0.0045 SH, cleaneval +0.0011 / +0.0012, wcxb +0.0003 / +0.0010, l3s_gn1 +0.0003 /
@@ -588,9 +588,9 @@ def _kept_chars(view: DomView, counts: NodeCounts, modes: Sequence[Keep]) -> int
 
 
 def _add_same_path_blocks(view: DomView, whole: Sequence[bool], local: list[bool]) -> None:
-    """Add to ``local`` each block of ``whole`` outside it whose tag path (tags and classes
-    from the root down, as TPS reads a page) is that of an element inside it (step 5). Only
-    the elements inside ``local`` that could match, by depth and tag, get a path."""
+    """Add to ``local`` each block of ``whole`` outside it whose tag path (tags and sorted
+    classes from the root down) is that of an element inside it (step 5). Only the elements
+    inside ``local`` that could match, by depth and tag, get a path."""
     inside = within(view, local)
     size, parent, tags, depth = len(view), view.parent, view.tags, view.depth
     candidates = [i for i in range(size) if whole[i] and not inside[i]]
