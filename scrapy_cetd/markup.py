@@ -95,14 +95,24 @@ def page_markup(tree: etree._Element) -> PageMarkup:
         elif tag == "script" and get("type") == "application/ld+json":
             declared: set[str] = set()
             for match in _JSON_TYPES.finditer(element.text or ""):
-                names = match.group(1)
-                listed = json.loads(names) if names.startswith("[") else [names.strip('"')]
-                declared.update(str(name).lower() for name in listed)
+                declared.update(name.lower() for name in _type_names(match.group(1)))
             types |= declared
             if declared & USER_CONTENT_TYPES:
                 user_texts.extend(_json_ld_user_texts(element.text or ""))
     types.discard("")
     return PageMarkup(frozenset(types), frozenset(bodies), tuple(user_texts))
+
+
+def _type_names(value: str) -> list[str]:
+    """The names of one JSON-LD ``@type`` value as :data:`_JSON_TYPES` reads it: a string or a
+    list of them; none when the list is not valid JSON (a broken script declares nothing)."""
+    if not value.startswith("["):
+        return [value.strip('"')]
+    try:
+        listed = json.loads(value)
+    except ValueError:
+        return []
+    return [str(name) for name in listed]
 
 
 def _in_head(element: etree._Element, root: etree._Element) -> bool:

@@ -24,6 +24,15 @@ def test_page_markup_reads_json_ld_microdata_and_open_graph() -> None:
     assert [element.text for element in markup.article_bodies] == ["y"]
 
 
+def test_a_broken_json_ld_type_list_declares_nothing() -> None:
+    tree = parse(
+        "<html><head><script type='application/ld+json'>"
+        '{"@type": [NewsArticle", "Thing"], "license": {"@type": "CreativeWork"}}'
+        "</script></head><body><p>text</p></body></html>"
+    )
+    assert page_markup(tree).types == {"creativework"}
+
+
 def test_declared_types_tell_discussions_and_pages_that_are_no_article() -> None:
     forum = page_markup(parse("<body><div itemscope itemtype='https://schema.org/QAPage'>q</div>"))
     assert forum.discussion and forum.not_an_article

@@ -158,6 +158,8 @@ CASES = [
          .encode(), CONTENT, MARKER, absent="template secret"),
     Case("cdata", lambda: story(inside="<![CDATA[cdata secret]]>").encode(), CONTENT, MARKER,
          absent="cdata secret"),
+    Case("broken_json_ld", lambda: story(head='<script type="application/ld+json">{"@type": '
+         '[NewsArticle", "Thing"], "name": "Storm"}</script>').encode(), CONTENT, MARKER),
     Case("deep_nesting", lambda: deep("deep text", 100_000).replace(
          "<body>", f"<body><p>{MARKER} on the coast</p>").encode(), CONTENT, MARKER,
          absent="deep text"),
