@@ -105,12 +105,13 @@ def page_markup(tree: etree._Element) -> PageMarkup:
 
 def _type_names(value: str) -> list[str]:
     """The names of one JSON-LD ``@type`` value as :data:`_JSON_TYPES` reads it: a string or a
-    list of them; none when the list is not valid JSON (a broken script declares nothing)."""
+    list of them; none when the list is not valid JSON or nests deeper than Python's limit (a
+    broken script declares nothing)."""
     if not value.startswith("["):
         return [value.strip('"')]
     try:
         listed = json.loads(value)
-    except ValueError:
+    except (ValueError, RecursionError):
         return []
     return [str(name) for name in listed]
 
@@ -128,10 +129,10 @@ def _in_head(element: etree._Element, root: etree._Element) -> bool:
 
 def _json_ld_user_texts(script: str) -> list[str]:
     """The texts of the :data:`USER_CONTENT_TYPES` items of one JSON-LD script (none when it
-    does not parse)."""
+    does not parse, or nests deeper than Python's limit)."""
     try:
         stack: list[object] = [json.loads(script)]
-    except ValueError:
+    except (ValueError, RecursionError):
         return []
     texts: list[str] = []
     while stack:

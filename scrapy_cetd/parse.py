@@ -117,7 +117,7 @@ def document_problem(body: bytes, text: str) -> str | None:
     if _JSON_START.match(text):
         try:
             json.loads(text.lstrip("\ufeff"))
-        except ValueError:
+        except (ValueError, RecursionError):  # nested deeper than Python's limit: not read
             pass
         else:
             return "the body is JSON"

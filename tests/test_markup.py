@@ -33,6 +33,14 @@ def test_a_broken_json_ld_type_list_declares_nothing() -> None:
     assert page_markup(tree).types == {"creativework"}
 
 
+def test_json_ld_nested_deeper_than_python_reads_declares_nothing() -> None:
+    deep_list = "[" * 5_000 + '"Article"]'
+    deep_review = '{"@type": "Review", "reviewBody": ' + "[" * 5_000 + "]" * 5_000 + "}"
+    for script in (f'{{"@type": {deep_list}}}', deep_review):
+        tree = parse(f"<html><head><script type='application/ld+json'>{script}</script></head>")
+        assert not page_markup(tree).user_texts
+
+
 def test_declared_types_tell_discussions_and_pages_that_are_no_article() -> None:
     forum = page_markup(parse("<body><div itemscope itemtype='https://schema.org/QAPage'>q</div>"))
     assert forum.discussion and forum.not_an_article

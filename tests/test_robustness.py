@@ -158,6 +158,10 @@ CASES = [
          .encode(), CONTENT, MARKER, absent="template secret"),
     Case("cdata", lambda: story(inside="<![CDATA[cdata secret]]>").encode(), CONTENT, MARKER,
          absent="cdata secret"),
+    Case("deeply_nested_json", lambda: b"[" * 100_000 + b"]" * 100_000, CONTENT, "[[[["),
+    Case("deeply_nested_json_ld", lambda: story(head='<script type="application/ld+json">'
+         '{"@type": "Review", "x": ' + "[" * 5_000 + "]" * 5_000 + ', "y": {"@type": '
+         + "[" * 5_000 + '"Thing"]}}</script>').encode(), CONTENT, MARKER),
     Case("broken_json_ld", lambda: story(head='<script type="application/ld+json">{"@type": '
          '[NewsArticle", "Thing"], "name": "Storm"}</script>').encode(), CONTENT, MARKER),
     Case("deep_nesting", lambda: deep("deep text", 100_000).replace(
