@@ -152,7 +152,7 @@ def _with_body(root: etree._Element) -> etree._Element:
     document = copy.deepcopy(root)
     namespace = etree.QName(root).namespace
     body = document.makeelement(f"{{{namespace}}}body" if namespace else "body")
-    body.text, document.text = document.text, None
+    body.text, document.text = joined_text(None, document.text or "") or None, None
     for child in list(document):
         if local_tag(child) != "head":
             body.append(child)

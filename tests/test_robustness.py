@@ -319,6 +319,19 @@ def test_a_damaged_page_with_a_second_head_and_body_after_the_first() -> None:
     assert etree.tostring(tree) == before
 
 
+def test_a_page_without_body_whose_root_holds_a_control_character() -> None:
+    # Found by make fuzz: the root's text, moved into the repaired body, held a form feed
+    # libxml2 keeps and lxml refuses (ValueError from extract() and TPS pruning).
+    tree = scrapy_cetd.parse.to_tree(b"<html>\x0c<head><title>T</title></head></html>")
+    assert tree.find("body") is None
+    before = etree.tostring(tree)
+    for algorithm in scrapy_cetd.ALGORITHMS:
+        result = scrapy_cetd.extract(tree, algorithm=algorithm)
+        assert (result.text, result.reason) == ("", "no visible text"), algorithm
+    assert len(scrapy_cetd.prune_tag_paths(tree, keep_main_content=True).xpath("//body")) == 1
+    assert etree.tostring(tree) == before
+
+
 def test_cetd_plus_reads_the_markup_of_content_after_the_body() -> None:
     # The article body's itemprop bounds the selection although the article sits after a
     # stray </body>, where it is read from a repaired copy of the document.
