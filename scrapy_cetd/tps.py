@@ -31,7 +31,7 @@ from scrapy.http import HtmlResponse, Response
 from scrapy_cetd.cetd import ancestors_of, within
 from scrapy_cetd.cetd_plus import CetdPlusExtractor
 from scrapy_cetd.density import count_nodes
-from scrapy_cetd.dom import DomView, build_view, normalized_length, viewed_body, viewed_document
+from scrapy_cetd.dom import DomView, build_view, viewed_body, viewed_document
 from scrapy_cetd.furniture import boilerplate
 from scrapy_cetd.middleware import get_dom
 from scrapy_cetd.output import Keep, kept_elements, remove_keeping_tail
@@ -284,7 +284,8 @@ def _search(
         return TagPathRegion((), (), 0, 0, (), invert, 0), None, []
     view = build_view(body, remove_hidden=remove_hidden)
     codes, paths = tag_path_sequence(view)
-    own_text = [sum(normalized_length(run) for run in runs) for runs in view.runs]
+    counts = count_nodes(view)
+    own_text = list(map(sum, counts.run_chars))
     main = _main_content(viewed_document(tree, body), view) if keep_main_content else None
     protected = None
     if main is not None and not invert:
@@ -301,12 +302,10 @@ def _search(
         for i, selected in enumerate(main):
             if selected:
                 modes[i] = _KEEP
-    if remove_furniture or remove_widgets:
-        chars = count_nodes(view).chars
-        if remove_furniture:
-            _remove_furniture(view, chars, modes)
-        if remove_widgets:
-            _remove_widgets(view, chars, modes)
+    if remove_furniture:
+        _remove_furniture(view, counts.chars, modes)
+    if remove_widgets:
+        _remove_widgets(view, counts.chars, modes)
     _add_shells(view, modes)
     kept = sum(1 for mode in modes if mode)
     return replace(region, kept_count=kept), view, modes
