@@ -11,6 +11,7 @@ from scrapy_cetd import dom
 from scrapy_cetd.density import NodeCounts, count_nodes, densities, density_sums
 from scrapy_cetd.dom import DomView
 from scrapy_cetd.extractor import Extractor
+from scrapy_cetd.limits import check_deadline
 from scrapy_cetd.output import Keep, content_modes, own_modes
 
 EPSILON = 1e-9
@@ -39,6 +40,7 @@ class _DensitySumExtractor(Extractor):
         counts = count_nodes(view)
         if counts.chars[0] == 0:
             return NO_TEXT
+        check_deadline("after counting the nodes")
         size = len(view)
         if self.threshold_coefficient == 0:
             return [Keep.TEXT] * size
@@ -48,6 +50,7 @@ class _DensitySumExtractor(Extractor):
             composite=self.composite,
             threshold_coefficient=self.threshold_coefficient,
         )
+        check_deadline("after scoring the nodes")
         content = expand(view, scores, seed=scores.path[0])
         return content_modes(view, content, ancestors_of(view, content), shell_text=True)
 

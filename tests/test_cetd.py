@@ -11,6 +11,7 @@ from scrapy_cetd import (
     CompositeTextDensityExtractor,
     SmoothedCompositeTextDensityExtractor,
     TextDensityExtractor,
+    cetd,
     extract,
 )
 from scrapy_cetd.cetd import _subtree_argmax, smooth_over_siblings
@@ -167,3 +168,13 @@ def test_many_threads_share_one_extractor() -> None:
     results = texts_from_threads(extractor, pages, rounds=20)
     for i in range(8):
         assert results[i].startswith(f"Storm {i} hits the coast")
+
+
+@pytest.mark.parametrize("cls", [TextDensityExtractor, CompositeTextDensityExtractor])
+def test_steps_check_the_time_budget(
+    cls: type[TextDensityExtractor], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    steps: list[str] = []
+    monkeypatch.setattr(cetd, "check_deadline", steps.append)
+    cls().extract(parse(STORM_PAGE))
+    assert steps == ["after counting the nodes", "after scoring the nodes"]

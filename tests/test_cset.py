@@ -10,7 +10,7 @@ import pytest
 from conftest import STORM_PAGE, deep_chain, parse, texts_from_threads
 from lxml import etree
 
-from scrapy_cetd import ALGORITHMS, CSetExtractor, extract
+from scrapy_cetd import ALGORITHMS, CSetExtractor, cset, extract
 from scrapy_cetd.cset import (
     MAX_WORD_DISTANCE,
     NO_RATED,
@@ -229,3 +229,14 @@ def test_many_threads_share_one_extractor() -> None:
     results = texts_from_threads(extractor, pages, rounds=20)
     for i in range(8):
         assert results[i].startswith(f"Storm {i} hits the coast")
+
+
+def test_long_steps_check_the_time_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    steps: list[str] = []
+    monkeypatch.setattr(cset, "check_deadline", steps.append)
+    rows = "<div><p>word word</p><p>word</p></div>" * 3_000
+    page = f"<html><body><main>{rows}</main></body></html>"
+    CSetExtractor().extract(parse(page))
+    assert steps.count("rating the nodes") >= 3  # 15,000 elements, every 4,096
+    assert "after rating the nodes" in steps
+    assert "after counting the subtrees" in steps
