@@ -183,6 +183,7 @@ class SmoothedCompositeTextDensityExtractor(Extractor):
         counts = count_nodes(view)
         if counts.chars[0] == 0:
             return NO_TEXT
+        check_deadline("after counting the nodes")
         density = densities(counts, composite=True)
         smoothed = smooth_over_siblings(view, density)
         threshold = self.threshold_coefficient * density[0]

@@ -178,3 +178,10 @@ def test_steps_check_the_time_budget(
     monkeypatch.setattr(cetd, "check_deadline", steps.append)
     cls().extract(parse(STORM_PAGE))
     assert steps == ["after counting the nodes", "after scoring the nodes"]
+
+
+def test_smoothed_extractor_checks_the_time_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    steps: list[str] = []
+    monkeypatch.setattr(cetd, "check_deadline", steps.append)
+    SmoothedCompositeTextDensityExtractor().extract(parse(STORM_PAGE))
+    assert steps == ["after counting the nodes"]
