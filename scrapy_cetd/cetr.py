@@ -504,7 +504,9 @@ def _serialize(
 
     removed: set[int] = set()
     parents: dict[int, etree._Element] = {}
-    for duplicate in duplicates:
+    for count, duplicate in enumerate(duplicates):
+        if not count % 4096:
+            check_deadline("serialising the page")
         parent = duplicate.getparent()
         if parent is not None and id(parent) in removed:
             removed.add(id(duplicate))
@@ -518,7 +520,6 @@ def _serialize(
             removed.add(id(duplicate))
             if parent is not None and duplicate is not clone:
                 parents[id(parent)] = parent
-    check_deadline("serialising the page")
     for parent in parents.values():
         _remove_children_keeping_tails(parent, removed)
 
