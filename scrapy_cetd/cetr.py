@@ -64,7 +64,7 @@ _SERIALIZED_VOID = frozenset(
 """Elements libxml2 serialises without an end tag when they are empty."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SourceLine:
     """One non-blank line of the serialised document (``docs`` §2.2)."""
 
