@@ -9,6 +9,7 @@ candidate with the most text per tag, with its candidate siblings, is the main c
 
 from __future__ import annotations
 
+import heapq
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -117,9 +118,10 @@ class CSetExtractor(Extractor):
         if is_wide_page(view, ratios.rated):
             return [Keep.TEXT] * size
         distances = centroid_distances(ratios)
-        order = sorted(range(len(ratios.rated)), key=lambda k: (-distances[k], k))
-        candidates = sorted(ratios.rated[k] for k in order[: self.c])
-        distance_of = {ratios.rated[k]: distances[k] for k in order[: self.c]}
+        check_deadline("after measuring the distances")
+        order = heapq.nsmallest(self.c, range(len(ratios.rated)), key=lambda k: (-distances[k], k))
+        candidates = sorted(ratios.rated[k] for k in order)
+        distance_of = {ratios.rated[k]: distances[k] for k in order}
 
         stats = _SubtreeStats(view)
         check_deadline("after counting the subtrees")

@@ -239,4 +239,5 @@ def test_long_steps_check_the_time_budget(monkeypatch: pytest.MonkeyPatch) -> No
     CSetExtractor().extract(parse(page))
     assert steps.count("rating the nodes") >= 3  # 15,000 elements, every 4,096
     assert "after rating the nodes" in steps
+    assert "after measuring the distances" in steps
     assert "after counting the subtrees" in steps
