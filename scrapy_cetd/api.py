@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+import time
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
@@ -19,6 +20,7 @@ from scrapy_cetd.cetr import CetrExtractor, CetrThresholdExtractor
 from scrapy_cetd.coreex import CoreExExtractor
 from scrapy_cetd.cset import CSetExtractor
 from scrapy_cetd.extractor import Extractor
+from scrapy_cetd.guard import DEFAULT_MAX_ATTRIBUTES
 from scrapy_cetd.limits import DEFAULT_MAX_BODY_SIZE, DEFAULT_MAX_NODES, Limits
 from scrapy_cetd.parse import Source, html_response, response_tree
 from scrapy_cetd.result import ExtractionResult
@@ -73,6 +75,7 @@ def extract(
     max_body_size: int | None = DEFAULT_MAX_BODY_SIZE,
     max_nodes: int | None = DEFAULT_MAX_NODES,
     time_budget: float | None = None,
+    max_attributes: int | None = DEFAULT_MAX_ATTRIBUTES,
     **options: Any,
 ) -> ExtractionResult:
     """The main content of one page.
@@ -83,16 +86,24 @@ def extract(
     :data:`ALGORITHMS`).
 
     The limits (:mod:`scrapy_cetd.limits`; ``None`` switches one off): ``max_body_size``
-    bytes of ``str`` or ``bytes`` input, ``max_nodes`` elements in the parsed tree and
-    ``time_budget`` seconds of extraction, checked between the extractor's steps in whatever
-    thread calls this. Damage that leaves an HTML document (broken encodings, NUL and control
-    characters, lone surrogates, no ``<body>``) is repaired and the content extracted. An
-    empty result carries its ``reason``: a limit that was hit (named), nothing visible, a
-    frameset page. Input that is not a document at all (empty, whitespace only, JSON, a PDF,
-    an image, binary data) raises :class:`ValueError`.
+    bytes of ``str`` or ``bytes`` input, ``max_attributes`` attributes on one tag (checked in
+    the text before it is parsed, see :mod:`scrapy_cetd.guard`), ``max_nodes`` elements in the
+    parsed tree and ``time_budget`` seconds from this call (decoding and parsing included),
+    checked between and inside the extractor's steps in whatever thread calls this. Damage
+    that leaves an HTML document (broken encodings, NUL and control characters, lone
+    surrogates, no ``<body>``) is repaired and the content extracted. An empty result carries
+    its ``reason``: a limit that was hit (named), nothing visible, a frameset page. Input that
+    is not a document at all (empty, whitespace only, JSON, a PDF, an image, binary data)
+    raises :class:`ValueError`.
     """
+    start = time.monotonic()
     extractor = get_extractor(algorithm, **options)
-    limits = Limits(max_body_size=max_body_size, max_nodes=max_nodes, time_budget=time_budget)
+    limits = Limits(
+        max_body_size=max_body_size,
+        max_nodes=max_nodes,
+        time_budget=time_budget,
+        max_attributes=max_attributes,
+    )
     if isinstance(source, etree._Element):
         tree = source
     else:
@@ -100,5 +111,8 @@ def extract(
         too_large = limits.size_reason(len(response.body))
         if too_large is not None:
             return ExtractionResult.empty(extractor.name, too_large)
+        refused = limits.markup_reason(response.text)
+        if refused is not None:
+            return ExtractionResult.empty(extractor.name, refused)
         tree = response_tree(response)
-    return limits.extract(extractor, tree, url=url)
+    return limits.extract(extractor, tree, url=url, start=start)

@@ -15,6 +15,8 @@ content therefore share a single parse, whichever of the two comes first.
 from __future__ import annotations
 
 import logging
+import time
+import weakref
 from typing import TYPE_CHECKING, Any
 
 from lxml import etree
@@ -22,6 +24,7 @@ from scrapy.exceptions import NotConfigured
 from scrapy.http import HtmlResponse, Response
 from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 
+from scrapy_cetd.guard import markup_problem
 from scrapy_cetd.linking import ItemResponseLinks
 from scrapy_cetd.parse import selector_root
 from scrapy_cetd.settings import DONT_CETD_META_KEY, read_settings
@@ -31,6 +34,17 @@ if TYPE_CHECKING:
     from scrapy.crawler import Crawler
 
 logger = logging.getLogger(__name__)
+
+_ARRIVALS: weakref.WeakKeyDictionary[Response, float] = weakref.WeakKeyDictionary()
+"""When each eligible response reached :class:`CETDDownloaderMiddleware`
+(:func:`time.monotonic`). Weak keys: an entry lives exactly as long as its response."""
+
+
+def arrival_time(response: Response) -> float | None:
+    """When ``response`` arrived (a :func:`time.monotonic` time), as recorded by
+    :class:`CETDDownloaderMiddleware`; ``None`` for a response it has not seen. The
+    pipeline's time budget counts from there."""
+    return _ARRIVALS.get(response)
 
 
 def decline_reason(
@@ -77,9 +91,12 @@ class CETDDownloaderMiddleware:
 
     Place it below 550 (the add-on uses 540): ``process_response`` runs from high to low
     priority, so it then sees the final response, after retries, redirects and
-    decompression. Every response is returned unchanged; non-HTML ones are not even looked at
-    beyond their class. Stats: ``cetd/response_count`` (eligible responses) and
-    ``cetd/response_skipped_count/<reason>``.
+    decompression. It records when each eligible response arrived (:func:`arrival_time`), the
+    start of the response's time budget. Every response is returned unchanged; non-HTML ones
+    are not even looked at beyond their class. With ``CETD_EAGER_PARSE``, a page refused by
+    ``CETD_MAX_ATTRIBUTES`` (:mod:`scrapy_cetd.guard`) is not parsed. Stats:
+    ``cetd/response_count`` (eligible responses), ``cetd/response_skipped_count/<reason>``,
+    ``cetd/response_parse_refused_count`` and ``cetd/response_parse_error_count``.
     """
 
     def __init__(self, crawler: Crawler) -> None:
@@ -88,6 +105,7 @@ class CETDDownloaderMiddleware:
             raise NotConfigured("CETD_ENABLED is False")
         self.crawler = crawler
         self.max_body_size = settings.max_body_size
+        self.max_attributes = settings.max_attributes
         self.eager_parse = settings.eager_parse
 
     @classmethod
@@ -102,8 +120,12 @@ class CETDDownloaderMiddleware:
         if reason is not None:
             stats.inc_value(f"cetd/response_skipped_count/{reason}")
             return response
+        _ARRIVALS[response] = time.monotonic()
         stats.inc_value("cetd/response_count")
         if self.eager_parse and isinstance(response, HtmlResponse):
+            if markup_problem(response.text, max_attributes=self.max_attributes) is not None:
+                stats.inc_value("cetd/response_parse_refused_count")
+                return response
             try:
                 response.selector  # noqa: B018 - builds and caches the tree
             except Exception:
