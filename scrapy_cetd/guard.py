@@ -12,9 +12,10 @@ their attributes (quoted values may hold ``>``), comments, ``<!...>`` and ``<?..
 declarations, and the raw-text elements (``<script>``, ``<style>``, ...) whose content holds no
 tags. Each step is a string search or a regular expression without nested repetition, and every
 step moves forward, so the cost is linear in the length of the text. Most tags of a page have
-no quote and few characters; one substitution in C first turns each of them into a lone ``>``
-(which reads the same wherever it stands: text, a comment, a quoted value, the end of the
-tag around it), so the scan in Python only visits the others.
+no quote and few characters: a substitution in C first turns the ``<`` of each of them into
+an ``x``, so the scan in Python only visits the others. The rest of such a tag reads the same
+wherever it stands (text, a comment, a quoted value, or the attributes of a tag around it,
+where ``<b c>`` and ``xb c>`` are the same two attributes and the same end).
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ def _simple_tag(max_attributes: int) -> re.Pattern[str]:
     repetition."""
     names = "|".join((*_RAW_TEXT, "plaintext"))
     return re.compile(
-        rf"</?(?!(?:{names})\b)[A-Za-z][^<>\"']{{0,{2 * max_attributes}}}>", re.IGNORECASE
+        rf"<(/?(?!(?:{names})\b)[A-Za-z][^<>\"']{{0,{2 * max_attributes}}}>)", re.IGNORECASE
     )
 
 
@@ -60,7 +61,7 @@ _RAW_TEXT_END = {name: re.compile(f"</{name}", re.IGNORECASE) for name in _RAW_T
 
 
 def _without_simple_tags(text: str, simple_tag: re.Pattern[str]) -> str:
-    """``text`` with every match of ``simple_tag`` replaced by ``>``, in pieces of about
+    """``text`` with the ``<`` of every match of ``simple_tag`` made an ``x``, in pieces of about
     :data:`_PIECE` characters that each end before a ``<`` (which no match holds), so that the
     substitution never holds the GIL for long in a crawl's worker thread."""
     pieces: list[str] = []
@@ -68,7 +69,7 @@ def _without_simple_tags(text: str, simple_tag: re.Pattern[str]) -> str:
     while start < len(text):
         end = text.find("<", start + _PIECE)
         end = len(text) if end < 0 else end
-        pieces.append(simple_tag.sub(">", text[start:end]))
+        pieces.append(simple_tag.sub(r"x\1", text[start:end]))
         start = end
     return "".join(pieces)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import parsel.selector
@@ -14,7 +15,7 @@ from scrapy.utils.misc import build_from_crawler
 
 from scrapy_cetd import CETDDownloaderMiddleware, CETDSpiderMiddleware, get_dom
 from scrapy_cetd.linking import ItemResponseLinks
-from scrapy_cetd.middleware import decline_reason
+from scrapy_cetd.middleware import arrival_time, decline_reason
 
 URL = "http://127.0.0.1/story.html"
 
@@ -126,3 +127,36 @@ def test_spider_middleware_links_items_to_their_response() -> None:
     # Nothing was added to the item or the request.
     assert item == {"title": "x"}
     assert response.meta == {}
+
+
+def test_arrival_is_recorded_for_the_responses_it_works_on() -> None:
+    middleware = build_from_crawler(CETDDownloaderMiddleware, unit_crawler())
+    eligible, declined = html_response(), html_response(dont_cetd=True)
+    for response in (eligible, declined):
+        assert response.request is not None
+        middleware.process_response(response.request, response)
+    assert arrival_time(declined) is None
+    arrived = arrival_time(eligible)
+    assert arrived is not None and arrived <= time.monotonic()
+
+
+def test_eager_parse_does_not_parse_a_page_the_guard_refuses(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    calls: list[int] = []
+    create_root_node = parsel.selector.create_root_node
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        return create_root_node(*args, **kwargs)
+
+    monkeypatch.setattr(parsel.selector, "create_root_node", counting)
+    crawler = unit_crawler({"CETD_EAGER_PARSE": True, "CETD_MAX_ATTRIBUTES": 10})
+    middleware = build_from_crawler(CETDDownloaderMiddleware, crawler)
+    many = " ".join(f"a{n}" for n in range(11))
+    for body in (f"<html><body><p {many}>x</p></body></html>", STORM_PAGE):
+        response = html_response(body)
+        assert response.request is not None
+        assert middleware.process_response(response.request, response) is response
+    assert len(calls) == 1  # the storm page only
+    assert crawler.stats.get_value("cetd/response_parse_refused_count") == 1
