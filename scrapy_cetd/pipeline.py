@@ -600,9 +600,16 @@ class CETDPipeline:
         if self.processes is None:
             self.workers.submit(extraction)
             return extraction
-        future = self.processes.submit(
-            response, url=url, start=start, timeout=None if budget is None else budget + KILL_GRACE
-        )
+        try:
+            future = self.processes.submit(
+                response,
+                url=url,
+                start=start,
+                timeout=None if budget is None else budget + KILL_GRACE,
+            )
+        except Exception as exc:  # a broken or stopped pool: the item still goes on
+            extraction.resolve((None, exc), None)
+            return extraction
         extraction.future = future
 
         def done(future: Future[tuple[ExtractionResult, float]]) -> None:

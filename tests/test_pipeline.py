@@ -442,3 +442,14 @@ def test_worker_processes_extract_and_are_killed_when_stuck() -> None:
     assert harness.stat("cetd/item_empty_reason_count/time_budget") == 1
     assert harness.stat("cetd/extract_process_killed_count") == 1
     assert harness.stat("cetd/item_extracted_count") == 2
+
+
+def test_a_stopped_pool_of_worker_processes_costs_no_item() -> None:
+    harness = Harness(CETD_ISOLATION="process", CETD_WORKERS=1)
+    processes = harness.pipeline.processes
+    assert processes is not None
+    pool = processes._started()
+    pool.stop()  # type: ignore[no-untyped-call]
+    pool.join()
+    assert harness.run({}, page()) == EMPTY
+    assert harness.stat("cetd/item_error_count") == 1
