@@ -216,7 +216,6 @@ class _Extraction:
         bridge: _Bridge,
         on_timing: Callable[[float], None],
         on_overrun: Callable[[_Extraction], None],
-        outcome: Outcome | None = None,
     ) -> None:
         self._job = job
         self._name = name
@@ -224,7 +223,7 @@ class _Extraction:
         self._bridge = bridge
         self._on_timing = on_timing
         self._on_overrun = on_overrun
-        self.outcome = outcome
+        self.outcome: Outcome | None = None
         self._waiters: list[Callable[[Outcome], None]] = []
         self._timer: CallLaterResult | None = None
         self.started = False
@@ -237,7 +236,7 @@ class _Extraction:
         """Set when the budget ran out first and the thread was replaced."""
         self.future: Future[tuple[ExtractionResult, float]] | None = None
         """The worker process's job, with ``CETD_ISOLATION = "process"``."""
-        if budget is not None and deadline is not None and outcome is None:
+        if budget is not None and deadline is not None:
             self._timer = call_later(max(0.0, deadline - time.monotonic()), self._expire)
 
     def run(self) -> None:
