@@ -169,9 +169,14 @@ class ProcessExtractors:
             timeout=timeout,
         )
 
-    def close(self) -> None:
-        """Stop the worker processes (running jobs are killed)."""
+    def close(self, timeout: float = 5.0) -> None:
+        """Let the worker processes end once their jobs are done; after ``timeout`` seconds,
+        stop them (running jobs are killed)."""
         if self._pool is not None:
-            self._pool.stop()  # type: ignore[no-untyped-call]
-            self._pool.join(timeout=5)
+            self._pool.close()  # type: ignore[no-untyped-call]
+            try:
+                self._pool.join(timeout=timeout)
+            except TimeoutError:
+                self._pool.stop()  # type: ignore[no-untyped-call]
+                self._pool.join(timeout=timeout)
             self._pool = None
