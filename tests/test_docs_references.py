@@ -2,8 +2,10 @@
 
 The code cites its specification as ``docs/algorithms.md`` followed by a section sign and a
 number (sometimes a range or a list of them), or in short as ``docs`` and the number, which
-means the algorithms page. Every such reference must name a page that exists under ``docs/``
-and a section number that the page has as a heading (``### 1.4 Algorithm ...``).
+means the algorithms page. A bare section 0 (the common conventions) also means that page: no
+paper has a section 0, while a bare §3.2 is a section of the paper the module implements.
+Every such reference must name a page that exists under ``docs/`` and a section number that
+the page has as a heading (``### 1.4 Algorithm ...``).
 """
 
 from __future__ import annotations
@@ -26,16 +28,24 @@ CITATION = re.compile(
     rf"(?P<numbers>{_NUMBER}(?:\s*(?:-|\u2013|,|and)\s*{_NUMBER})*)"
 )
 SECTION = re.compile(r"§\s?(\d+(?:\.\d+)*)")
+CONVENTION = re.compile(r"§\s?(0(?:\.\d+)*)(?![\d.]*\d)")
 HEADING = re.compile(r"^#{1,6}[ \t]+(\d+(?:\.\d+)*)\.?(?:[ \t]|$)", re.MULTILINE)
 
 
 def citations(text: str) -> list[tuple[str, str]]:
     """The ``(page, section number)`` pairs that ``text`` cites, in order."""
-    found: list[tuple[str, str]] = []
+    found: list[tuple[int, str, str]] = []
+    covered = []
     for match in CITATION.finditer(text):
         page = match["page"] or SHORT_PAGE
-        found.extend((page, number) for number in SECTION.findall(match["numbers"]))
-    return found
+        start = match.start("numbers")
+        for number in SECTION.finditer(match["numbers"]):
+            found.append((start + number.start(), page, number[1]))
+        covered.append(match.span("numbers"))
+    for match in CONVENTION.finditer(text):
+        if not any(lo <= match.start() < hi for lo, hi in covered):
+            found.append((match.start(), SHORT_PAGE, match[1]))
+    return [(page, number) for _, page, number in sorted(found)]
 
 
 def headings(text: str) -> list[str]:
@@ -59,7 +69,8 @@ def test_citation_forms_are_recognised() -> None:
     text = (
         "specification in ``docs/algorithms.md``\n    §4).\n"
         "(§5.4, §6.1; ``docs/algorithms.md`` §0.2) and (``docs/algorithms.md`` §0.1-§0.4)\n"
-        "docs/tps.md §2 and ``docs`` §2.3 step 6; docs §4.6 vector; paper §3.2 is not ours"
+        "docs/tps.md §2 and ``docs`` §2.3 step 6; docs §4.6 vector; paper §3.2 is not ours;\n"
+        "tolerance (§0.5), words (§0.3: ...), docs/tps.md §0.1 stays on its page"
     )
     assert citations(text) == [
         ("algorithms.md", "4"),
@@ -69,6 +80,9 @@ def test_citation_forms_are_recognised() -> None:
         ("tps.md", "2"),
         ("algorithms.md", "2.3"),
         ("algorithms.md", "4.6"),
+        ("algorithms.md", "0.5"),
+        ("algorithms.md", "0.3"),
+        ("tps.md", "0.1"),
     ]
 
 
