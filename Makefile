@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: venv test lint redis-server demo corpus-demo bench fuzz clean
+.PHONY: venv test lint redis-server demo corpus-demo bench fuzz docs clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -15,9 +15,9 @@ $(STAMP): pyproject.toml
 venv: $(STAMP)
 
 lint: $(STAMP)
-	$(BIN)/ruff check scrapy_cetd tests benchmarks example_project fuzz
-	$(BIN)/ruff format --check scrapy_cetd tests benchmarks example_project fuzz
-	$(BIN)/mypy scrapy_cetd
+	$(BIN)/ruff check scrapy_cetd tests benchmarks example_project fuzz docs/conf.py
+	$(BIN)/ruff format --check scrapy_cetd tests benchmarks example_project fuzz docs/conf.py
+	$(BIN)/mypy scrapy_cetd benchmarks
 
 # The scrapy-redis integration test starts a real redis-server: install Debian's package when it
 # is missing, as root or through password-less sudo. Where it cannot be installed, this says so
@@ -59,5 +59,14 @@ fuzz: $(STAMP)
 	$(BIN)/python -m fuzz.extract .fuzz/corpus -max_total_time=$(FUZZ_SECONDS) -timeout=30 \
 	  -max_len=262144 -artifact_prefix=.fuzz/crashes/
 
+# The docs site (Sphinx + MyST, docs/) into docs/_build/html; a warning fails the build.
+DOCS_STAMP := $(VENV)/.docs-installed
+$(DOCS_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet -e ".[test,docs]"
+	touch $(DOCS_STAMP)
+
+docs: $(DOCS_STAMP)
+	$(BIN)/sphinx-build -W --keep-going -q -b html docs docs/_build/html
+
 clean:
-	rm -rf $(VENV) build *.egg-info .mypy_cache .ruff_cache .pytest_cache
+	rm -rf $(VENV) build *.egg-info .mypy_cache .ruff_cache .pytest_cache docs/_build
