@@ -5,8 +5,7 @@ and keeps, across the whole body, each region whose density clears a threshold. 
 pages that also keeps navigation, related-article lists, comment threads and footers, whose
 density is as high as the article's. cetd-plus keeps the CETD statistics and DensitySum, and
 adds a few named heuristics, each an option that can be turned off. The gain of each, measured
-by turning it off alone (BOW-F1 on ``shared/datasets``; see the README for the command), is in
-its option's description.
+by turning it off alone (BOW-F1 on ``shared/datasets``), is in ``docs/benchmarks.md``.
 """
 
 from __future__ import annotations
