@@ -14,6 +14,7 @@ from typing import Any
 
 import lxml.html
 
+from scrapy_cetd import __version__
 from scrapy_cetd.api import ALGORITHMS, DEFAULT_ALGORITHM, get_extractor
 from scrapy_cetd.datasets import Dataset, Page, find_datasets, load_dataset
 from scrapy_cetd.evaluation import DatasetScore, Predict, evaluate, format_table
@@ -50,6 +51,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog=PROG, description=__doc__)
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(required=True, metavar="COMMAND")
 
     extract = commands.add_parser("extract", help="print the main content of HTML files")

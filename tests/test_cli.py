@@ -22,6 +22,20 @@ def page_file(tmp_path: Path) -> Path:
     return path
 
 
+def test_version_is_the_installed_distribution_version(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from importlib.metadata import version
+
+    import scrapy_cetd
+
+    assert scrapy_cetd.__version__ == version("scrapy-cetd")
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--version"])
+    assert exit_info.value.code == 0
+    assert capsys.readouterr().out == f"scrapy-cetd {version('scrapy-cetd')}\n"
+
+
 def test_extract_prints_text(page_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["extract", str(page_file)]) == 0
     lines = capsys.readouterr().out.splitlines()
