@@ -145,6 +145,20 @@ def _parser() -> argparse.ArgumentParser:
         help="skip bodies over N bytes, as stored or decoded (default 10 MiB)",
     )
     corpus.add_argument(
+        "--max-nodes",
+        type=_optional(int),
+        metavar="N",
+        help="empty row for pages of more than N elements, as extract() gives "
+        "(default CETD_MAX_NODES's 200000; none = no limit)",
+    )
+    corpus.add_argument(
+        "--time-budget",
+        type=_optional(float),
+        metavar="SECONDS",
+        help="empty row for pages whose extraction takes longer, as extract() gives "
+        "(default CETD_TIME_BUDGET's 10; none = no limit)",
+    )
+    corpus.add_argument(
         "--progress",
         action=argparse.BooleanOptionalAction,
         default=None,
@@ -153,6 +167,29 @@ def _parser() -> argparse.ArgumentParser:
     corpus.add_argument("--stats", metavar="FILE", help="also write the summary here as JSON")
     corpus.set_defaults(run=_run_corpus)
     return parser
+
+
+_NO_LIMIT = object()
+"""What ``--max-nodes none`` and ``--time-budget none`` parse to."""
+
+
+def _optional(kind: type[int] | type[float]) -> Any:
+    """An argparse type: a number of ``kind``, or ``none`` for no limit."""
+
+    def parse(value: str) -> object:
+        if value.strip().lower() == "none":
+            return _NO_LIMIT
+        return kind(value)
+
+    parse.__name__ = kind.__name__  # argparse names the type in its error message
+    return parse
+
+
+def _limit(value: Any, default: Any) -> Any:
+    """An option's value for a limit: ``default`` when not given, ``None`` for ``none``."""
+    if value is None:
+        return default
+    return None if value is _NO_LIMIT else value
 
 
 def _add_algorithm_options(parser: argparse.ArgumentParser, *, many: bool) -> None:
@@ -307,6 +344,8 @@ def _run_corpus(args: argparse.Namespace) -> int:
             options=options,
             html=args.html,
             max_bytes=corpus.DEFAULT_MAX_BYTES if args.max_bytes is None else args.max_bytes,
+            max_nodes=_limit(args.max_nodes, corpus.DEFAULT_MAX_NODES),
+            time_budget=_limit(args.time_budget, corpus.DEFAULT_TIME_BUDGET),
         )
         summary = corpus.run_corpus(
             args.inputs, args.out, settings, jobs=args.jobs, progress=args.progress, echo=True

@@ -11,9 +11,11 @@ The work is split in two so that the same code runs on one machine and on a clus
   every HTML response, or a :class:`Skipped` that says why a record was left out. It only does
   I/O and cheap header checks.
 * :func:`extract_page` is *the per-record function*: a module-level, stateless function of a
-  :class:`WarcPage` and the :class:`CorpusSettings` (both pickle), which decodes the body as
-  Scrapy does, parses it as Scrapy does and extracts. :func:`to_dask_bag` calls it inside
-  Dask tasks, one task per file.
+  :class:`WarcPage` and the :class:`CorpusSettings` (both pickle), which undoes the HTTP
+  content and transfer codings and hands the body to :func:`scrapy_cetd.extract`, with the
+  same limits (``max_bytes``, ``max_nodes``, ``time_budget``), so a row is exactly what
+  ``extract()`` gives for the body. :func:`to_dask_bag` calls it inside Dask tasks, one task
+  per file.
 
 :func:`run_corpus` (the command) uses a process pool in one of two ways. With at least as many
 files to do as workers, each worker reads, extracts and writes whole files, so this process
@@ -68,13 +70,14 @@ except ImportError as error:  # pragma: no cover - depends on the installed extr
     raise ImportError(
         "scrapy_cetd.corpus needs the corpus extra: pip install 'scrapy-cetd[corpus]'"
     ) from error
+import lxml.html
 from lxml import etree
 from scrapy.http import Headers, HtmlResponse
 from scrapy.responsetypes import responsetypes
 
-from scrapy_cetd.api import DEFAULT_ALGORITHM, get_extractor
-from scrapy_cetd.extractor import Extractor
-from scrapy_cetd.parse import to_tree
+from scrapy_cetd.api import DEFAULT_ALGORITHM, extract, get_extractor
+from scrapy_cetd.limits import LIMITS, Limits, limit_of
+from scrapy_cetd.parse import NotADocumentError, html_response
 from scrapy_cetd.settings import DEFAULTS
 
 if TYPE_CHECKING:
@@ -83,6 +86,14 @@ if TYPE_CHECKING:
 DEFAULT_MAX_BYTES: int = DEFAULTS["CETD_MAX_BODY_SIZE"]
 """Pages with a larger body (before or after decoding) are skipped as ``too_large``; the same
 limit as the Scrapy add-on's ``CETD_MAX_BODY_SIZE``."""
+
+DEFAULT_MAX_NODES: int | None = DEFAULTS["CETD_MAX_NODES"]
+"""Elements of a parsed page above which its row is empty (``max_nodes exceeded: …``); the
+add-on's ``CETD_MAX_NODES``."""
+
+DEFAULT_TIME_BUDGET: float | None = DEFAULTS["CETD_TIME_BUDGET"]
+"""Seconds of extraction per page after which its row is empty (``time_budget exceeded: …``);
+the add-on's ``CETD_TIME_BUDGET``."""
 
 SKIP_REASONS: Mapping[str, str] = {
     "not_response": "a WARC record other than an HTTP response (warcinfo, request, metadata, …)",
@@ -114,7 +125,12 @@ FORMATS: Mapping[str, str] = {".jsonl": "jsonl", ".ndjson": "jsonl", ".parquet":
 """Output formats by the extension of ``OUT``."""
 
 Row = dict[str, str | None]
-"""One output row: :data:`FIELDS` to strings (``title`` and ``reason`` may be ``None``)."""
+"""One output row: :data:`FIELDS` to strings (``title`` and ``reason`` may be ``None``).
+
+A row may also hold the result's notes under :data:`_NOTES`, one per line, for the counts of
+:class:`FileSummary`; they are not written."""
+
+_NOTES = "notes"
 
 _BATCH_PAGES = 8
 """Pages sent to a worker per task: enough to amortise the inter-process round trip."""
@@ -138,11 +154,16 @@ class CorpusSettings:
     """Also write ``main_content_html``."""
     max_bytes: int = DEFAULT_MAX_BYTES
     """Largest body extracted, in bytes, as stored and once decoded."""
+    max_nodes: int | None = DEFAULT_MAX_NODES
+    """``extract()``'s ``max_nodes`` for every page (``None``: no limit)."""
+    time_budget: float | None = DEFAULT_TIME_BUDGET
+    """``extract()``'s ``time_budget`` for every page, in seconds (``None``: no limit)."""
 
     def __post_init__(self) -> None:
         get_extractor(self.algorithm, **self.options)  # raises ValueError early, not per record
-        if self.max_bytes <= 0:
+        if isinstance(self.max_bytes, bool) or not self.max_bytes > 0:
             raise ValueError(f"max_bytes must be a positive number of bytes: {self.max_bytes}")
+        Limits(self.max_bytes, self.max_nodes, self.time_budget)  # the same check as extract()
 
     @property
     def fields(self) -> tuple[str, ...]:
@@ -151,7 +172,14 @@ class CorpusSettings:
 
     def digest(self) -> str:
         """A stable digest of everything that changes the output."""
-        spec = [self.algorithm, dict(self.options), self.html, self.max_bytes]
+        spec = [
+            self.algorithm,
+            dict(self.options),
+            self.html,
+            self.max_bytes,
+            self.max_nodes,
+            self.time_budget,
+        ]
         return hashlib.sha256(json.dumps(spec, sort_keys=True).encode()).hexdigest()
 
 
@@ -318,18 +346,6 @@ def _page_or_skip(record: WarcRecord, max_bytes: int) -> WarcPage | Skipped:
 
 # The per-record function ------------------------------------------------------------------------
 
-_EXTRACTORS: dict[str, Extractor] = {}
-"""Extractors built in this process, by settings: a cache of :func:`get_extractor` (extractors
-hold only their options, so reuse changes no result)."""
-
-
-def _extractor(settings: CorpusSettings) -> Extractor:
-    key = json.dumps([settings.algorithm, dict(settings.options)], sort_keys=True)
-    extractor = _EXTRACTORS.get(key)
-    if extractor is None:
-        extractor = _EXTRACTORS[key] = get_extractor(settings.algorithm, **settings.options)
-    return extractor
-
 
 class _Decoder(Protocol):
     def read(self, size: int = ...) -> bytes: ...
@@ -375,11 +391,23 @@ def _decoded(body: bytes, encodings: Sequence[str], max_bytes: int) -> bytes:
     return body
 
 
-def _title(tree: etree._Element) -> str | None:
-    """The text of the document's first ``<title>``, whitespace collapsed."""
-    for element in tree.iter("title"):
-        text = " ".join("".join(str(part) for part in element.itertext()).split())
-        return text or None
+_TITLE_SCAN = 1 << 20
+"""Characters of a decoded page searched for its ``<title>`` (it belongs in the head)."""
+
+
+def _page_title(body: bytes, page: WarcPage) -> str | None:
+    """The text of the page's first ``<title>``, whitespace collapsed: the body decoded as
+    :func:`scrapy_cetd.extract` decodes it, and its beginning up to ``</title>`` parsed."""
+    text = html_response(body, url=page.url, encoding=page.charset).text[:_TITLE_SCAN]
+    end = text.lower().find("</title")
+    if end < 0:
+        return None
+    try:
+        head = lxml.html.document_fromstring(text[:end] + "</title>")
+    except (ValueError, etree.LxmlError):
+        return None
+    for element in head.iter("title"):
+        return " ".join("".join(str(part) for part in element.itertext()).split()) or None
     return None
 
 
@@ -387,9 +415,11 @@ def extract_page(page: WarcPage, settings: CorpusSettings) -> Outcome:
     """The row for one page, or why there is none: **the per-record function**.
 
     Module-level and stateless, so it pickles by reference and gives the same result in any
-    process (the local pool, a Dask worker). The body is decoded as Scrapy decodes a response
-    (the HTTP charset, then BOM, ``<meta>`` and detection) and parsed as Scrapy parses it, so a
-    row equals :func:`scrapy_cetd.extract` on the same bytes.
+    process (the local pool, a Dask worker). Once its content and transfer codings are undone,
+    the body goes to :func:`scrapy_cetd.extract` with the HTTP charset and the settings'
+    limits, so a row holds exactly what ``extract()`` gives for those bytes (decoding, limits,
+    control-character cleaning and all). The row's ``title`` is the algorithm's headline, or
+    the page's ``<title>``. A body that holds no document is skipped as ``undecodable``.
     """
     try:
         body = _decoded(page.body, page.encodings, settings.max_bytes)
@@ -398,11 +428,18 @@ def extract_page(page: WarcPage, settings: CorpusSettings) -> Outcome:
     except ValueError as error:
         return Skipped("undecodable", page.url, page.record_id, str(error))
     try:
-        tree = to_tree(body, url=page.url, encoding=page.charset)
-    except (ValueError, etree.LxmlError) as error:
+        result = extract(
+            body,
+            algorithm=settings.algorithm,
+            url=page.url,
+            encoding=page.charset,
+            max_body_size=settings.max_bytes,
+            max_nodes=settings.max_nodes,
+            time_budget=settings.time_budget,
+            **settings.options,
+        )
+    except NotADocumentError as error:
         return Skipped("undecodable", page.url, page.record_id, str(error))
-    try:
-        result = _extractor(settings).extract(tree, url=page.url)
     except Exception as error:  # one bad page must not stop a corpus run
         detail = f"{type(error).__name__}: {error}"
         return Skipped("extract_error", page.url, page.record_id, detail)
@@ -410,7 +447,7 @@ def extract_page(page: WarcPage, settings: CorpusSettings) -> Outcome:
         "url": page.url,
         "warc_record_id": page.record_id,
         "date": page.date,
-        "title": result.title or _title(tree),
+        "title": result.title or _page_title(body, page),
         "main_content_text": result.text,
         "main_content_html": result.html,
         "algorithm": result.algorithm,
@@ -418,6 +455,8 @@ def extract_page(page: WarcPage, settings: CorpusSettings) -> Outcome:
     }
     if not settings.html:
         del row["main_content_html"]
+    if result.notes:
+        row[_NOTES] = "\n".join(result.notes)
     return row
 
 
@@ -469,7 +508,7 @@ def _extract_partition(
     for path in paths:
         for outcome in extract_file(path, settings):
             if not isinstance(outcome, Skipped):
-                rows.append(outcome)
+                rows.append({name: outcome.get(name) for name in settings.fields})
             elif include_skipped:
                 rows.append(
                     {
@@ -489,6 +528,8 @@ def to_dask_bag(
     options: Mapping[str, Any] | None = None,
     html: bool = False,
     max_bytes: int = DEFAULT_MAX_BYTES,
+    max_nodes: int | None = DEFAULT_MAX_NODES,
+    time_budget: float | None = DEFAULT_TIME_BUDGET,
     include_skipped: bool = False,
 ) -> dask.bag.Bag:
     """A Dask bag of the rows of the WARC files ``paths``, one partition per file.
@@ -502,7 +543,9 @@ def to_dask_bag(
     """
     import dask.bag  # noqa: PLC0415 - the dask extra is optional
 
-    settings = CorpusSettings(algorithm, dict(options or {}), html, max_bytes)
+    settings = CorpusSettings(
+        algorithm, dict(options or {}), html, max_bytes, max_nodes, time_budget
+    )
     files: list[str] = []
     local: list[str] = []
     for path in [os.fspath(entry) for entry in paths]:
@@ -534,6 +577,10 @@ class FileSummary:
     """Rows without main content (their ``reason`` says why)."""
     skipped: dict[str, int] = dataclasses.field(default_factory=dict)
     """Records without a row, by reason (:data:`SKIP_REASONS`)."""
+    limits: dict[str, int] = dataclasses.field(default_factory=dict)
+    """Empty rows because a limit was hit, by limit (``max_nodes``, ``time_budget``, …)."""
+    notes: dict[str, int] = dataclasses.field(default_factory=dict)
+    """Rows whose page needed a repair, by kind of note (a charset label ignored, …)."""
     seconds: float = 0.0
     resumed: bool = False
     """Done by an earlier run: the part was kept, these counts are that run's."""
@@ -542,9 +589,15 @@ class FileSummary:
         self.records += 1
         if isinstance(outcome, Skipped):
             self.skipped[outcome.reason] = self.skipped.get(outcome.reason, 0) + 1
-        else:
-            self.pages += 1
-            self.empty += outcome["reason"] is not None
+            return
+        self.pages += 1
+        self.empty += outcome["reason"] is not None
+        limit = limit_of(outcome["reason"])
+        if limit is not None:
+            self.limits[limit] = self.limits.get(limit, 0) + 1
+        for note in (outcome.get(_NOTES) or "").splitlines():
+            kind = note.partition(":")[0]
+            self.notes[kind] = self.notes.get(kind, 0) + 1
 
 
 @dataclasses.dataclass
@@ -572,6 +625,20 @@ class CorpusSummary:
         return {reason: total[reason] for reason in SKIP_REASONS if total[reason]}
 
     @property
+    def limits(self) -> dict[str, int]:
+        total: Counter[str] = Counter()
+        for item in self.files:
+            total.update(item.limits)
+        return {limit: total[limit] for limit in LIMITS if total[limit]}
+
+    @property
+    def notes(self) -> dict[str, int]:
+        total: Counter[str] = Counter()
+        for item in self.files:
+            total.update(item.notes)
+        return dict(sorted(total.items()))
+
+    @property
     def pages_per_second(self) -> float:
         """Pages extracted per second of this run (files resumed from earlier runs excluded)."""
         pages = sum(item.pages for item in self.files if not item.resumed)
@@ -585,6 +652,8 @@ class CorpusSummary:
             "pages": self.pages,
             "empty": sum(item.empty for item in self.files),
             "skipped": self.skipped,
+            "limits": self.limits,
+            "notes": self.notes,
             "seconds": round(self.seconds, 3),
             "pages_per_second": round(self.pages_per_second, 2),
             "files": [dataclasses.asdict(item) for item in self.files],
@@ -603,6 +672,10 @@ class CorpusSummary:
         ]
         for reason, count in self.skipped.items():
             lines.append(f"  skipped {reason:<14} {count:>8,}  {SKIP_REASONS[reason]}")
+        for limit, count in self.limits.items():
+            lines.append(f"  limit   {limit:<14} {count:>8,}  empty rows: the page hit {limit}")
+        for kind, count in self.notes.items():
+            lines.append(f"  note    {kind:<20} {count:>8,}  rows (see the docs on encodings)")
         return "\n".join(lines)
 
 

@@ -357,3 +357,74 @@ def test_make_warc_reproduces_the_bundled_warc(tmp_path: Path) -> None:
 
     assert responses(out) == responses(WARC)
     assert len(responses(out)) == PAGES
+
+
+def test_corpus_rows_get_exactly_what_extract_applies(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ok = "HTTP/1.1 200 OK\nContent-Type: text/html; charset=utf-8\n"
+    controls = ARTICLE.replace(b"<p>", b"<p>\x01\x07bell\x08 ", 3)
+    many = b"<html><body>" + b"<div><p>cell</p></div>" * 800 + b"</body></html>"
+    hex_meta = ARTICLE.replace(b"<head>", b'<head><meta charset="hex">', 1)
+    records = [
+        response("http://a.test/controls", ok, controls),
+        response("http://a.test/many", ok, many),
+        response("http://a.test/hex-header", "HTTP/1.1 200 OK\nContent-Type: text/html; "
+                 "charset=hex\n", ARTICLE),
+        response("http://a.test/hex-meta", "HTTP/1.1 200 OK\nContent-Type: text/html\n",
+                 hex_meta),
+        response("http://a.test/utf16-header", "HTTP/1.1 200 OK\nContent-Type: text/html; "
+                 "charset=utf-16\n", ARTICLE),
+    ]  # fmt: skip
+    warc = tmp_path / "limits.warc.gz"
+    write_warc(warc, records)
+    out, stats = tmp_path / "rows.jsonl", tmp_path / "stats.json"
+    status, stdout, _ = corpus(
+        capsys, str(warc), "--out", str(out), "--max-nodes", "1000", "--stats", str(stats)
+    )
+    assert status == 0
+    rows = {row["url"].rsplit("/", 1)[1]: row for row in read_jsonl(out)}
+    assert sorted(rows) == ["controls", "hex-header", "hex-meta", "many", "utf16-header"]
+    for name, charset, body in [
+        ("controls", "utf-8", controls),
+        ("many", "utf-8", many),
+        ("hex-header", "hex", ARTICLE),
+        ("hex-meta", None, hex_meta),
+        ("utf16-header", "utf-16", ARTICLE),
+    ]:
+        expected = scrapy_cetd.extract(body, encoding=charset, max_nodes=1000, time_budget=10)
+        assert (rows[name]["main_content_text"], rows[name]["reason"]) == (
+            expected.text,
+            expected.reason,
+        )
+    assert "bell" in rows["controls"]["main_content_text"]
+    assert "\x07" not in rows["controls"]["main_content_text"]
+    assert rows["many"]["reason"].startswith("max_nodes exceeded: ")
+    assert rows["hex-header"]["main_content_text"] == scrapy_cetd.extract(ARTICLE).text
+    assert rows["utf16-header"]["main_content_text"] == scrapy_cetd.extract(ARTICLE).text
+    summary = json.loads(stats.read_text())
+    assert summary["limits"] == {"max_nodes": 1}
+    assert summary["notes"] == {"http-charset-ignored": 2, "meta-charset-ignored": 1}
+    assert "limit   max_nodes" in stdout and "note    http-charset-ignored" in stdout
+
+    # A budget no page meets: every row is empty, and says why.
+    out = tmp_path / "budget.jsonl"
+    status, stdout, _ = corpus(
+        capsys, str(warc), "--out", str(out), "--time-budget", "1e-9", "--max-nodes", "none"
+    )
+    assert status == 0
+    reasons = [row["reason"] for row in read_jsonl(out)]
+    assert len(reasons) == 5
+    assert all(reason.startswith("time_budget exceeded: ") for reason in reasons)
+    assert "limit   time_budget           5" in stdout
+
+
+def test_limit_options_are_checked(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = str(tmp_path / "x.jsonl")
+    status, _, err = corpus(capsys, str(WARC), "--out", out, "--max-nodes", "0")
+    assert (status, "max_nodes must be a positive number or None, not 0" in err) == (1, True)
+    status, _, err = corpus(capsys, str(WARC), "--out", out, "--time-budget", "-1")
+    assert (status, "time_budget must be a positive number" in err) == (1, True)
+    with pytest.raises(SystemExit):
+        cli.main(["corpus", str(WARC), "--out", out, "--max-nodes", "many"])
+    assert "invalid int value: 'many'" in capsys.readouterr().err
