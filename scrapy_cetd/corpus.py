@@ -23,8 +23,8 @@ only waits; that is the scalable case, as reading costs about a fifth of extract
 files, this process reads and ships batches of pages to the workers, which call
 :func:`extract_page`, and writes the rows in file order. Either way the output is the same.
 
-Bad records never stop a run: each is counted under a reason (:data:`SKIP_REASONS`) and the
-summary reports the counts.
+Bad records never stop a run, and damage loses only the damaged part: each record without a
+row is counted under a reason (:data:`SKIP_REASONS`), and the summary reports the counts.
 
 **Why FastWARC** (``fastwarc``, from the Resiliparse project) rather than warcio: it is typed
 (``py.typed``, so ``mypy --strict`` checks our use of it), it is the faster parser (a compiled
@@ -32,9 +32,10 @@ extension: reading a page costs a fraction of extracting it), and it writes WARC
 ``benchmarks/make_warc.py`` uses. Two of its choices are worked around here, both in the name
 of "never fatal": its own decoders for ``Content-Encoding``/``Transfer-Encoding`` end the whole
 iteration at the first bad record, so records are read raw and decoded per record in
-:func:`extract_page` (with FastWARC's stream readers); and its gzip reader stops silently at a
-truncated member, so gzipped files are decompressed through :class:`_GzipStream`, which turns
-the truncation into a clean end of input and remembers it, so it is counted.
+:func:`extract_page` (with FastWARC's stream readers); and its iteration ends for good at a
+damaged gzip member or an invalid record header, so gzipped files are decompressed member by
+member through :class:`_GzipMembers`, and the iteration is restarted after each damage, at the
+next gzip member or the next line that starts a WARC record (:func:`iter_pages`).
 
 **Resuming.** :func:`run_corpus` writes one part per input file into ``OUT.parts/`` (the part
 is renamed into place when complete, then a small ``.json`` marker with its counts is written),
@@ -49,7 +50,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import gzip
 import hashlib
 import io
 import json
@@ -100,9 +100,9 @@ SKIP_REASONS: Mapping[str, str] = {
     "http_status": "an HTTP response whose status is not 2xx",
     "not_html": "a response Scrapy would not treat as HTML (by Content-Type, URL, then body)",
     "too_large": "a body over the size limit, as stored or once decoded",
-    "truncated": "a record or gzip member that ends early (a cut-off file)",
-    "corrupt": "data that cannot be read as WARC (bad gzip data, invalid WARC header); "
-    "the rest of that file is skipped",
+    "truncated": "a record or gzip member that ends early (a cut-off file, a wrong length)",
+    "corrupt": "a stretch of data that cannot be read as WARC (a damaged gzip member, an "
+    "invalid record header); reading goes on at the next record",
     "undecodable": "no HTTP head, a Content- or Transfer-Encoding that does not decode, "
     "or a body that holds no document",
     "extract_error": "the extractor raised an exception",
@@ -215,37 +215,215 @@ Outcome = Row | Skipped
 # Reading ----------------------------------------------------------------------------------------
 
 
-class _GzipStream:
-    """A gzip-decompressing reader that ends cleanly where the compressed data goes bad.
+_CHUNK = 1 << 16
+"""Bytes read (and at most decompressed) at a time."""
 
-    FastWARC's own gzip reader stops without a word at a truncated member; :mod:`gzip` raises,
-    but from the middle of FastWARC's read-ahead, which would lose the good records buffered
-    before it. This wrapper turns the error into an end of input and keeps it in :attr:`error`.
-    FastWARC needs ``tell()`` and ``seek()`` besides ``read()``; they are the gzip file's
+_GZIP_MAGIC = b"\x1f\x8b\x08"
+"""The first bytes of a gzip member (with deflate compression)."""
+
+_RECORD_LINE = b"\nWARC/1."
+"""The start of a line that begins a WARC record (its version line)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class _Damage:
+    """Why a stream stopped before the end of its file."""
+
+    reason: str
+    """``truncated`` or ``corrupt`` (:data:`SKIP_REASONS`)."""
+    detail: str
+    start: int
+    """Where the damaged data begins, as a position of the stream."""
+
+
+class _PlainStream:
+    """An uncompressed WARC file, read forward; :meth:`resync` restarts it at the next record."""
+
+    def __init__(self, raw: IO[bytes]) -> None:
+        self._raw = raw
+        self._position = 0
+        self.damage: _Damage | None = None
+
+    def read(self, size: int = -1) -> bytes:
+        data = self._raw.read(size if size >= 0 else _CHUNK)
+        self._position += len(data)
+        return data
+
+    def tell(self) -> int:
+        return self._position
+
+    def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
+        return _seek_nowhere(self._position, offset, whence)
+
+    def close(self) -> None:
+        """Nothing to do: :func:`iter_pages` closes the file, after the last segment."""
+
+    def forget(self, before: int) -> None:
+        """Nothing to forget: positions are offsets in the file."""
+
+    def resync(self, after: int) -> bool:
+        """Go on at the first line ``WARC/1.…`` that starts after position ``after``;
+        ``False`` (at the end of the file) when there is none."""
+        found = _find(self._raw, after, _RECORD_LINE)
+        if found is None:
+            return False
+        self._position = found + 1
+        self._raw.seek(self._position)
+        return True
+
+
+def _seek_nowhere(position: int, offset: int, whence: int) -> int:
+    """A stream's ``seek()`` that reads forward only: it may only stay at ``position``."""
+    target = offset if whence == io.SEEK_SET else position + offset
+    if whence not in (io.SEEK_SET, io.SEEK_CUR) or target != position:
+        raise io.UnsupportedOperation("the stream is read forward only")
+    return position
+
+
+def _find(raw: IO[bytes], start: int, pattern: bytes) -> int | None:
+    """The offset of the first ``pattern`` at or after ``start`` in ``raw``, read a chunk at a
+    time; ``None`` when there is none."""
+    raw.seek(start)
+    carry = b""
+    base = start
+    while chunk := raw.read(_CHUNK):
+        window = carry + chunk
+        found = window.find(pattern)
+        if found >= 0:
+            return base + found
+        keep = min(len(window), len(pattern) - 1)
+        carry = window[len(window) - keep :]
+        base += len(window) - keep
+    return None
+
+
+class _GzipMembers:
+    """The decompressed data of a gzip file, member after member, that stops where the data
+    goes bad and can go on at the next member.
+
+    A WARC file is gzipped one member per record, so a damaged member holds one record. Each
+    read decompresses at most :data:`_CHUNK` bytes at a time (a decompression bomb costs no
+    memory). Data decompressed before the damage is delivered; then reads return ``b""`` and
+    :attr:`damage` says why, until :meth:`resync` goes on at the next member: the next one
+    already seen (after a bad WARC record in a good member), or the next gzip header found in
+    the file after the damaged member. FastWARC reads it through ``read()`` and ``tell()``
     (positions in the decompressed data).
     """
 
     def __init__(self, raw: IO[bytes]) -> None:
-        self._gzip = gzip.GzipFile(fileobj=raw, mode="rb")
-        self.error: Exception | None = None
+        self._raw = raw
+        self._inflater: Any = None
+        """The running member's decompressor; ``None`` between members."""
+        self._pending = b""
+        """Compressed bytes read, not yet decompressed; they start at ``_raw_position``."""
+        self._raw_position = 0
+        self._out = bytearray()
+        self._position = 0
+        """Decompressed bytes delivered."""
+        self._full = False
+        """The last decompression filled its output: more may come without more input."""
+        self._starts: deque[tuple[int, int]] = deque()
+        """``(position, file offset)`` of the members begun and not forgotten."""
+        self._at_end = False
+        self._resume = 0
+        """Where to look for the next gzip header after :attr:`damage`."""
+        self.damage: _Damage | None = None
 
     def read(self, size: int = -1) -> bytes:
-        if self.error is not None:
-            return b""
-        try:
-            return self._gzip.read(size)
-        except (EOFError, OSError, zlib.error) as error:
-            self.error = error
-            return b""
+        size = size if size >= 0 else _CHUNK
+        while len(self._out) < size and not self._at_end and self.damage is None:
+            self._pull()
+        data = bytes(self._out[:size])
+        del self._out[:size]
+        self._position += len(data)
+        return data
 
     def tell(self) -> int:
-        return self._gzip.tell()
+        return self._position
 
     def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
-        return self._gzip.seek(offset, whence)
+        return _seek_nowhere(self._position, offset, whence)
 
     def close(self) -> None:
-        self._gzip.close()
+        """Nothing to do: :func:`iter_pages` closes the file, after the last segment."""
+
+    def _stop(self, reason: str, detail: str) -> None:
+        if self._inflater is not None:
+            start, offset = self._starts[-1]
+        else:
+            start, offset = self._position + len(self._out), self._raw_position
+        self._resume = offset + 1
+        self.damage = _Damage(reason, f"{detail} (gzip member at byte {offset:,})", start)
+
+    def _pull(self) -> None:
+        """Decompress a little more into ``_out``, or end: at the end of the file, or with
+        :attr:`damage` set."""
+        if self._inflater is None:
+            if len(self._pending) < len(_GZIP_MAGIC):
+                self._pending += self._raw.read(_CHUNK)
+            if not self._pending:
+                self._at_end = True
+                return
+            if not self._pending.startswith(_GZIP_MAGIC):
+                self._stop("corrupt", "no gzip member where one should begin")
+                return
+            self._inflater = zlib.decompressobj(wbits=31)
+            self._starts.append((self._position + len(self._out), self._raw_position))
+        if not self._pending and not self._full:
+            self._pending = self._raw.read(_CHUNK)
+            if not self._pending:
+                self._stop("truncated", "the file ends inside a gzip member")
+                return
+        try:
+            data = self._inflater.decompress(self._pending, _CHUNK)
+        except zlib.error as error:
+            self._stop("corrupt", f"bad gzip data: {error}")
+            return
+        self._out += data
+        self._full = len(data) == _CHUNK
+        if self._inflater.eof:
+            rest = self._inflater.unused_data
+            self._inflater = None
+            self._full = False
+        else:
+            rest = self._inflater.unconsumed_tail
+        self._raw_position += len(self._pending) - len(rest)
+        self._pending = rest
+
+    def forget(self, before: int) -> None:
+        """Forget the members that begin at or before position ``before`` (a record read)."""
+        while len(self._starts) > 1 and self._starts[1][0] <= before:
+            self._starts.popleft()
+
+    def resync(self, after: int) -> bool:
+        """Go on at the first member that begins after position ``after``: one already seen,
+        or the next gzip header in the file after the member holding ``after``. ``False`` at
+        the end of the file."""
+        later = [start for start in self._starts if start[0] > after]
+        if later and self.damage is None:
+            position, offset = later[0]
+        else:
+            if self.damage is None:
+                earlier = [start[1] for start in self._starts if start[0] <= after]
+                self._resume = (earlier[-1] if earlier else self._raw_position) + 1
+            found = _find(self._raw, self._resume, _GZIP_MAGIC)
+            if found is None:
+                return False
+            position, offset = self._position + len(self._out), found
+        self._raw.seek(offset)
+        self._raw_position = offset
+        self._position = position
+        self._pending = b""
+        self._out.clear()
+        self._inflater = None
+        self._full = False
+        self._starts.clear()
+        self._at_end = False
+        self.damage = None
+        return True
+
+
+_Stream = _PlainStream | _GzipMembers
 
 
 def _open(path: str) -> IO[bytes]:
@@ -265,39 +443,69 @@ def iter_pages(
     whose body can be extracted, a :class:`Skipped` for every other record.
 
     The file may be gzipped (one member per record, as WARC files are, or one for the whole
-    file) or not; the magic bytes decide. A truncated or corrupt file yields its good records
-    and then one ``truncated`` or ``corrupt`` :class:`Skipped`; it never raises for bad data.
+    file) or not; the magic bytes decide. Damage loses only the damaged part, never raises,
+    and is counted: a damaged gzip member or an invalid record header is one ``corrupt``
+    :class:`Skipped` (a stretch of unreadable data between two readable records counts once),
+    a cut-off end one ``truncated``; reading goes on at the next gzip member or, in an
+    uncompressed file, at the next line that starts a WARC record. Memory stays bounded: the
+    file is read a chunk at a time.
     """
     name = os.fspath(path)
-    with contextlib.ExitStack() as stack:
-        raw = stack.enter_context(_open(name))
+    with _open(name) as raw:
         magic = raw.read(2)
         raw.seek(0)
-        wrapper = _GzipStream(raw) if magic == b"\x1f\x8b" else None
-        if wrapper is not None:
-            stack.callback(wrapper.close)
-        last: WarcPage | Skipped | None = None  # held back: a bad end of input may recast it
+        stream: _Stream = _GzipMembers(raw) if magic == b"\x1f\x8b" else _PlainStream(raw)
+        yield from _records(stream, name, max_bytes)
+
+
+def _records(stream: _Stream, name: str, max_bytes: int) -> Iterator[WarcPage | Skipped]:
+    """The items of :func:`iter_pages`, stream segment after segment: each segment is read
+    by FastWARC until it ends or fails, then the stream goes on after the damage."""
+    lost = False  # the last item was a loss: a loss right after it is the same stretch
+    while True:
+        after = stream.tell()
+        last: tuple[int, int, WarcPage | Skipped] | None = None  # held back: may be recast
+        loss: Skipped | None = None
         try:
-            stream = raw if wrapper is None else wrapper
             for record in ArchiveIterator(stream, parse_http=True, auto_decode="none"):
                 if last is not None:
-                    yield last
-                last = _page_or_skip(record, max_bytes)
-        except OSError as invalid:  # not WARC data: what was read so far stands
-            if last is not None:
-                yield last
-            yield Skipped("corrupt", detail=f"{name}: {invalid}")
+                    yield last[2]
+                    lost = False
+                stream.forget(record.stream_pos)
+                last = (record.stream_pos, record.content_length, _page_or_skip(record, max_bytes))
+        except OSError as invalid:  # not WARC data here
+            loss = Skipped("corrupt", detail=f"{name}: {invalid} after byte {after:,}")
+        damage = stream.damage
+        if damage is not None:
+            detail = f"{name}: {damage.detail}"
+            if last is not None and last[0] >= damage.start:  # the damaged member's record
+                item = last[2]
+                last = (last[0], last[1], Skipped(damage.reason, item.url, item.record_id, detail))
+            else:
+                loss = Skipped(damage.reason, detail=detail)
+        elif loss is None and last is not None:
+            position, length, item = last
+            if position + length > stream.tell():  # a cut-off record, or a wrong length
+                if not isinstance(item, Skipped) or item.reason != "truncated":
+                    detail = f"{length:,} bytes declared, the data ends first"
+                    item = Skipped("truncated", item.url, item.record_id, detail)
+                    last = (position, length, item)
+            else:
+                yield item
+                return
+        elif loss is None:
             return
-        failure = wrapper.error if wrapper is not None else None
-        reason = "truncated" if isinstance(failure, EOFError) else "corrupt"
-        if failure is not None and isinstance(last, Skipped) and last.reason == "truncated":
-            # The record that the bad gzip data cut short: counted once, under the cause.
-            last = dataclasses.replace(last, reason=reason, detail=f"{name}: {failure}")
-            failure = None
         if last is not None:
-            yield last
-        if failure is not None:
-            yield Skipped(reason, detail=f"{name}: {failure}")
+            yield last[2]
+            lost = isinstance(last[2], Skipped) and last[2].reason in ("truncated", "corrupt")
+            after = last[0]
+        if loss is not None and not lost:
+            yield loss
+            lost = True
+        if damage is not None:
+            after = damage.start
+        if not stream.resync(after):
+            return
 
 
 def _page_or_skip(record: WarcRecord, max_bytes: int) -> WarcPage | Skipped:
