@@ -14,7 +14,7 @@ from typing import Any
 
 import lxml.html
 
-from scrapy_cetd.api import ALGORITHMS, DEFAULT_ALGORITHM, get_extractor
+from scrapy_cetd.api import ALGORITHMS, DEFAULT_ALGORITHM, extract, get_extractor
 from scrapy_cetd.datasets import Dataset, Page, find_datasets, load_dataset
 from scrapy_cetd.evaluation import DatasetScore, Predict, evaluate, format_table
 from scrapy_cetd.extractor import Extractor
@@ -52,15 +52,15 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog=PROG, description=__doc__)
     commands = parser.add_subparsers(required=True, metavar="COMMAND")
 
-    extract = commands.add_parser("extract", help="print the main content of HTML files")
-    extract.add_argument("files", nargs="+", metavar="FILE", help="HTML file (.gz too); - = stdin")
-    _add_algorithm_options(extract, many=False)
-    extract.add_argument(
+    pages = commands.add_parser("extract", help="print the main content of HTML files")
+    pages.add_argument("files", nargs="+", metavar="FILE", help="HTML file (.gz too); - = stdin")
+    _add_algorithm_options(pages, many=False)
+    pages.add_argument(
         "--format", choices=("text", "html", "json"), default="text", help="output (text)"
     )
-    extract.add_argument("--encoding", help="charset to assume, as an HTTP header would declare")
-    extract.add_argument("--url", help="the page's URL")
-    extract.set_defaults(run=_run_extract)
+    pages.add_argument("--encoding", help="charset to assume, as an HTTP header would declare")
+    pages.add_argument("--url", help="the page's URL")
+    pages.set_defaults(run=_run_extract)
 
     score = commands.add_parser("evaluate", help="score algorithms on datasets with gold text")
     score.add_argument(
@@ -245,13 +245,18 @@ def _read(name: str) -> bytes:
 
 
 def _run_extract(args: argparse.Namespace) -> int:
-    extractor = _extractor(args.algorithm, _options(args.option))
+    options = _options(args.option)
+    _extractor(args.algorithm, options)  # an unknown algorithm or option fails before any file
     for position, name in enumerate(args.files):
         data = _read(name)
         try:
-            result = extractor.extract(to_tree(data, url=args.url, encoding=args.encoding))
+            result = extract(
+                data, algorithm=args.algorithm, url=args.url, encoding=args.encoding, **options
+            )
         except ValueError as error:
             raise CommandError(f"{name}: {error}") from None
+        for note in result.notes:
+            print(f"{PROG}: {name}: {note}", file=sys.stderr)
         _print_result(name, result, args.format, header=len(args.files) > 1, first=position == 0)
     return 0
 
@@ -267,6 +272,7 @@ def _print_result(
             "title": result.title,
             "text": result.text,
             "html": result.html,
+            "notes": list(result.notes),
         }
         print(json.dumps(record, ensure_ascii=False))
         return
