@@ -458,10 +458,23 @@ def iter_pages(
         yield from _records(stream, name, max_bytes)
 
 
+def _is_loss(item: WarcPage | Skipped) -> bool:
+    """Whether ``item`` stands for damaged data (a record, or a stretch between records)."""
+    return isinstance(item, Skipped) and item.reason in ("truncated", "corrupt")
+
+
+def _not_cut_off(item: WarcPage | Skipped) -> WarcPage | Skipped:
+    """``item`` when more data follows it: a record that ends early is damaged, not cut off."""
+    if isinstance(item, Skipped) and item.reason == "truncated":
+        return dataclasses.replace(item, reason="corrupt")
+    return item
+
+
 def _records(stream: _Stream, name: str, max_bytes: int) -> Iterator[WarcPage | Skipped]:
     """The items of :func:`iter_pages`, stream segment after segment: each segment is read
-    by FastWARC until it ends or fails, then the stream goes on after the damage."""
-    lost = False  # the last item was a loss: a loss right after it is the same stretch
+    by FastWARC until it ends or fails, then the stream goes on after the damage. Losses in a
+    row (nothing readable between them) are one stretch of damage and give one item."""
+    lost = False  # the last item was a loss
     while True:
         after = stream.tell()
         last: tuple[int, int, WarcPage | Skipped] | None = None  # held back: may be recast
@@ -469,8 +482,10 @@ def _records(stream: _Stream, name: str, max_bytes: int) -> Iterator[WarcPage | 
         try:
             for record in ArchiveIterator(stream, parse_http=True, auto_decode="none"):
                 if last is not None:
-                    yield last[2]
-                    lost = False
+                    item = _not_cut_off(last[2])
+                    if not (lost and _is_loss(item)):
+                        yield item
+                    lost = _is_loss(item)
                 stream.forget(record.stream_pos)
                 last = (record.stream_pos, record.content_length, _page_or_skip(record, max_bytes))
         except OSError as invalid:  # not WARC data here
@@ -485,23 +500,25 @@ def _records(stream: _Stream, name: str, max_bytes: int) -> Iterator[WarcPage | 
                 loss = Skipped(damage.reason, detail=detail)
         elif loss is None and last is not None:
             position, length, item = last
-            if position + length > stream.tell():  # a cut-off record, or a wrong length
-                if not isinstance(item, Skipped) or item.reason != "truncated":
-                    detail = f"{length:,} bytes declared, the data ends first"
-                    item = Skipped("truncated", item.url, item.record_id, detail)
-                    last = (position, length, item)
-            else:
-                yield item
+            if position + length <= stream.tell():  # the file ends after a whole record
+                if not (lost and _is_loss(item)):
+                    yield item
                 return
+            if not _is_loss(item):  # a cut-off record, or a wrong length: look further
+                detail = f"{length:,} bytes declared, the data ends first"
+                last = (position, length, Skipped("truncated", item.url, item.record_id, detail))
         elif loss is None:
             return
+        pending: list[WarcPage | Skipped] = []
         if last is not None:
-            yield last[2]
-            lost = isinstance(last[2], Skipped) and last[2].reason in ("truncated", "corrupt")
+            pending.append(last[2] if loss is None else _not_cut_off(last[2]))
             after = last[0]
-        if loss is not None and not lost:
-            yield loss
-            lost = True
+        if loss is not None:
+            pending.append(loss)
+        for item in pending:
+            if not (lost and _is_loss(item)):
+                yield item
+            lost = _is_loss(item)
         if damage is not None:
             after = damage.start
         if not stream.resync(after):

@@ -8,6 +8,7 @@ response record, after a warcinfo record.
 from __future__ import annotations
 
 import gzip
+import itertools
 import json
 import pickle
 import subprocess
@@ -428,3 +429,134 @@ def test_limit_options_are_checked(tmp_path: Path, capsys: pytest.CaptureFixture
     with pytest.raises(SystemExit):
         cli.main(["corpus", str(WARC), "--out", out, "--max-nodes", "many"])
     assert "invalid int value: 'many'" in capsys.readouterr().err
+
+
+def story_page(number: int, head: str = "") -> bytes:
+    """A small article page whose text names its number."""
+    paragraphs = "".join(
+        f"<p>Story number {number} goes on, paragraph {part}: the harbour wall held through "
+        f"the night while the wind turned and the boats stayed in.</p>"
+        for part in range(4)
+    )
+    return (
+        f"<html><head>{head}<title>Story {number}</title></head><body><nav><a href='/'>Home</a>"
+        f"</nav><article><h1>Story {number}</h1>{paragraphs}</article></body></html>"
+    ).encode()
+
+
+def member_offsets(data: bytes) -> list[int]:
+    """Where the gzip members of a file gzipped by :func:`write_warc` begin."""
+    offsets: list[int] = []
+    found = data.find(b"\x1f\x8b\x08")
+    while found >= 0:
+        offsets.append(found)
+        found = data.find(b"\x1f\x8b\x08", found + 1)
+    return offsets
+
+
+def test_damaged_warcs_keep_every_good_record_and_count_every_loss(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Damaged gzip members, invalid record headers, a wrong length, a cut-off end and bad
+    charset labels: every good record gives its row, each loss is counted with its reason."""
+    ok = "HTTP/1.1 200 OK\nContent-Type: text/html\n"
+    heads = {3: ("charset=hex", ""), 4: ("", '<meta charset="base64">'), 8: ("charset=utf-16", "")}
+    records = []
+    for number in range(30):
+        charset, meta = heads.get(number, ("", ""))
+        head = ok if not charset else ok.replace("text/html", f"text/html; {charset}")
+        records.append(response(f"http://a.test/{number}", head, story_page(number, meta)))
+    good: set[int] = set()
+
+    # Gzipped, one member per record: bad deflate data in member 5, the header of member 12
+    # overwritten, a wrong CRC in member 20.
+    packed = tmp_path / "members.warc.gz"
+    write_warc(packed, records)
+    data = bytearray(packed.read_bytes())
+    starts = [*member_offsets(bytes(data)), len(data)]
+    assert len(starts) == 31
+    middle = (starts[5] + starts[6]) // 2
+    data[middle : middle + 16] = b"\xff" * 16
+    data[starts[12] : starts[12] + 4] = b"\x00\x00\x00\x00"
+    data[starts[21] - 8] ^= 0xFF  # the CRC-32 of member 20
+    packed.write_bytes(bytes(data))
+    good |= {("members", n) for n in range(30)} - {("members", 5), ("members", 12), ("members", 20)}
+
+    # Uncompressed: record 7's version line damaged, record 15 declares a length far beyond
+    # the file, record 22's header block overwritten with zeros.
+    plain = tmp_path / "plain.warc"
+    write_warc(plain, records, gzipped=False)
+    text = plain.read_bytes()
+    heads_at = [text.index(b"WARC/1.1\r\n", 0)]
+    while (found := text.find(b"\r\nWARC/1.1\r\n", heads_at[-1] + 1)) >= 0:
+        heads_at.append(found + 2)
+    assert len(heads_at) == 30
+    damaged = bytearray(text)
+    damaged[heads_at[7] : heads_at[7] + 4] = b"WXRC"
+    length = text.index(b"Content-Length: ", heads_at[15]) + len(b"Content-Length: ")
+    digits = text.index(b"\r\n", length) - length
+    damaged[length : length + digits] = b"999999999"
+    damaged[heads_at[22] + 20 : heads_at[22] + 200] = bytes(180)
+    plain.write_bytes(bytes(damaged))
+    good |= {("plain", n) for n in range(30)} - {("plain", 7), ("plain", 15), ("plain", 22)}
+
+    # Gzipped and cut off in the middle of its last member.
+    cut = tmp_path / "cut.warc.gz"
+    write_warc(cut, records)
+    whole = cut.read_bytes()
+    cut.write_bytes(whole[: (member_offsets(whole)[29] + len(whole)) // 2])
+    good |= {("cut", n) for n in range(29)}
+
+    out, stats = tmp_path / "rows.jsonl", tmp_path / "stats.json"
+    status, stdout, _ = corpus(
+        capsys, str(packed), str(plain), str(cut), "--out", str(out), "-j", "1",
+        "--stats", str(stats),
+    )  # fmt: skip
+
+    assert status == 0
+    summary = json.loads(stats.read_text())
+    by_file = {Path(item["path"]).name: item for item in summary["files"]}
+    assert by_file["members.warc.gz"]["skipped"] == {"corrupt": 3}
+    assert by_file["plain.warc"]["skipped"] == {"corrupt": 2, "truncated": 1}
+    assert by_file["cut.warc.gz"]["skipped"] == {"truncated": 1}
+    assert summary["notes"] == {"http-charset-ignored": 6, "meta-charset-ignored": 3}
+    assert "skipped corrupt" in stdout and "skipped truncated" in stdout
+    rows = iter(read_jsonl(out))  # the files' rows, file after file
+    kept = set()
+    for name in ("members", "plain", "cut"):
+        for row in itertools.islice(
+            rows, by_file[f"{name}.warc{'' if name == 'plain' else '.gz'}"]["pages"]
+        ):
+            number = int(row["url"].rsplit("/", 1)[1])
+            assert f"Story number {number} goes on" in row["main_content_text"]
+            assert row["reason"] is None
+            kept.add((name, number))
+    assert next(rows, None) is None
+    assert kept == good
+    assert summary["pages"] == len(good) == 3 * 30 - 7
+
+
+def test_the_reader_keeps_the_small_records_read_ahead_of_a_damage(tmp_path: Path) -> None:
+    """Hundreds of small records fit in one read-ahead of the reader: none of them may be lost
+    with the damaged member, the cut-off end or junk after the last member."""
+    ok = "HTTP/1.1 200 OK\nContent-Type: text/html\n"
+    records = [
+        response(f"http://a.test/{n}", ok, b"<p>page %d</p>" % n) for n in range(300)
+    ]  # fmt: skip
+    whole_path = tmp_path / "whole.warc.gz"
+    write_warc(whole_path, records)
+    whole = whole_path.read_bytes()
+    starts = [*member_offsets(whole), len(whole)]
+    middle = (starts[150] + starts[151]) // 2
+    variants = {
+        "damaged": (whole[:middle] + b"\xff" * 8 + whole[middle + 8 :], {150}, "corrupt"),
+        "cut": (whole[: (starts[200] + starts[201]) // 2], set(range(200, 300)), "truncated"),
+        "junk": (whole + b"not gzip", set(), "corrupt"),
+    }
+    for name, (data, lost, reason) in variants.items():
+        path = tmp_path / f"{name}.warc.gz"
+        path.write_bytes(data)
+        items = list(iter_pages(path))
+        pages = [int(item.url.rsplit("/", 1)[1]) for item in items if isinstance(item, WarcPage)]
+        assert pages == sorted(set(range(300)) - lost), name
+        assert [item.reason for item in items if isinstance(item, Skipped)] == [reason], name
