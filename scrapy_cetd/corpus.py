@@ -489,7 +489,8 @@ def _records(stream: _Stream, name: str, max_bytes: int) -> Iterator[WarcPage | 
                 stream.forget(record.stream_pos)
                 last = (record.stream_pos, record.content_length, _page_or_skip(record, max_bytes))
         except OSError as invalid:  # not WARC data here
-            loss = Skipped("corrupt", detail=f"{name}: {invalid} after byte {after:,}")
+            where = after if last is None else last[0]
+            loss = Skipped("corrupt", detail=f"{name}: {invalid} after byte {where:,}")
         damage = stream.damage
         if damage is not None:
             detail = f"{name}: {damage.detail}"
