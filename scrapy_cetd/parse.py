@@ -136,9 +136,10 @@ def choose_decoding(body: bytes, content_type: str | None) -> Decoding:
     :data:`_TEXT_CODECS`, or by WHATWG's own codec for a WHATWG label Scrapy does not know).
     Any other HTTP charset is ignored, so the ``<meta>`` charset and detection decide; any
     other ``<meta>`` charset is ignored, so detection decides. A ``<meta>`` charset naming
-    UTF-16 means UTF-8, as the HTML standard says (markup read from the bytes is not UTF-16),
-    and an HTTP charset naming UTF-16 on bytes that hold no NUL in their first 1,024 (ASCII
-    markup, no BOM: they are not UTF-16) is ignored. Each label ignored leaves a note.
+    UTF-16 means UTF-8, as the HTML standard says (markup read from the bytes is not UTF-16);
+    an HTTP charset naming UTF-16 on bytes that hold no NUL in their first 1,024 (ASCII
+    markup, no BOM: they are not UTF-16) is ignored, and the label ``utf-16`` means
+    little-endian, as in WHATWG's list. Each label ignored leaves a note.
     """
     if read_bom(body)[0] is not None:
         return Decoding(keep_charset=True)
@@ -150,6 +151,8 @@ def choose_decoding(body: bytes, content_type: str | None) -> Decoding:
         whatwg = webencodings.lookup(label)
         if resolved in _UTF16 and b"\x00" not in body[:_UTF16_SNIFF]:
             problem = "names UTF-16, but the body has no BOM and no NUL byte: it is not UTF-16"
+        elif resolved == "utf-16":  # Scrapy reads UTF-16 without a BOM as big-endian
+            return Decoding(keep_charset=False, encoding="utf-16-le")
         elif resolved in _TEXT_CODECS:
             return Decoding(keep_charset=True)
         elif whatwg is not None and whatwg.name not in _UNDECODED:

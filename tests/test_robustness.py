@@ -603,9 +603,14 @@ def test_utf16_labels_on_ascii_bytes_are_read_as_a_browser_reads_them() -> None:
         by_header = scrapy_cetd.extract(plain, encoding=label)
         assert MARKER in by_header.text
         assert by_header.notes[0].startswith("http-charset-ignored: ")
-    # Real UTF-16, with or without a BOM, stays UTF-16.
-    utf16 = scrapy_cetd.extract(plain.decode().encode("utf-16-le"), encoding="utf-16le")
-    assert MARKER in utf16.text and utf16.notes == ()
+    # Real UTF-16, with or without a BOM, stays UTF-16; the label utf-16 means little-endian.
+    for label, codec in [
+        ("utf-16le", "utf-16-le"),
+        ("utf-16", "utf-16-le"),
+        ("utf-16be", "utf-16-be"),
+    ]:
+        utf16 = scrapy_cetd.extract(plain.decode().encode(codec), encoding=label)
+        assert MARKER in utf16.text and utf16.notes == ()
     assert MARKER in scrapy_cetd.extract(plain.decode().encode("utf-16"), encoding="hex").text
 
 
