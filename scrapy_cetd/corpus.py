@@ -790,6 +790,10 @@ def to_dask_bag(
 # The command ------------------------------------------------------------------------------------
 
 
+_DAMAGE_SHOWN = 100
+"""Losses to damage listed per file in the stats (all are counted)."""
+
+
 @dataclasses.dataclass
 class FileSummary:
     """The counts of one input file (also the content of its part's ``.json`` marker)."""
@@ -807,6 +811,9 @@ class FileSummary:
     """Empty rows because a limit was hit, by limit (``max_nodes``, ``time_budget``, …)."""
     notes: dict[str, int] = dataclasses.field(default_factory=dict)
     """Rows whose page needed a repair, by kind of note (a charset label ignored, …)."""
+    damage: list[str] = dataclasses.field(default_factory=list)
+    """Where the file is damaged: the first :data:`_DAMAGE_SHOWN` ``truncated`` and
+    ``corrupt`` losses, as ``"<reason>: <detail>"`` (offsets in the data read)."""
     seconds: float = 0.0
     resumed: bool = False
     """Done by an earlier run: the part was kept, these counts are that run's."""
@@ -815,6 +822,10 @@ class FileSummary:
         self.records += 1
         if isinstance(outcome, Skipped):
             self.skipped[outcome.reason] = self.skipped.get(outcome.reason, 0) + 1
+            damaged = outcome.reason in ("truncated", "corrupt")
+            if damaged and len(self.damage) < _DAMAGE_SHOWN:
+                where = f"{outcome.url}: " if outcome.url else ""
+                self.damage.append(f"{outcome.reason}: {where}{outcome.detail}")
             return
         self.pages += 1
         self.empty += outcome["reason"] is not None

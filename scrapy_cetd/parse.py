@@ -144,10 +144,10 @@ def choose_decoding(body: bytes, content_type: str | None) -> Decoding:
     if read_bom(body)[0] is not None:
         return Decoding(keep_charset=True)
     notes: list[str] = []
+    resolved = http_content_type_encoding(content_type)
     match = _HEADER_CHARSET.search(content_type or "")
-    if match is not None:
-        label = match.group(1) or match.group(2)
-        resolved = http_content_type_encoding(content_type)
+    label = resolved if match is None else match.group(1) or match.group(2)
+    if label is not None:
         whatwg = webencodings.lookup(label)
         if resolved in _UTF16 and b"\x00" not in body[:_UTF16_SNIFF]:
             problem = "names UTF-16, but the body has no BOM and no NUL byte: it is not UTF-16"
@@ -180,7 +180,8 @@ def choose_decoding(body: bytes, content_type: str | None) -> Decoding:
 
 def detect_encoding(body: bytes) -> str:
     """The encoding Scrapy detects for a body without a usable label: ASCII (as windows-1252),
-    UTF-8, or what charset-normalizer finds; UTF-8 when it finds nothing."""
+    UTF-8, or what charset-normalizer finds; UTF-8 when it finds nothing or an encoding that
+    no WHATWG label names."""
     for candidate in ("ascii", "utf-8"):
         try:
             body.decode(candidate)
@@ -189,7 +190,7 @@ def detect_encoding(body: bytes) -> str:
         return resolve_encoding(candidate) or candidate
     match = from_bytes(body).best()
     found = resolve_encoding(match.encoding) if match is not None else None
-    return found if found in _TEXT_CODECS or found == "ascii" else "utf-8"
+    return found if found in _TEXT_CODECS else "utf-8"
 
 
 def _content_type(charset: str | None) -> str | None:

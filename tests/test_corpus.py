@@ -519,6 +519,8 @@ def test_damaged_warcs_keep_every_good_record_and_count_every_loss(
     assert by_file["members.warc.gz"]["skipped"] == {"corrupt": 3}
     assert by_file["plain.warc"]["skipped"] == {"corrupt": 2, "truncated": 1}
     assert by_file["cut.warc.gz"]["skipped"] == {"truncated": 1}
+    assert [line.split(":")[0] for line in by_file["members.warc.gz"]["damage"]] == ["corrupt"] * 3
+    assert "gzip member at byte" in by_file["members.warc.gz"]["damage"][0]
     assert summary["notes"] == {"http-charset-ignored": 6, "meta-charset-ignored": 3}
     assert "skipped corrupt" in stdout and "skipped truncated" in stdout
     rows = iter(read_jsonl(out))  # the files' rows, file after file

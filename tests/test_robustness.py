@@ -45,6 +45,7 @@ from scrapy.http import HtmlResponse, Response
 import scrapy_cetd
 from scrapy_cetd import limits
 from scrapy_cetd.limits import Limits, check_deadline, deadline, limit_of
+from scrapy_cetd.parse import readable_response
 from scrapy_cetd.result import ExtractionResult
 
 CONTENT, EMPTY, NOT_A_DOCUMENT, TOO_LARGE = "content", "empty", "not a document", "too large"
@@ -637,5 +638,13 @@ def test_no_charset_label_and_no_bytes_raise_anything_but_the_documented_errors(
     try:
         result = scrapy_cetd.extract(page, encoding=label if where != "meta" else None)
     except ValueError:  # NotADocumentError included
+        pass
+    else:
+        assert isinstance(result, ExtractionResult)
+    # The pipeline's way: a response as Scrapy received it, decoded by the same rules.
+    headers = {"Content-Type": f"text/html; charset={label}"} if where != "meta" else {}
+    try:
+        response = HtmlResponse("http://127.0.0.1/", body=page, headers=headers)
+    except ValueError:  # a header value Scrapy does not take
         return
-    assert isinstance(result, ExtractionResult)
+    assert isinstance(readable_response(response).text, str)
