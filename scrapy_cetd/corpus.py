@@ -323,7 +323,8 @@ class _GzipMembers:
         self._full = False
         """The last decompression filled its output: more may come without more input."""
         self._starts: deque[tuple[int, int]] = deque()
-        """``(position, file offset)`` of the members begun and not forgotten."""
+        """``(position, file offset)`` of the members begun and not forgotten: those of the
+        data read ahead, at most one per byte of it."""
         self._at_end = False
         self._resume = 0
         """Where to look for the next gzip header after :attr:`damage`."""
@@ -368,7 +369,11 @@ class _GzipMembers:
                 self._stop("corrupt", "no gzip member where one should begin")
                 return
             self._inflater = zlib.decompressobj(wbits=31)
-            self._starts.append((self._position + len(self._out), self._raw_position))
+            start = (self._position + len(self._out), self._raw_position)
+            if self._starts and self._starts[-1][0] == start[0]:
+                self._starts[-1] = start  # the member before was empty: this one stands for it
+            else:
+                self._starts.append(start)
         if not self._pending and not self._full:
             self._pending = self._raw.read(_CHUNK)
             if not self._pending:
