@@ -13,6 +13,7 @@ import json
 import pickle
 import subprocess
 import sys
+import tracemalloc
 import zlib
 from pathlib import Path
 from typing import Any
@@ -562,3 +563,46 @@ def test_the_reader_keeps_the_small_records_read_ahead_of_a_damage(tmp_path: Pat
         pages = [int(item.url.rsplit("/", 1)[1]) for item in items if isinstance(item, WarcPage)]
         assert pages == sorted(set(range(300)) - lost), name
         assert [item.reason for item in items if isinstance(item, Skipped)] == [reason], name
+
+
+def test_the_reader_streams_a_huge_record(tmp_path: Path) -> None:
+    """A 64 MB record (a gzip member of 64 KB) is read through a chunk at a time: the memory
+    the reader holds stays a small fraction of it, and the next record is read."""
+    size = 64 << 20
+    head = (
+        "WARC/1.1\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:uuid:00000000-0000-0000-0000-"
+        "000000000001>\r\nWARC-Date: 2024-01-01T00:00:00Z\r\nWARC-Target-URI: http://a.test/big"
+        f"\r\nContent-Type: application/http; msgtype=response\r\nContent-Length: {size}\r\n\r\n"
+    ).encode()
+    http = b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n"
+    packer = zlib.compressobj(9, zlib.DEFLATED, 31)
+    member = [packer.compress(head + http)]
+    zeros = bytes(1 << 20)
+    for _ in range((size - len(http)) >> 20):
+        member.append(packer.compress(zeros))
+    member.append(packer.compress(bytes((size - len(http)) % (1 << 20)) + b"\r\n\r\n"))
+    member.append(packer.flush())
+    small = tmp_path / "small.warc.gz"
+    write_warc(
+        small,
+        [
+            response(
+                "http://a.test/small", "HTTP/1.1 200 OK\nContent-Type: text/html\n", b"<p>small</p>"
+            )
+        ],
+    )
+    path = tmp_path / "huge.warc.gz"
+    path.write_bytes(b"".join(member) + small.read_bytes())
+    assert path.stat().st_size < size // 100
+
+    tracemalloc.start()
+    try:
+        items = list(iter_pages(path, max_bytes=1 << 20))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert [item.reason if isinstance(item, Skipped) else item.url for item in items] == [
+        "too_large",
+        "http://a.test/small",
+    ]
+    assert peak < size // 16
