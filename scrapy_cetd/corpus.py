@@ -511,7 +511,7 @@ def _records(stream: _Stream, name: str, max_bytes: int) -> Iterator[WarcPage | 
                     yield item
                 return
             if not _is_loss(item):  # a cut-off record, or a wrong length: look further
-                detail = f"{length:,} bytes declared, the data ends first"
+                detail = f"{length:,} bytes declared at byte {position:,}, the data ends first"
                 last = (position, length, Skipped("truncated", item.url, item.record_id, detail))
         elif loss is None:
             return
@@ -537,7 +537,8 @@ def _page_or_skip(record: WarcRecord, max_bytes: int) -> WarcPage | Skipped:
     url = headers.get("WARC-Target-URI")
     record_id = record.record_id
     if record_id is None or headers.get("WARC-Type") is None:
-        return Skipped("truncated", url, record_id, "incomplete WARC header block")
+        detail = f"incomplete WARC header block at byte {record.stream_pos:,}"
+        return Skipped("truncated", url, record_id, detail)
     if record.record_type != WarcRecordType.response:
         return Skipped("not_response", url, record_id, str(record.record_type))
     declared = record.content_length
@@ -545,7 +546,8 @@ def _page_or_skip(record: WarcRecord, max_bytes: int) -> WarcPage | Skipped:
         return Skipped("too_large", url, record_id, f"{declared} bytes")
     body = record.reader.read(declared)
     if len(body) < declared:
-        return Skipped("truncated", url, record_id, f"{len(body)} of {declared} bytes")
+        detail = f"{len(body):,} of {declared:,} bytes, record at byte {record.stream_pos:,}"
+        return Skipped("truncated", url, record_id, detail)
     http = record.http_headers
     status = http.status_code if http is not None else None
     if url is None or http is None or status is None:
