@@ -771,8 +771,10 @@ def to_dask_bag(
     the rows (dicts of :data:`FIELDS`) and their order are those of ``scrapy-cetd corpus``.
     Local paths and directories are expanded here (as the command does) and must be readable
     by every worker; URLs (``s3://bucket/…warc.gz``) are passed on and opened by the workers
-    with fsspec. With ``include_skipped``, skipped records appear too, as dicts with ``url``,
-    ``warc_record_id``, ``skipped`` (the reason) and ``detail``.
+    with fsspec. ``max_bytes``, ``max_nodes`` and ``time_budget`` are the limits of
+    :class:`CorpusSettings` (those of ``extract()``). With ``include_skipped``, skipped records
+    appear too, as dicts with ``url``, ``warc_record_id``, ``skipped`` (the reason) and
+    ``detail``.
     """
     import dask.bag  # noqa: PLC0415 - the dask extra is optional
 
