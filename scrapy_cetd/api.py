@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Mapping
+from dataclasses import replace
 from types import MappingProxyType
 from typing import Any
 
@@ -20,7 +21,7 @@ from scrapy_cetd.coreex import CoreExExtractor
 from scrapy_cetd.cset import CSetExtractor
 from scrapy_cetd.extractor import Extractor
 from scrapy_cetd.limits import DEFAULT_MAX_BODY_SIZE, DEFAULT_MAX_NODES, Limits
-from scrapy_cetd.parse import Source, html_response, response_tree
+from scrapy_cetd.parse import Source, decoding_notes, html_response, response_tree
 from scrapy_cetd.result import ExtractionResult
 
 DEFAULT_ALGORITHM = "cetd-plus"
@@ -88,8 +89,9 @@ def extract(
     thread calls this. Damage that leaves an HTML document (broken encodings, NUL and control
     characters, lone surrogates, no ``<body>``) is repaired and the content extracted. An
     empty result carries its ``reason``: a limit that was hit (named), nothing visible, a
-    frameset page. Input that is not a document at all (empty, whitespace only, JSON, a PDF,
-    an image, binary data) raises :class:`ValueError`.
+    frameset page. A charset label that names no text encoding is ignored, as a browser
+    ignores it, and noted in the result's ``notes``. Input that is not a document at all
+    (empty, whitespace only, JSON, a PDF, an image, binary data) raises :class:`ValueError`.
     """
     extractor = get_extractor(algorithm, **options)
     limits = Limits(max_body_size=max_body_size, max_nodes=max_nodes, time_budget=time_budget)
@@ -101,4 +103,6 @@ def extract(
         if too_large is not None:
             return ExtractionResult.empty(extractor.name, too_large)
         tree = response_tree(response)
-    return limits.extract(extractor, tree, url=url)
+    result = limits.extract(extractor, tree, url=url)
+    notes = decoding_notes(source, encoding)
+    return replace(result, notes=result.notes + notes) if notes else result

@@ -43,7 +43,13 @@ from scrapy_cetd.api import ALGORITHMS, get_extractor
 from scrapy_cetd.limits import LimitExceededError, Limits, limit_of
 from scrapy_cetd.linking import ItemResponseLinks
 from scrapy_cetd.middleware import decline_reason, get_dom
-from scrapy_cetd.parse import NotADocumentError, document_problem, html_response, response_tree
+from scrapy_cetd.parse import (
+    NotADocumentError,
+    document_problem,
+    html_response,
+    readable_response,
+    response_tree,
+)
 from scrapy_cetd.result import ExtractionResult
 from scrapy_cetd.settings import CETDSettings, read_settings
 
@@ -515,13 +521,14 @@ class CETDPipeline:
         if extraction is not None:
             return extraction
         assert isinstance(response, TextResponse)
-        problem = document_problem(response.body, response.text)
+        readable = readable_response(response)  # a copy when a charset label must be ignored
+        problem = document_problem(readable.body, readable.text)
         if problem is not None:
             error = NotADocumentError(f"not an HTML document: {problem}")
             extraction = self._done((None, error))
         else:
             try:
-                dom = get_dom(response)
+                dom = get_dom(readable)
             except Exception as exc:
                 raise _NoContentError(
                     "error", "error", f"cannot parse the response: {exc!r}"

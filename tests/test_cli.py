@@ -119,6 +119,31 @@ def test_empty_file_is_an_error(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert "not an HTML document" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("label", ["hex", "base64", "unicode_escape", "utf-16"])
+def test_extract_ignores_a_charset_label_naming_no_text_encoding(
+    label: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    plain = tmp_path / "plain.html"
+    plain.write_text(STORM_PAGE, encoding="utf-8")
+    assert main(["extract", str(plain)]) == 0
+    expected = capsys.readouterr().out
+    assert expected.startswith("Storm hits the coast")
+    declared = tmp_path / "declared.html"
+    declared.write_text(
+        STORM_PAGE.replace("<head>", f'<head><meta charset="{label}">', 1), encoding="utf-8"
+    )
+    assert main(["extract", str(declared)]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == expected
+    assert "meta-charset-" in captured.err
+    assert main(["extract", "--encoding", label, "--format", "json", str(plain)]) == 0
+    captured = capsys.readouterr()
+    record = json.loads(captured.out)
+    assert record["text"] + "\n" == expected
+    assert record["notes"][0].startswith("http-charset-ignored: ")
+    assert f"{plain}: http-charset-ignored: " in captured.err
+
+
 def make_dataset(root: Path) -> Path:
     folder = root / "tiny"
     (folder / "html").mkdir(parents=True)
