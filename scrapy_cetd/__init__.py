@@ -1,5 +1,8 @@
 """scrapy-cetd: the main content of every page a Scrapy crawler fetches."""
 
+from importlib.metadata import PackageNotFoundError
+from importlib.metadata import version as _distribution_version
+
 from scrapy_cetd.addon import Addon
 from scrapy_cetd.api import ALGORITHMS, DEFAULT_ALGORITHM, extract, get_extractor
 from scrapy_cetd.cetd import (
@@ -23,6 +26,11 @@ from scrapy_cetd.tps import (
     tps_selector,
 )
 
+try:
+    __version__ = _distribution_version("scrapy-cetd")
+except PackageNotFoundError:  # imported from a checkout that was never installed
+    __version__ = "0+unknown"
+
 __all__ = [
     "ALGORITHMS",
     "DEFAULT_ALGORITHM",
@@ -42,6 +50,7 @@ __all__ = [
     "TagPathRegion",
     "TagPathSplit",
     "TextDensityExtractor",
+    "__version__",
     "extract",
     "get_dom",
     "get_extractor",

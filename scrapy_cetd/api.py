@@ -5,6 +5,7 @@ from __future__ import annotations
 import inspect
 import time
 from collections.abc import Mapping
+from dataclasses import replace
 from types import MappingProxyType
 from typing import Any
 
@@ -22,7 +23,7 @@ from scrapy_cetd.cset import CSetExtractor
 from scrapy_cetd.extractor import Extractor
 from scrapy_cetd.guard import DEFAULT_MAX_ATTRIBUTES
 from scrapy_cetd.limits import DEFAULT_MAX_BODY_SIZE, DEFAULT_MAX_NODES, Limits
-from scrapy_cetd.parse import Source, html_response, response_tree
+from scrapy_cetd.parse import Source, decoding_notes, html_response, response_tree
 from scrapy_cetd.result import ExtractionResult
 
 DEFAULT_ALGORITHM = "cetd-plus"
@@ -92,9 +93,10 @@ def extract(
     checked between and inside the extractor's steps in whatever thread calls this. Damage
     that leaves an HTML document (broken encodings, NUL and control characters, lone
     surrogates, no ``<body>``) is repaired and the content extracted. An empty result carries
-    its ``reason``: a limit that was hit (named), nothing visible, a frameset page. Input that
-    is not a document at all (empty, whitespace only, JSON, a PDF, an image, binary data)
-    raises :class:`ValueError`.
+    its ``reason``: a limit that was hit (named), nothing visible, a frameset page. A charset
+    label that names no text encoding is ignored, as a browser ignores it, and noted in the
+    result's ``notes``. Input that is not a document at all (empty, whitespace only, JSON, a
+    PDF, an image, binary data) raises :class:`ValueError`.
     """
     start = time.monotonic()
     extractor = get_extractor(algorithm, **options)
@@ -115,4 +117,6 @@ def extract(
         if refused is not None:
             return ExtractionResult.empty(extractor.name, refused)
         tree = response_tree(response)
-    return limits.extract(extractor, tree, url=url, start=start)
+    result = limits.extract(extractor, tree, url=url, start=start)
+    notes = decoding_notes(source, encoding)
+    return replace(result, notes=result.notes + notes) if notes else result

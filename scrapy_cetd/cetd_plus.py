@@ -5,8 +5,7 @@ and keeps, across the whole body, each region whose density clears a threshold. 
 pages that also keeps navigation, related-article lists, comment threads and footers, whose
 density is as high as the article's. cetd-plus keeps the CETD statistics and DensitySum, and
 adds a few named heuristics, each an option that can be turned off. The gain of each, measured
-by turning it off alone (BOW-F1 on ``shared/datasets``; see the README for the command), is in
-its option's description.
+by turning it off alone (BOW-F1 on ``shared/datasets``), is in ``docs/benchmarks.md``.
 """
 
 from __future__ import annotations
@@ -124,12 +123,12 @@ class CetdPlusExtractor(Extractor):
        strips of teaser cards), unless they hold half the selected text (a listicle) or the
        page declares types and none is an article type.
     10. ``remove_captions``: on a page that declares an article type, the kept blocks without
-       headings that repeat an image's alternative text go (photo captions, the captions
-       of a slideshow kept apart from its images), unless one holds half the selected text.
+        headings that repeat an image's alternative text go (photo captions, the captions
+        of a slideshow kept apart from its images), unless one holds half the selected text.
     11. ``listing_share``: when what is left holds less than this share of the text that step 2
-       left, the page is not an article with a main block but a list (search results, a
-       category page, job offers whose records are links, a table of contents): all of that
-       text is its content.
+        left, the page is not an article with a main block but a list (search results, a
+        category page, job offers whose records are links, a table of contents): all of that
+        text is its content.
     """
 
     name = "cetd-plus"
@@ -155,71 +154,32 @@ class CetdPlusExtractor(Extractor):
         threshold_coefficient: float = 1.0,
         remove_hidden: bool = True,
     ) -> None:
-        """Options. Each heuristic's gain is its BOW-F1 with the default minus with it turned
-        off alone, on the shared datasets (per-dataset means; "mean" is their mean over the
-        seven article datasets), measured on 2026-11-25 with ``scrapy-cetd evaluate``; the
-        alternatives an entry names were measured when its step was added:
+        """Options: each turns off or tunes a step of the class docstring.
 
-        - ``include_comments``: keep user comments (default False: not main content). Removing
-          them: mean +0.023 (dragnet +0.126, l3s_gn1 +0.020, scrapinghub +0.009, readability
-          +0.006, utomo +0.005; cleaneval -0.007, wcxb -0.0006, where forum threads without
-          schema.org markup lose posts). The reviews that JSON-LD declares are part of it:
-          wcxb +0.002 (two product pages whose reviews were taken for the main block).
-        - ``include_title``: put the headline in ``.text`` and ``.html`` too (utomo +0.003,
-          dragnet +0.002; scrapinghub -0.006, readability -0.003: off by default).
-        - ``remove_boilerplate`` (step 2): mean +0.007 (wcxb +0.029, scrapinghub +0.018,
-          dragnet +0.003, utomo +0.003, cleaneval +0.0001; readability -0.003, l3s_gn1
-          -0.0001).
-        - ``fallback_content`` (step 1): wcxb +0.034 (forums and script-rendered pages),
-          no change elsewhere.
-        - ``content_forms`` (step 2): cleaneval +0.0045 BOW / +0.0038 SH (a list of job ads
-          inside a form of checkboxes), wcxb +0.00002, no change elsewhere; 4 of the 1,192 pages
-          have such a form. ``<form>`` says how a page is used, not what its text is; the
-          semantic tags and roles, which do say so, stay furniture even when they hold the best
-          block (that costs wcxb -0.027: dense footers).
-        - ``href_links`` (step 3): cleaneval +0.004, dragnet +0.002, others within 0.0005.
-        - ``article_body`` (step 4): scrapinghub +0.004, readability +0.002, utomo +0.001,
-          dragnet -0.0002.
-        - ``single_block_share`` (step 5; 0 keeps the paper's whole-body expansion): mean
-          +0.014 (l3s_gn1 +0.033, dragnet +0.021, scrapinghub +0.020, utomo +0.015, readability
-          +0.006, cleaneval +0.002; wcxb -0.0008).
+        - ``include_comments``: keep user comments (off by default: comments are not the main
+          content, except on pages that declare themselves a discussion).
+        - ``include_title``: put the headline in ``.text`` and ``.html`` too (it always goes to
+          ``.title``).
+        - ``fallback_content``, ``remove_boilerplate``, ``content_forms``, ``href_links``,
+          ``article_body``, ``same_path_blocks``, ``remove_galleries``, ``remove_captions``:
+          turn off steps 1, 2, 2, 3, 4, 5, 9 and 10.
+        - ``single_block_share`` (step 5; 0 keeps the paper's whole-body expansion): the share of
+          the whole-body expansion's text that the best block's expansion must hold to win.
         - ``whole_page_share`` (step 5; None turns it off): the share of the page's visible
           text, before step 2, that the whole-body expansion must hold for the single block to
-          be skipped. 0.9: mean +0.00004 (cleaneval +0.0027 BOW / +0.0027 SH: long documents
-          split over table rows or sections; l3s_gn1 -0.0014, scrapinghub -0.0004, wcxb
-          -0.0004, utomo -0.0002; before ``same_path_blocks`` it gained cleaneval +0.0052,
-          mean +0.0004). 0.95 gains cleaneval +0.0033 only; 0.85 and 0.8 gain wcxb
-          +0.001 and +0.002 more, but lose l3s_gn1 -0.002, scrapinghub -0.001 and utomo -0.002
-          more, for no more on cleaneval.
-        - ``same_path_blocks`` (step 5): cleaneval +0.0020 BOW / +0.0022 SH, wcxb +0.0015 /
-          +0.0016; utomo -0.0004 / -0.0004, l3s_gn1 -0.0002 / -0.0002, no change elsewhere;
-          mean +0.0004 (14 pages change by more than 0.0005 SH, 8 for the better). Paths of
-          tags alone also add sidebars made of the same bare ``div`` and ``p`` elements:
-          cleaneval +0.0013, but utomo -0.006 and scrapinghub -0.003.
-        - ``shell_prose_chars`` (step 7; None turns it off): characters of own text (counted
-          as CETD counts them, §0.3) that make a shell keep it. 50: dragnet +0.0033 BOW /
-          +0.0045 SH, cleaneval +0.0011 / +0.0012, wcxb +0.0003 / +0.0010, l3s_gn1 +0.0003 /
-          +0.0004, no change elsewhere (25 pages change, 2 for the worse). 15 and 30 gain the
-          same within 0.0005, 150 slightly less, 400 half as much. 0 (every shell but the body
-          keeps its text) gains dragnet +0.008, l3s_gn1 +0.003, utomo +0.002 but loses
-          cleaneval -0.007 and wcxb -0.005: the own text of outer shells is furniture.
-        - ``link_block_ratio`` (step 8; 1.0 keeps every block): mean +0.005 (utomo +0.021,
-          scrapinghub +0.008, l3s_gn1 +0.007, cleaneval +0.002, wcxb +0.0007; dragnet
-          -0.004). Sparing the pages that declare themselves no article gained wcxb +0.010
-          BOW / +0.011 SH (listing, collection and documentation pages are made of links),
-          other datasets within 0.001.
-        - ``remove_galleries`` (step 9): utomo +0.003 BOW / +0.003 SH, scrapinghub +0.003,
-          dragnet +0.002; wcxb -0.0025, readability -0.0002 (Mozilla's gold keeps captions).
-          Before step 10 existed it gained utomo +0.005 / +0.006: some captions go either way.
-        - ``remove_captions`` (step 10): scrapinghub +0.006 BOW / +0.006 SH, utomo +0.003 /
-          +0.003, dragnet +0.0005; readability -0.0003, wcxb -0.0005 (Mozilla's gold keeps
-          captions; WCXB's few affected pages keep a product name in a slide).
-        - ``listing_share`` (step 11; 0 turns it off): wcxb +0.021 BOW, no change
-          elsewhere. 0.02 gains wcxb +0.006 less; 0.1 gains +0.020 more on wcxb and changes no
-          article dataset by more than 0.0002, but article pages of the share come as close as
-          0.08 and 0.10 (short news stories among many links), so the default keeps a margin.
+          be skipped.
+        - ``shell_prose_chars`` (step 7; None turns it off): characters of own text (counted as
+          CETD counts them, §0.3) that make a shell keep it.
+        - ``link_block_ratio`` (step 8; 1.0 keeps every block): the share of link text above
+          which a block inside the selection goes.
+        - ``listing_share`` (step 11; 0 turns it off): the share of step 2's text below which
+          what is left makes the page a list.
         - ``threshold_coefficient``: the paper's λ (§5.5), as in CECTD-DS.
         - ``remove_hidden``: see :class:`~scrapy_cetd.extractor.Extractor`.
+
+        The defaults are the values that measured best on the shared datasets; the gain of each
+        step, and of the alternatives tried, is in ``docs/benchmarks.md`` (cetd-plus step by
+        step). Raises ``ValueError`` naming an option whose value is out of range.
         """
         if threshold_coefficient < 0:
             raise ValueError(f"threshold_coefficient must be >= 0, got {threshold_coefficient}")

@@ -14,7 +14,8 @@ from typing import Any
 
 import lxml.html
 
-from scrapy_cetd.api import ALGORITHMS, DEFAULT_ALGORITHM, get_extractor
+from scrapy_cetd import __version__
+from scrapy_cetd.api import ALGORITHMS, DEFAULT_ALGORITHM, extract, get_extractor
 from scrapy_cetd.datasets import Dataset, Page, find_datasets, load_dataset
 from scrapy_cetd.evaluation import DatasetScore, Predict, evaluate, format_table
 from scrapy_cetd.extractor import Extractor
@@ -50,17 +51,18 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog=PROG, description=__doc__)
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(required=True, metavar="COMMAND")
 
-    extract = commands.add_parser("extract", help="print the main content of HTML files")
-    extract.add_argument("files", nargs="+", metavar="FILE", help="HTML file (.gz too); - = stdin")
-    _add_algorithm_options(extract, many=False)
-    extract.add_argument(
+    pages = commands.add_parser("extract", help="print the main content of HTML files")
+    pages.add_argument("files", nargs="+", metavar="FILE", help="HTML file (.gz too); - = stdin")
+    _add_algorithm_options(pages, many=False)
+    pages.add_argument(
         "--format", choices=("text", "html", "json"), default="text", help="output (text)"
     )
-    extract.add_argument("--encoding", help="charset to assume, as an HTTP header would declare")
-    extract.add_argument("--url", help="the page's URL")
-    extract.set_defaults(run=_run_extract)
+    pages.add_argument("--encoding", help="charset to assume, as an HTTP header would declare")
+    pages.add_argument("--url", help="the page's URL")
+    pages.set_defaults(run=_run_extract)
 
     score = commands.add_parser("evaluate", help="score algorithms on datasets with gold text")
     score.add_argument(
@@ -145,6 +147,20 @@ def _parser() -> argparse.ArgumentParser:
         help="skip bodies over N bytes, as stored or decoded (default 10 MiB)",
     )
     corpus.add_argument(
+        "--max-nodes",
+        type=_optional(int),
+        metavar="N",
+        help="empty row for pages of more than N elements, as extract() gives "
+        "(default CETD_MAX_NODES's 200000; none = no limit)",
+    )
+    corpus.add_argument(
+        "--time-budget",
+        type=_optional(float),
+        metavar="SECONDS",
+        help="empty row for pages whose extraction takes longer, as extract() gives "
+        "(default CETD_TIME_BUDGET's 10; none = no limit)",
+    )
+    corpus.add_argument(
         "--progress",
         action=argparse.BooleanOptionalAction,
         default=None,
@@ -153,6 +169,29 @@ def _parser() -> argparse.ArgumentParser:
     corpus.add_argument("--stats", metavar="FILE", help="also write the summary here as JSON")
     corpus.set_defaults(run=_run_corpus)
     return parser
+
+
+_NO_LIMIT = object()
+"""What ``--max-nodes none`` and ``--time-budget none`` parse to."""
+
+
+def _optional(kind: type[int] | type[float]) -> Any:
+    """An argparse type: a number of ``kind``, or ``none`` for no limit."""
+
+    def parse(value: str) -> object:
+        if value.strip().lower() == "none":
+            return _NO_LIMIT
+        return kind(value)
+
+    parse.__name__ = kind.__name__  # argparse names the type in its error message
+    return parse
+
+
+def _limit(value: Any, default: Any) -> Any:
+    """An option's value for a limit: ``default`` when not given, ``None`` for ``none``."""
+    if value is None:
+        return default
+    return None if value is _NO_LIMIT else value
 
 
 def _add_algorithm_options(parser: argparse.ArgumentParser, *, many: bool) -> None:
@@ -208,13 +247,18 @@ def _read(name: str) -> bytes:
 
 
 def _run_extract(args: argparse.Namespace) -> int:
-    extractor = _extractor(args.algorithm, _options(args.option))
+    options = _options(args.option)
+    _extractor(args.algorithm, options)  # an unknown algorithm or option fails before any file
     for position, name in enumerate(args.files):
         data = _read(name)
         try:
-            result = extractor.extract(to_tree(data, url=args.url, encoding=args.encoding))
+            result = extract(
+                data, algorithm=args.algorithm, url=args.url, encoding=args.encoding, **options
+            )
         except ValueError as error:
             raise CommandError(f"{name}: {error}") from None
+        for note in result.notes:
+            print(f"{PROG}: {name}: {note}", file=sys.stderr)
         _print_result(name, result, args.format, header=len(args.files) > 1, first=position == 0)
     return 0
 
@@ -230,6 +274,7 @@ def _print_result(
             "title": result.title,
             "text": result.text,
             "html": result.html,
+            "notes": list(result.notes),
         }
         print(json.dumps(record, ensure_ascii=False))
         return
@@ -307,6 +352,8 @@ def _run_corpus(args: argparse.Namespace) -> int:
             options=options,
             html=args.html,
             max_bytes=corpus.DEFAULT_MAX_BYTES if args.max_bytes is None else args.max_bytes,
+            max_nodes=_limit(args.max_nodes, corpus.DEFAULT_MAX_NODES),
+            time_budget=_limit(args.time_budget, corpus.DEFAULT_TIME_BUDGET),
         )
         summary = corpus.run_corpus(
             args.inputs, args.out, settings, jobs=args.jobs, progress=args.progress, echo=True

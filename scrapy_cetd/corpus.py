@@ -11,9 +11,11 @@ The work is split in two so that the same code runs on one machine and on a clus
   every HTML response, or a :class:`Skipped` that says why a record was left out. It only does
   I/O and cheap header checks.
 * :func:`extract_page` is *the per-record function*: a module-level, stateless function of a
-  :class:`WarcPage` and the :class:`CorpusSettings` (both pickle), which decodes the body as
-  Scrapy does, parses it as Scrapy does and extracts. :func:`to_dask_bag` calls it inside
-  Dask tasks, one task per file.
+  :class:`WarcPage` and the :class:`CorpusSettings` (both pickle), which undoes the HTTP
+  content and transfer codings and hands the body to :func:`scrapy_cetd.extract`, with the
+  same limits (``max_bytes``, ``max_nodes``, ``time_budget``), so a row is exactly what
+  ``extract()`` gives for the body. :func:`to_dask_bag` calls it inside Dask tasks, one task
+  per file.
 
 :func:`run_corpus` (the command) uses a process pool in one of two ways. With at least as many
 files to do as workers, each worker reads, extracts and writes whole files, so this process
@@ -21,8 +23,8 @@ only waits; that is the scalable case, as reading costs about a fifth of extract
 files, this process reads and ships batches of pages to the workers, which call
 :func:`extract_page`, and writes the rows in file order. Either way the output is the same.
 
-Bad records never stop a run: each is counted under a reason (:data:`SKIP_REASONS`) and the
-summary reports the counts.
+Bad records never stop a run, and damage loses only the damaged part: each record without a
+row is counted under a reason (:data:`SKIP_REASONS`), and the summary reports the counts.
 
 **Why FastWARC** (``fastwarc``, from the Resiliparse project) rather than warcio: it is typed
 (``py.typed``, so ``mypy --strict`` checks our use of it), it is the faster parser (a compiled
@@ -30,9 +32,10 @@ extension: reading a page costs a fraction of extracting it), and it writes WARC
 ``benchmarks/make_warc.py`` uses. Two of its choices are worked around here, both in the name
 of "never fatal": its own decoders for ``Content-Encoding``/``Transfer-Encoding`` end the whole
 iteration at the first bad record, so records are read raw and decoded per record in
-:func:`extract_page` (with FastWARC's stream readers); and its gzip reader stops silently at a
-truncated member, so gzipped files are decompressed through :class:`_GzipStream`, which turns
-the truncation into a clean end of input and remembers it, so it is counted.
+:func:`extract_page` (with FastWARC's stream readers); and its iteration ends for good at a
+damaged gzip member or an invalid record header, so gzipped files are decompressed member by
+member through :class:`_GzipMembers`, and the iteration is restarted after each damage, at the
+next gzip member or the next line that starts a WARC record (:func:`iter_pages`).
 
 **Resuming.** :func:`run_corpus` writes one part per input file into ``OUT.parts/`` (the part
 is renamed into place when complete, then a small ``.json`` marker with its counts is written),
@@ -47,7 +50,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import gzip
 import hashlib
 import io
 import json
@@ -68,13 +70,14 @@ except ImportError as error:  # pragma: no cover - depends on the installed extr
     raise ImportError(
         "scrapy_cetd.corpus needs the corpus extra: pip install 'scrapy-cetd[corpus]'"
     ) from error
+import lxml.html
 from lxml import etree
 from scrapy.http import Headers, HtmlResponse
 from scrapy.responsetypes import responsetypes
 
-from scrapy_cetd.api import DEFAULT_ALGORITHM, get_extractor
-from scrapy_cetd.extractor import Extractor
-from scrapy_cetd.parse import to_tree
+from scrapy_cetd.api import DEFAULT_ALGORITHM, extract, get_extractor
+from scrapy_cetd.limits import LIMITS, Limits, limit_of
+from scrapy_cetd.parse import NotADocumentError, html_response
 from scrapy_cetd.settings import DEFAULTS
 
 if TYPE_CHECKING:
@@ -84,14 +87,22 @@ DEFAULT_MAX_BYTES: int = DEFAULTS["CETD_MAX_BODY_SIZE"]
 """Pages with a larger body (before or after decoding) are skipped as ``too_large``; the same
 limit as the Scrapy add-on's ``CETD_MAX_BODY_SIZE``."""
 
+DEFAULT_MAX_NODES: int | None = DEFAULTS["CETD_MAX_NODES"]
+"""Elements of a parsed page above which its row is empty (``max_nodes exceeded: …``); the
+add-on's ``CETD_MAX_NODES``."""
+
+DEFAULT_TIME_BUDGET: float | None = DEFAULTS["CETD_TIME_BUDGET"]
+"""Seconds of extraction per page after which its row is empty (``time_budget exceeded: …``);
+the add-on's ``CETD_TIME_BUDGET``."""
+
 SKIP_REASONS: Mapping[str, str] = {
     "not_response": "a WARC record other than an HTTP response (warcinfo, request, metadata, …)",
     "http_status": "an HTTP response whose status is not 2xx",
     "not_html": "a response Scrapy would not treat as HTML (by Content-Type, URL, then body)",
     "too_large": "a body over the size limit, as stored or once decoded",
-    "truncated": "a record or gzip member that ends early (a cut-off file)",
-    "corrupt": "data that cannot be read as WARC (bad gzip data, invalid WARC header); "
-    "the rest of that file is skipped",
+    "truncated": "a record or gzip member that ends early (a cut-off file, a wrong length)",
+    "corrupt": "a stretch of data that cannot be read as WARC (a damaged gzip member, an "
+    "invalid record header); reading goes on at the next record",
     "undecodable": "no HTTP head, a Content- or Transfer-Encoding that does not decode, "
     "or a body that holds no document",
     "extract_error": "the extractor raised an exception",
@@ -114,7 +125,12 @@ FORMATS: Mapping[str, str] = {".jsonl": "jsonl", ".ndjson": "jsonl", ".parquet":
 """Output formats by the extension of ``OUT``."""
 
 Row = dict[str, str | None]
-"""One output row: :data:`FIELDS` to strings (``title`` and ``reason`` may be ``None``)."""
+"""One output row: :data:`FIELDS` to strings (``title`` and ``reason`` may be ``None``).
+
+A row may also hold the result's notes under :data:`_NOTES`, one per line, for the counts of
+:class:`FileSummary`; they are not written."""
+
+_NOTES = "notes"
 
 _BATCH_PAGES = 8
 """Pages sent to a worker per task: enough to amortise the inter-process round trip."""
@@ -138,11 +154,16 @@ class CorpusSettings:
     """Also write ``main_content_html``."""
     max_bytes: int = DEFAULT_MAX_BYTES
     """Largest body extracted, in bytes, as stored and once decoded."""
+    max_nodes: int | None = DEFAULT_MAX_NODES
+    """``extract()``'s ``max_nodes`` for every page (``None``: no limit)."""
+    time_budget: float | None = DEFAULT_TIME_BUDGET
+    """``extract()``'s ``time_budget`` for every page, in seconds (``None``: no limit)."""
 
     def __post_init__(self) -> None:
         get_extractor(self.algorithm, **self.options)  # raises ValueError early, not per record
-        if self.max_bytes <= 0:
+        if isinstance(self.max_bytes, bool) or not self.max_bytes > 0:
             raise ValueError(f"max_bytes must be a positive number of bytes: {self.max_bytes}")
+        Limits(self.max_bytes, self.max_nodes, self.time_budget)  # the same check as extract()
 
     @property
     def fields(self) -> tuple[str, ...]:
@@ -151,7 +172,14 @@ class CorpusSettings:
 
     def digest(self) -> str:
         """A stable digest of everything that changes the output."""
-        spec = [self.algorithm, dict(self.options), self.html, self.max_bytes]
+        spec = [
+            self.algorithm,
+            dict(self.options),
+            self.html,
+            self.max_bytes,
+            self.max_nodes,
+            self.time_budget,
+        ]
         return hashlib.sha256(json.dumps(spec, sort_keys=True).encode()).hexdigest()
 
 
@@ -187,37 +215,220 @@ Outcome = Row | Skipped
 # Reading ----------------------------------------------------------------------------------------
 
 
-class _GzipStream:
-    """A gzip-decompressing reader that ends cleanly where the compressed data goes bad.
+_CHUNK = 1 << 16
+"""Bytes read (and at most decompressed) at a time."""
 
-    FastWARC's own gzip reader stops without a word at a truncated member; :mod:`gzip` raises,
-    but from the middle of FastWARC's read-ahead, which would lose the good records buffered
-    before it. This wrapper turns the error into an end of input and keeps it in :attr:`error`.
-    FastWARC needs ``tell()`` and ``seek()`` besides ``read()``; they are the gzip file's
+_GZIP_MAGIC = b"\x1f\x8b\x08"
+"""The first bytes of a gzip member (with deflate compression)."""
+
+_RECORD_LINE = b"\nWARC/1."
+"""The start of a line that begins a WARC record (its version line)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class _Damage:
+    """Why a stream stopped before the end of its file."""
+
+    reason: str
+    """``truncated`` or ``corrupt`` (:data:`SKIP_REASONS`)."""
+    detail: str
+    start: int
+    """Where the damaged data begins, as a position of the stream."""
+
+
+class _PlainStream:
+    """An uncompressed WARC file, read forward; :meth:`resync` restarts it at the next record."""
+
+    def __init__(self, raw: IO[bytes]) -> None:
+        self._raw = raw
+        self._position = 0
+        self.damage: _Damage | None = None
+
+    def read(self, size: int = -1) -> bytes:
+        data = self._raw.read(size if size >= 0 else _CHUNK)
+        self._position += len(data)
+        return data
+
+    def tell(self) -> int:
+        return self._position
+
+    def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
+        return _seek_nowhere(self._position, offset, whence)
+
+    def close(self) -> None:
+        """Nothing to do: :func:`iter_pages` closes the file, after the last segment."""
+
+    def forget(self, before: int) -> None:
+        """Nothing to forget: positions are offsets in the file."""
+
+    def resync(self, after: int) -> bool:
+        """Go on at the first line ``WARC/1.…`` that starts after position ``after``;
+        ``False`` (at the end of the file) when there is none."""
+        found = _find(self._raw, after, _RECORD_LINE)
+        if found is None:
+            return False
+        self._position = found + 1
+        self._raw.seek(self._position)
+        return True
+
+
+def _seek_nowhere(position: int, offset: int, whence: int) -> int:
+    """A stream's ``seek()`` that reads forward only: it may only stay at ``position``."""
+    target = offset if whence == io.SEEK_SET else position + offset
+    if whence not in (io.SEEK_SET, io.SEEK_CUR) or target != position:
+        raise io.UnsupportedOperation("the stream is read forward only")
+    return position
+
+
+def _find(raw: IO[bytes], start: int, pattern: bytes) -> int | None:
+    """The offset of the first ``pattern`` at or after ``start`` in ``raw``, read a chunk at a
+    time; ``None`` when there is none."""
+    raw.seek(start)
+    carry = b""
+    base = start
+    while chunk := raw.read(_CHUNK):
+        window = carry + chunk
+        found = window.find(pattern)
+        if found >= 0:
+            return base + found
+        keep = min(len(window), len(pattern) - 1)
+        carry = window[len(window) - keep :]
+        base += len(window) - keep
+    return None
+
+
+class _GzipMembers:
+    """The decompressed data of a gzip file, member after member, that stops where the data
+    goes bad and can go on at the next member.
+
+    A WARC file is gzipped one member per record, so a damaged member holds one record. Each
+    read decompresses at most :data:`_CHUNK` bytes at a time (a decompression bomb costs no
+    memory). Data decompressed before the damage is delivered; then reads return ``b""`` and
+    :attr:`damage` says why, until :meth:`resync` goes on at the next member: the next one
+    already seen (after a bad WARC record in a good member), or the next gzip header found in
+    the file after the damaged member. FastWARC reads it through ``read()`` and ``tell()``
     (positions in the decompressed data).
     """
 
     def __init__(self, raw: IO[bytes]) -> None:
-        self._gzip = gzip.GzipFile(fileobj=raw, mode="rb")
-        self.error: Exception | None = None
+        self._raw = raw
+        self._inflater: Any = None
+        """The running member's decompressor; ``None`` between members."""
+        self._pending = b""
+        """Compressed bytes read, not yet decompressed; they start at ``_raw_position``."""
+        self._raw_position = 0
+        self._out = bytearray()
+        self._position = 0
+        """Decompressed bytes delivered."""
+        self._full = False
+        """The last decompression filled its output: more may come without more input."""
+        self._starts: deque[tuple[int, int]] = deque()
+        """``(position, file offset)`` of the members begun and not forgotten: those of the
+        data read ahead, at most one per byte of it."""
+        self._at_end = False
+        self._resume = 0
+        """Where to look for the next gzip header after :attr:`damage`."""
+        self.damage: _Damage | None = None
 
     def read(self, size: int = -1) -> bytes:
-        if self.error is not None:
-            return b""
-        try:
-            return self._gzip.read(size)
-        except (EOFError, OSError, zlib.error) as error:
-            self.error = error
-            return b""
+        size = size if size >= 0 else _CHUNK
+        while len(self._out) < size and not self._at_end and self.damage is None:
+            self._pull()
+        data = bytes(self._out[:size])
+        del self._out[:size]
+        self._position += len(data)
+        return data
 
     def tell(self) -> int:
-        return self._gzip.tell()
+        return self._position
 
     def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
-        return self._gzip.seek(offset, whence)
+        return _seek_nowhere(self._position, offset, whence)
 
     def close(self) -> None:
-        self._gzip.close()
+        """Nothing to do: :func:`iter_pages` closes the file, after the last segment."""
+
+    def _stop(self, reason: str, detail: str) -> None:
+        if self._inflater is not None:
+            start, offset = self._starts[-1]
+        else:
+            start, offset = self._position + len(self._out), self._raw_position
+        self._resume = offset + 1
+        self.damage = _Damage(reason, f"{detail} (gzip member at byte {offset:,})", start)
+
+    def _pull(self) -> None:
+        """Decompress a little more into ``_out``, or end: at the end of the file, or with
+        :attr:`damage` set."""
+        if self._inflater is None:
+            if len(self._pending) < len(_GZIP_MAGIC):
+                self._pending += self._raw.read(_CHUNK)
+            if not self._pending:
+                self._at_end = True
+                return
+            if not self._pending.startswith(_GZIP_MAGIC):
+                self._stop("corrupt", "no gzip member where one should begin")
+                return
+            self._inflater = zlib.decompressobj(wbits=31)
+            start = (self._position + len(self._out), self._raw_position)
+            if self._starts and self._starts[-1][0] == start[0]:
+                self._starts[-1] = start  # the member before was empty: this one stands for it
+            else:
+                self._starts.append(start)
+        if not self._pending and not self._full:
+            self._pending = self._raw.read(_CHUNK)
+            if not self._pending:
+                self._stop("truncated", "the file ends inside a gzip member")
+                return
+        try:
+            data = self._inflater.decompress(self._pending, _CHUNK)
+        except zlib.error as error:
+            self._stop("corrupt", f"bad gzip data: {error}")
+            return
+        self._out += data
+        self._full = len(data) == _CHUNK
+        if self._inflater.eof:
+            rest = self._inflater.unused_data
+            self._inflater = None
+            self._full = False
+        else:
+            rest = self._inflater.unconsumed_tail
+        self._raw_position += len(self._pending) - len(rest)
+        self._pending = rest
+
+    def forget(self, before: int) -> None:
+        """Forget the members that begin at or before position ``before`` (a record read)."""
+        while len(self._starts) > 1 and self._starts[1][0] <= before:
+            self._starts.popleft()
+
+    def resync(self, after: int) -> bool:
+        """Go on at the first member that begins after position ``after``: one already seen,
+        or the next gzip header in the file after the member holding ``after``. ``False`` at
+        the end of the file."""
+        later = [start for start in self._starts if start[0] > after]
+        if later and self.damage is None:
+            position, offset = later[0]
+        else:
+            if self.damage is None:
+                earlier = [start[1] for start in self._starts if start[0] <= after]
+                self._resume = (earlier[-1] if earlier else self._raw_position) + 1
+            found = _find(self._raw, self._resume, _GZIP_MAGIC)
+            if found is None:
+                return False
+            position, offset = self._position + len(self._out), found
+        self._raw.seek(offset)
+        self._raw_position = offset
+        self._position = position
+        self._pending = b""
+        self._out.clear()
+        self._inflater = None
+        self._full = False
+        self._starts.clear()
+        self._at_end = False
+        self.damage = None
+        return True
+
+
+_Stream = _PlainStream | _GzipMembers
 
 
 def _open(path: str) -> IO[bytes]:
@@ -237,39 +448,87 @@ def iter_pages(
     whose body can be extracted, a :class:`Skipped` for every other record.
 
     The file may be gzipped (one member per record, as WARC files are, or one for the whole
-    file) or not; the magic bytes decide. A truncated or corrupt file yields its good records
-    and then one ``truncated`` or ``corrupt`` :class:`Skipped`; it never raises for bad data.
+    file) or not; the magic bytes decide. Damage loses only the damaged part, never raises,
+    and is counted: a damaged gzip member or an invalid record header is one ``corrupt``
+    :class:`Skipped` (a stretch of unreadable data between two readable records counts once),
+    a cut-off end one ``truncated``; reading goes on at the next gzip member or, in an
+    uncompressed file, at the next line that starts a WARC record. Memory stays bounded: the
+    file is read a chunk at a time.
     """
     name = os.fspath(path)
-    with contextlib.ExitStack() as stack:
-        raw = stack.enter_context(_open(name))
+    with _open(name) as raw:
         magic = raw.read(2)
         raw.seek(0)
-        wrapper = _GzipStream(raw) if magic == b"\x1f\x8b" else None
-        if wrapper is not None:
-            stack.callback(wrapper.close)
-        last: WarcPage | Skipped | None = None  # held back: a bad end of input may recast it
+        stream: _Stream = _GzipMembers(raw) if magic == b"\x1f\x8b" else _PlainStream(raw)
+        yield from _records(stream, name, max_bytes)
+
+
+def _is_loss(item: WarcPage | Skipped) -> bool:
+    """Whether ``item`` stands for damaged data (a record, or a stretch between records)."""
+    return isinstance(item, Skipped) and item.reason in ("truncated", "corrupt")
+
+
+def _not_cut_off(item: WarcPage | Skipped) -> WarcPage | Skipped:
+    """``item`` when more data follows it: a record that ends early is damaged, not cut off."""
+    if isinstance(item, Skipped) and item.reason == "truncated":
+        return dataclasses.replace(item, reason="corrupt")
+    return item
+
+
+def _records(stream: _Stream, name: str, max_bytes: int) -> Iterator[WarcPage | Skipped]:
+    """The items of :func:`iter_pages`, stream segment after segment: each segment is read
+    by FastWARC until it ends or fails, then the stream goes on after the damage. Losses in a
+    row (nothing readable between them) are one stretch of damage and give one item."""
+    lost = False  # the last item was a loss
+    while True:
+        after = stream.tell()
+        last: tuple[int, int, WarcPage | Skipped] | None = None  # held back: may be recast
+        loss: Skipped | None = None
         try:
-            stream = raw if wrapper is None else wrapper
             for record in ArchiveIterator(stream, parse_http=True, auto_decode="none"):
                 if last is not None:
-                    yield last
-                last = _page_or_skip(record, max_bytes)
-        except OSError as invalid:  # not WARC data: what was read so far stands
-            if last is not None:
-                yield last
-            yield Skipped("corrupt", detail=f"{name}: {invalid}")
+                    item = _not_cut_off(last[2])
+                    if not (lost and _is_loss(item)):
+                        yield item
+                    lost = _is_loss(item)
+                stream.forget(record.stream_pos)
+                last = (record.stream_pos, record.content_length, _page_or_skip(record, max_bytes))
+        except OSError as invalid:  # not WARC data here
+            where = after if last is None else last[0]
+            loss = Skipped("corrupt", detail=f"{name}: {invalid} after byte {where:,}")
+        damage = stream.damage
+        if damage is not None:
+            detail = f"{name}: {damage.detail}"
+            if last is not None and last[0] >= damage.start:  # the damaged member's record
+                item = last[2]
+                last = (last[0], last[1], Skipped(damage.reason, item.url, item.record_id, detail))
+            else:
+                loss = Skipped(damage.reason, detail=detail)
+        elif loss is None and last is not None:
+            position, length, item = last
+            if position + length <= stream.tell():  # the file ends after a whole record
+                if not (lost and _is_loss(item)):
+                    yield item
+                return
+            if not _is_loss(item):  # a cut-off record, or a wrong length: look further
+                detail = f"{length:,} bytes declared at byte {position:,}, the data ends first"
+                last = (position, length, Skipped("truncated", item.url, item.record_id, detail))
+        elif loss is None:
             return
-        failure = wrapper.error if wrapper is not None else None
-        reason = "truncated" if isinstance(failure, EOFError) else "corrupt"
-        if failure is not None and isinstance(last, Skipped) and last.reason == "truncated":
-            # The record that the bad gzip data cut short: counted once, under the cause.
-            last = dataclasses.replace(last, reason=reason, detail=f"{name}: {failure}")
-            failure = None
+        pending: list[WarcPage | Skipped] = []
         if last is not None:
-            yield last
-        if failure is not None:
-            yield Skipped(reason, detail=f"{name}: {failure}")
+            pending.append(last[2] if loss is None else _not_cut_off(last[2]))
+            after = last[0]
+        if loss is not None:
+            pending.append(loss)
+        for item in pending:
+            if not (lost and _is_loss(item)):
+                yield item
+            lost = _is_loss(item)
+        if damage is not None:
+            after = damage.start
+        if not stream.resync(after):
+            return
 
 
 def _page_or_skip(record: WarcRecord, max_bytes: int) -> WarcPage | Skipped:
@@ -278,7 +537,8 @@ def _page_or_skip(record: WarcRecord, max_bytes: int) -> WarcPage | Skipped:
     url = headers.get("WARC-Target-URI")
     record_id = record.record_id
     if record_id is None or headers.get("WARC-Type") is None:
-        return Skipped("truncated", url, record_id, "incomplete WARC header block")
+        detail = f"incomplete WARC header block at byte {record.stream_pos:,}"
+        return Skipped("truncated", url, record_id, detail)
     if record.record_type != WarcRecordType.response:
         return Skipped("not_response", url, record_id, str(record.record_type))
     declared = record.content_length
@@ -286,7 +546,8 @@ def _page_or_skip(record: WarcRecord, max_bytes: int) -> WarcPage | Skipped:
         return Skipped("too_large", url, record_id, f"{declared} bytes")
     body = record.reader.read(declared)
     if len(body) < declared:
-        return Skipped("truncated", url, record_id, f"{len(body)} of {declared} bytes")
+        detail = f"{len(body):,} of {declared:,} bytes, record at byte {record.stream_pos:,}"
+        return Skipped("truncated", url, record_id, detail)
     http = record.http_headers
     status = http.status_code if http is not None else None
     if url is None or http is None or status is None:
@@ -317,18 +578,6 @@ def _page_or_skip(record: WarcRecord, max_bytes: int) -> WarcPage | Skipped:
 
 
 # The per-record function ------------------------------------------------------------------------
-
-_EXTRACTORS: dict[str, Extractor] = {}
-"""Extractors built in this process, by settings: a cache of :func:`get_extractor` (extractors
-hold only their options, so reuse changes no result)."""
-
-
-def _extractor(settings: CorpusSettings) -> Extractor:
-    key = json.dumps([settings.algorithm, dict(settings.options)], sort_keys=True)
-    extractor = _EXTRACTORS.get(key)
-    if extractor is None:
-        extractor = _EXTRACTORS[key] = get_extractor(settings.algorithm, **settings.options)
-    return extractor
 
 
 class _Decoder(Protocol):
@@ -375,11 +624,23 @@ def _decoded(body: bytes, encodings: Sequence[str], max_bytes: int) -> bytes:
     return body
 
 
-def _title(tree: etree._Element) -> str | None:
-    """The text of the document's first ``<title>``, whitespace collapsed."""
-    for element in tree.iter("title"):
-        text = " ".join("".join(str(part) for part in element.itertext()).split())
-        return text or None
+_TITLE_SCAN = 1 << 20
+"""Characters of a decoded page searched for its ``<title>`` (it belongs in the head)."""
+
+
+def _page_title(body: bytes, page: WarcPage) -> str | None:
+    """The text of the page's first ``<title>``, whitespace collapsed: the body decoded as
+    :func:`scrapy_cetd.extract` decodes it, and its beginning up to ``</title>`` parsed."""
+    text = html_response(body, url=page.url, encoding=page.charset).text[:_TITLE_SCAN]
+    end = text.lower().find("</title")
+    if end < 0:
+        return None
+    try:
+        head = lxml.html.document_fromstring(text[:end] + "</title>")
+    except (ValueError, etree.LxmlError):
+        return None
+    for element in head.iter("title"):
+        return " ".join("".join(str(part) for part in element.itertext()).split()) or None
     return None
 
 
@@ -387,9 +648,11 @@ def extract_page(page: WarcPage, settings: CorpusSettings) -> Outcome:
     """The row for one page, or why there is none: **the per-record function**.
 
     Module-level and stateless, so it pickles by reference and gives the same result in any
-    process (the local pool, a Dask worker). The body is decoded as Scrapy decodes a response
-    (the HTTP charset, then BOM, ``<meta>`` and detection) and parsed as Scrapy parses it, so a
-    row equals :func:`scrapy_cetd.extract` on the same bytes.
+    process (the local pool, a Dask worker). Once its content and transfer codings are undone,
+    the body goes to :func:`scrapy_cetd.extract` with the HTTP charset and the settings'
+    limits, so a row holds exactly what ``extract()`` gives for those bytes (decoding, limits,
+    control-character cleaning and all). The row's ``title`` is the algorithm's headline, or
+    the page's ``<title>``. A body that holds no document is skipped as ``undecodable``.
     """
     try:
         body = _decoded(page.body, page.encodings, settings.max_bytes)
@@ -398,11 +661,18 @@ def extract_page(page: WarcPage, settings: CorpusSettings) -> Outcome:
     except ValueError as error:
         return Skipped("undecodable", page.url, page.record_id, str(error))
     try:
-        tree = to_tree(body, url=page.url, encoding=page.charset)
-    except (ValueError, etree.LxmlError) as error:
+        result = extract(
+            body,
+            algorithm=settings.algorithm,
+            url=page.url,
+            encoding=page.charset,
+            max_body_size=settings.max_bytes,
+            max_nodes=settings.max_nodes,
+            time_budget=settings.time_budget,
+            **settings.options,
+        )
+    except NotADocumentError as error:
         return Skipped("undecodable", page.url, page.record_id, str(error))
-    try:
-        result = _extractor(settings).extract(tree, url=page.url)
     except Exception as error:  # one bad page must not stop a corpus run
         detail = f"{type(error).__name__}: {error}"
         return Skipped("extract_error", page.url, page.record_id, detail)
@@ -410,7 +680,7 @@ def extract_page(page: WarcPage, settings: CorpusSettings) -> Outcome:
         "url": page.url,
         "warc_record_id": page.record_id,
         "date": page.date,
-        "title": result.title or _title(tree),
+        "title": result.title or _page_title(body, page),
         "main_content_text": result.text,
         "main_content_html": result.html,
         "algorithm": result.algorithm,
@@ -418,6 +688,8 @@ def extract_page(page: WarcPage, settings: CorpusSettings) -> Outcome:
     }
     if not settings.html:
         del row["main_content_html"]
+    if result.notes:
+        row[_NOTES] = "\n".join(result.notes)
     return row
 
 
@@ -469,7 +741,7 @@ def _extract_partition(
     for path in paths:
         for outcome in extract_file(path, settings):
             if not isinstance(outcome, Skipped):
-                rows.append(outcome)
+                rows.append({name: outcome.get(name) for name in settings.fields})
             elif include_skipped:
                 rows.append(
                     {
@@ -489,6 +761,8 @@ def to_dask_bag(
     options: Mapping[str, Any] | None = None,
     html: bool = False,
     max_bytes: int = DEFAULT_MAX_BYTES,
+    max_nodes: int | None = DEFAULT_MAX_NODES,
+    time_budget: float | None = DEFAULT_TIME_BUDGET,
     include_skipped: bool = False,
 ) -> dask.bag.Bag:
     """A Dask bag of the rows of the WARC files ``paths``, one partition per file.
@@ -497,12 +771,16 @@ def to_dask_bag(
     the rows (dicts of :data:`FIELDS`) and their order are those of ``scrapy-cetd corpus``.
     Local paths and directories are expanded here (as the command does) and must be readable
     by every worker; URLs (``s3://bucket/…warc.gz``) are passed on and opened by the workers
-    with fsspec. With ``include_skipped``, skipped records appear too, as dicts with ``url``,
-    ``warc_record_id``, ``skipped`` (the reason) and ``detail``.
+    with fsspec. ``max_bytes``, ``max_nodes`` and ``time_budget`` are the limits of
+    :class:`CorpusSettings` (those of ``extract()``). With ``include_skipped``, skipped records
+    appear too, as dicts with ``url``, ``warc_record_id``, ``skipped`` (the reason) and
+    ``detail``.
     """
     import dask.bag  # noqa: PLC0415 - the dask extra is optional
 
-    settings = CorpusSettings(algorithm, dict(options or {}), html, max_bytes)
+    settings = CorpusSettings(
+        algorithm, dict(options or {}), html, max_bytes, max_nodes, time_budget
+    )
     files: list[str] = []
     local: list[str] = []
     for path in [os.fspath(entry) for entry in paths]:
@@ -521,6 +799,10 @@ def to_dask_bag(
 # The command ------------------------------------------------------------------------------------
 
 
+_DAMAGE_SHOWN = 100
+"""Losses to damage listed per file in the stats (all are counted)."""
+
+
 @dataclasses.dataclass
 class FileSummary:
     """The counts of one input file (also the content of its part's ``.json`` marker)."""
@@ -534,6 +816,13 @@ class FileSummary:
     """Rows without main content (their ``reason`` says why)."""
     skipped: dict[str, int] = dataclasses.field(default_factory=dict)
     """Records without a row, by reason (:data:`SKIP_REASONS`)."""
+    limits: dict[str, int] = dataclasses.field(default_factory=dict)
+    """Empty rows because a limit was hit, by limit (``max_nodes``, ``time_budget``, …)."""
+    notes: dict[str, int] = dataclasses.field(default_factory=dict)
+    """Rows whose page needed a repair, by kind of note (a charset label ignored, …)."""
+    damage: list[str] = dataclasses.field(default_factory=list)
+    """Where the file is damaged: the first :data:`_DAMAGE_SHOWN` ``truncated`` and
+    ``corrupt`` losses, as ``"<reason>: <detail>"`` (offsets in the data read)."""
     seconds: float = 0.0
     resumed: bool = False
     """Done by an earlier run: the part was kept, these counts are that run's."""
@@ -542,9 +831,19 @@ class FileSummary:
         self.records += 1
         if isinstance(outcome, Skipped):
             self.skipped[outcome.reason] = self.skipped.get(outcome.reason, 0) + 1
-        else:
-            self.pages += 1
-            self.empty += outcome["reason"] is not None
+            damaged = outcome.reason in ("truncated", "corrupt")
+            if damaged and len(self.damage) < _DAMAGE_SHOWN:
+                where = f"{outcome.url}: " if outcome.url else ""
+                self.damage.append(f"{outcome.reason}: {where}{outcome.detail}")
+            return
+        self.pages += 1
+        self.empty += outcome["reason"] is not None
+        limit = limit_of(outcome["reason"])
+        if limit is not None:
+            self.limits[limit] = self.limits.get(limit, 0) + 1
+        for note in (outcome.get(_NOTES) or "").splitlines():
+            kind = note.partition(":")[0]
+            self.notes[kind] = self.notes.get(kind, 0) + 1
 
 
 @dataclasses.dataclass
@@ -572,6 +871,20 @@ class CorpusSummary:
         return {reason: total[reason] for reason in SKIP_REASONS if total[reason]}
 
     @property
+    def limits(self) -> dict[str, int]:
+        total: Counter[str] = Counter()
+        for item in self.files:
+            total.update(item.limits)
+        return {limit: total[limit] for limit in LIMITS if total[limit]}
+
+    @property
+    def notes(self) -> dict[str, int]:
+        total: Counter[str] = Counter()
+        for item in self.files:
+            total.update(item.notes)
+        return dict(sorted(total.items()))
+
+    @property
     def pages_per_second(self) -> float:
         """Pages extracted per second of this run (files resumed from earlier runs excluded)."""
         pages = sum(item.pages for item in self.files if not item.resumed)
@@ -585,6 +898,8 @@ class CorpusSummary:
             "pages": self.pages,
             "empty": sum(item.empty for item in self.files),
             "skipped": self.skipped,
+            "limits": self.limits,
+            "notes": self.notes,
             "seconds": round(self.seconds, 3),
             "pages_per_second": round(self.pages_per_second, 2),
             "files": [dataclasses.asdict(item) for item in self.files],
@@ -603,6 +918,10 @@ class CorpusSummary:
         ]
         for reason, count in self.skipped.items():
             lines.append(f"  skipped {reason:<14} {count:>8,}  {SKIP_REASONS[reason]}")
+        for limit, count in self.limits.items():
+            lines.append(f"  limit   {limit:<14} {count:>8,}  empty rows: the page hit {limit}")
+        for kind, count in self.notes.items():
+            lines.append(f"  note    {kind:<20} {count:>8,}  rows (see the docs on encodings)")
         return "\n".join(lines)
 
 

@@ -25,7 +25,13 @@ from typing import TYPE_CHECKING, Any
 from scrapy.http import TextResponse
 
 from scrapy_cetd.limits import LimitExceededError, Limits, TreeExtractor, check_deadline, deadline
-from scrapy_cetd.parse import NotADocumentError, document_problem, html_response, selector_root
+from scrapy_cetd.parse import (
+    NotADocumentError,
+    document_problem,
+    html_response,
+    readable_response,
+    selector_root,
+)
 from scrapy_cetd.result import ExtractionResult
 
 if TYPE_CHECKING:
@@ -52,12 +58,15 @@ def extract_response(
     after the deadline without extracting. Raises
     :class:`~scrapy_cetd.parse.NotADocumentError` for a body that is not a document. The tree
     is the response's own ``response.selector`` (parsed here when the spider has not parsed it
-    yet), so a spider and this job share one parse.
+    yet), so a spider and this job share one parse; except when the response's charset label
+    names no text encoding, which is ignored as a browser ignores it
+    (:func:`~scrapy_cetd.parse.readable_response`): then a copy decoded that way is parsed.
     """
     name = str(getattr(extractor, "name", "") or type(extractor).__name__)
     with deadline(limits.time_budget, start=start):
         try:
             check_deadline("before the job began")
+            response = readable_response(response)
             problem = document_problem(response.body, response.text)
             if problem is not None:
                 raise NotADocumentError(f"not an HTML document: {problem}")

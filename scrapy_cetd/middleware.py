@@ -26,7 +26,7 @@ from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 
 from scrapy_cetd.guard import markup_problem
 from scrapy_cetd.linking import ItemResponseLinks
-from scrapy_cetd.parse import selector_root
+from scrapy_cetd.parse import readable_response, selector_root
 from scrapy_cetd.settings import DONT_CETD_META_KEY, read_settings
 
 if TYPE_CHECKING:
@@ -123,6 +123,9 @@ class CETDDownloaderMiddleware:
         _ARRIVALS[response] = time.monotonic()
         stats.inc_value("cetd/response_count")
         if self.eager_parse and isinstance(response, HtmlResponse):
+            readable = readable_response(response)
+            if readable is not response:  # a charset label to ignore: the worker parses a copy
+                return response
             if markup_problem(response.text, max_attributes=self.max_attributes) is not None:
                 stats.inc_value("cetd/response_parse_refused_count")
                 return response

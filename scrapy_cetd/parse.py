@@ -2,20 +2,35 @@
 
 Damage that still leaves an HTML document is repaired on the way, as a browser would: invalid
 bytes and wrong or conflicting charset declarations are decoded as Scrapy decodes them (the
-HTTP charset, then the BOM, the ``<meta>`` charset and detection; undecodable bytes become
+BOM, the HTTP charset, the ``<meta>`` charset, then detection; undecodable bytes become
 U+FFFD), NUL bytes are dropped by parsel, and lone surrogates in a ``str`` become U+FFFD. Input
 that is not an HTML document at all (empty, JSON, a PDF, an image, other binary data) raises
 :class:`NotADocumentError`, a :class:`ValueError`, since no extraction from it means anything.
+
+A charset label is honoured only when it names a text encoding of the WHATWG Encoding
+Standard, the list browsers use (:func:`choose_decoding`): a label such as ``hex``, ``base64``
+or ``unicode_escape`` names a Python codec no browser knows, and is ignored with a note, as a
+browser ignores a label it does not know.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
 
 import parsel
+import webencodings
+from charset_normalizer import from_bytes
 from lxml import etree
 from scrapy.http import HtmlResponse, TextResponse
+from w3lib.encoding import (
+    html_body_declared_encoding,
+    http_content_type_encoding,
+    read_bom,
+    resolve_encoding,
+)
+from webencodings.labels import LABELS as WHATWG_LABELS
 
 Source = str | bytes | etree._Element
 """An HTML document as text, as undecoded bytes, or as an already parsed lxml tree."""
@@ -66,6 +81,147 @@ _BLANK = re.compile(r"[\s\x00]*\Z")
 _JSON_START = re.compile(r"[\s\ufeff]*[{\[]")
 
 
+_UNDECODED = frozenset({"replacement", "x-user-defined"})
+"""WHATWG encodings that are no text encoding to decode a page with: ``replacement`` (the
+labels ``iso-2022-kr``, ``hz-gb-2312``, …, which browsers refuse to decode, showing one U+FFFD)
+and ``x-user-defined`` (bytes mapped to private-use characters)."""
+
+_TEXT_CODECS: frozenset[str] = frozenset(
+    codec
+    for label, name in WHATWG_LABELS.items()
+    if name not in _UNDECODED and (codec := resolve_encoding(label)) is not None
+)
+"""The Python codecs Scrapy (w3lib) decodes the labels of the WHATWG Encoding Standard with.
+A declared charset is honoured when Scrapy resolves it to one of them; anything else (``hex``,
+``base64``, ``zlib``, ``rot13``, ``unicode_escape``, ``utf-32``, ``idna``, …) is ignored."""
+
+_UTF16 = frozenset({"utf-16", "utf-16-le", "utf-16-be"})
+
+_UTF16_SNIFF = 1024
+"""A body labelled UTF-16 without a BOM is UTF-16 only when a NUL byte occurs in this many
+leading bytes: HTML markup is ASCII, which UTF-16 writes with a NUL byte per character."""
+
+HTTP_CHARSET_IGNORED = "http-charset-ignored"
+META_CHARSET_IGNORED = "meta-charset-ignored"
+META_CHARSET_UTF16 = "meta-charset-utf-16"
+NOTE_KINDS = (HTTP_CHARSET_IGNORED, META_CHARSET_IGNORED, META_CHARSET_UTF16)
+"""The kinds of decoding note: each note starts with its kind and a colon."""
+
+
+_HEADER_CHARSET = re.compile(r"""(?:^|;)[ \t]*charset=(?:"([\w-]+)"|([\w-]+))""", re.IGNORECASE)
+"""The charset label of a ``Content-Type`` value, as w3lib reads it (a short header value)."""
+
+
+@dataclass(frozen=True)
+class Decoding:
+    """How a body is decoded: what Scrapy is told (see :func:`choose_decoding`)."""
+
+    keep_charset: bool
+    """Whether the HTTP charset stands (Scrapy reads it); otherwise it is dropped."""
+    encoding: str | None = None
+    """An encoding that overrides Scrapy's choice (no BOM then exists), or ``None``."""
+    detect: bool = False
+    """Set ``encoding`` by detection, as Scrapy detects a page without a label."""
+    notes: tuple[str, ...] = ()
+    """Why a declared charset was not honoured (``"<kind>: <detail>"``, :data:`NOTE_KINDS`)."""
+
+
+def choose_decoding(body: bytes, content_type: str | None) -> Decoding:
+    """How to decode ``body`` sent with the HTTP ``content_type``: Scrapy's choice, except
+    where a browser would not follow a declared label.
+
+    The order is the browsers' and Scrapy's: a BOM decides alone; then the HTTP charset; then
+    the ``<meta>`` (or XML declaration) charset; then detection. A label counts only when it
+    names a text encoding of the WHATWG Encoding Standard (as Scrapy resolves its labels, see
+    :data:`_TEXT_CODECS`, or by WHATWG's own codec for a WHATWG label Scrapy does not know).
+    Any other HTTP charset is ignored, so the ``<meta>`` charset and detection decide; any
+    other ``<meta>`` charset is ignored, so detection decides. A ``<meta>`` charset naming
+    UTF-16 means UTF-8, as the HTML standard says (markup read from the bytes is not UTF-16);
+    an HTTP charset naming UTF-16 on bytes that hold no NUL in their first 1,024 (ASCII
+    markup, no BOM: they are not UTF-16) is ignored, and the label ``utf-16`` means
+    little-endian, as in WHATWG's list. Each label ignored leaves a note.
+    """
+    if read_bom(body)[0] is not None:
+        return Decoding(keep_charset=True)
+    notes: list[str] = []
+    resolved = http_content_type_encoding(content_type)
+    match = _HEADER_CHARSET.search(content_type or "")
+    label = resolved if match is None else match.group(1) or match.group(2)
+    if label is not None:
+        whatwg = webencodings.lookup(label)
+        if resolved in _UTF16 and b"\x00" not in body[:_UTF16_SNIFF]:
+            problem = "names UTF-16, but the body has no BOM and no NUL byte: it is not UTF-16"
+        elif resolved == "utf-16":  # Scrapy reads UTF-16 without a BOM as big-endian
+            return Decoding(keep_charset=False, encoding="utf-16-le")
+        elif resolved in _TEXT_CODECS:
+            return Decoding(keep_charset=True)
+        elif whatwg is not None and whatwg.name not in _UNDECODED:
+            return Decoding(keep_charset=False, encoding=whatwg.codec_info.name)
+        elif whatwg is not None:
+            problem = f"names the WHATWG {whatwg.name} encoding, which decodes no text"
+        else:
+            problem = "is not a text encoding of the WHATWG Encoding Standard"
+        notes.append(f"{HTTP_CHARSET_IGNORED}: the HTTP charset {label!r:.60} {problem}")
+    declared = html_body_declared_encoding(body)
+    if declared is None or declared in _TEXT_CODECS - _UTF16:
+        return Decoding(keep_charset=False, notes=tuple(notes))
+    if declared in _UTF16:
+        notes.append(
+            f"{META_CHARSET_UTF16}: the <meta> charset names {declared}, read as UTF-8 as the "
+            "HTML standard says"
+        )
+        return Decoding(keep_charset=False, encoding="utf-8", notes=tuple(notes))
+    notes.append(
+        f"{META_CHARSET_IGNORED}: the <meta> charset {declared!r:.60} is not a text encoding "
+        "of the WHATWG Encoding Standard"
+    )
+    return Decoding(keep_charset=False, detect=True, notes=tuple(notes))
+
+
+def detect_encoding(body: bytes) -> str:
+    """The encoding Scrapy detects for a body without a usable label: ASCII (as windows-1252),
+    UTF-8, or what charset-normalizer finds; UTF-8 when it finds nothing or an encoding that
+    no WHATWG label names."""
+    for candidate in ("ascii", "utf-8"):
+        try:
+            body.decode(candidate)
+        except UnicodeError:
+            continue
+        return resolve_encoding(candidate) or candidate
+    match = from_bytes(body).best()
+    found = resolve_encoding(match.encoding) if match is not None else None
+    return found if found in _TEXT_CODECS else "utf-8"
+
+
+def _content_type(charset: str | None) -> str | None:
+    """The ``Content-Type`` header of an HTML body whose charset is ``charset``."""
+    return f"text/html; charset={charset}" if charset else None
+
+
+def decoding_notes(source: str | bytes | etree._Element, encoding: str | None) -> tuple[str, ...]:
+    """The notes of :func:`choose_decoding` for a source of :func:`html_response` (none for
+    text and trees, which are not decoded)."""
+    if isinstance(source, bytes | bytearray):
+        return choose_decoding(bytes(source), _content_type(encoding)).notes
+    return ()
+
+
+def readable_response(response: TextResponse) -> TextResponse:
+    """``response``, or a copy of it decoded by the rules of :func:`choose_decoding` when
+    Scrapy would follow a charset label no browser follows (where ``response.text`` may
+    raise :class:`LookupError` or give mojibake). The copy keeps the request and the meta."""
+    content_type = response.headers.get(b"Content-Type")
+    header = content_type.decode("latin-1") if content_type else None
+    plan = choose_decoding(response.body, header)
+    if not plan.notes and plan.encoding is None:
+        return response
+    encoding = plan.encoding
+    if encoding is None:
+        declared = None if plan.detect else html_body_declared_encoding(response.body)
+        encoding = declared or detect_encoding(response.body)
+    return response.replace(encoding=encoding)
+
+
 class NotADocumentError(ValueError):
     """The input holds no HTML document (empty, JSON, a PDF, an image, binary data)."""
 
@@ -86,14 +242,19 @@ def html_response(
     """``source`` as the :class:`~scrapy.http.HtmlResponse` a crawl would have received.
 
     ``bytes`` keep their encoding, to be decoded as Scrapy decodes a body (``encoding`` plays
-    the part of the ``Content-Type`` header's charset); a ``str`` is sent as UTF-8. Nothing is
-    decoded or parsed yet.
+    the part of the ``Content-Type`` header's charset), except that a charset label that
+    names no text encoding of the WHATWG Encoding Standard is ignored (see
+    :func:`choose_decoding`); a ``str`` is sent as UTF-8. Nothing is parsed yet.
     """
     if isinstance(source, str):
         return HtmlResponse(url or _BLANK_URL, body=encode_text(source), encoding="utf-8")
     if isinstance(source, bytes | bytearray):
-        headers = {"Content-Type": f"text/html; charset={encoding}"} if encoding else None
-        return HtmlResponse(url or _BLANK_URL, body=bytes(source), headers=headers)
+        body = bytes(source)
+        content_type = _content_type(encoding)
+        plan = choose_decoding(body, content_type)
+        headers = {"Content-Type": content_type} if plan.keep_charset and content_type else None
+        chosen = detect_encoding(body) if plan.detect else plan.encoding
+        return HtmlResponse(url or _BLANK_URL, body=body, headers=headers, encoding=chosen)
     raise TypeError(f"source must be str, bytes or an lxml element, not {type(source).__name__}")
 
 

@@ -6,6 +6,7 @@ import pytest
 from crawlkit import unit_crawler
 from scrapy.exceptions import NotConfigured
 from scrapy.settings import Settings
+from scrapy.utils.conf import build_component_list
 from scrapy.utils.misc import build_from_crawler
 
 from scrapy_cetd import Addon, CETDDownloaderMiddleware, CETDPipeline, CETDSpiderMiddleware
@@ -23,10 +24,12 @@ def test_addon_enables_the_three_components() -> None:
 def test_downloader_middleware_sees_the_final_response() -> None:
     """Below RetryMiddleware (550) and HttpCompressionMiddleware (590)."""
     settings = unit_crawler(ADDONS).settings
-    order = settings.get_component_priority_dict_with_base("DOWNLOADER_MIDDLEWARES")
-    mine = order[CETDDownloaderMiddleware]
-    assert mine < order["scrapy.downloadermiddlewares.retry.RetryMiddleware"]
-    assert mine < order["scrapy.downloadermiddlewares.httpcompression.HttpCompressionMiddleware"]
+    order = build_component_list(settings.getwithbase("DOWNLOADER_MIDDLEWARES"))
+    mine = order.index(CETDDownloaderMiddleware)
+    assert mine < order.index("scrapy.downloadermiddlewares.retry.RetryMiddleware")
+    assert mine < order.index(
+        "scrapy.downloadermiddlewares.httpcompression.HttpCompressionMiddleware"
+    )
 
 
 def test_user_priorities_and_disabling_win() -> None:

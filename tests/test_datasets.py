@@ -182,6 +182,7 @@ EXPECTED_SIZES = {
     "scrapinghub": 181,
     "utomo_big9_chaos": 144,
     "wcxb": 350,
+    "wcxb_dev": 941,
 }
 """Pages per dataset, from the table of ../shared/datasets/README.md."""
 
@@ -218,3 +219,23 @@ def test_shared_wcxb_page_types_and_snippets(shared: dict[str, Dataset]) -> None
     page = wcxb.page(wcxb.page_ids[0])
     assert page.snippets_with
     assert page.snippets_without
+
+
+GOLD_METADATA = {
+    "wcxb": ("title", "author", "publish_date"),
+    "wcxb_dev": ("title", "author", "publish_date"),
+    "readability": ("title", "byline", "site_name", "published_time"),
+}
+"""The gold metadata fields each dataset's manifest gives per page (``null`` where the page has
+none), from ../shared/datasets/README.md."""
+
+
+@pytest.mark.datasets
+@pytest.mark.parametrize(("name", "fields"), GOLD_METADATA.items())
+def test_shared_gold_metadata_fields(
+    shared: dict[str, Dataset], name: str, fields: tuple[str, ...]
+) -> None:
+    pages = shared[name].manifest["pages"]
+    for page_id, page in pages.items():
+        assert set(fields) <= set(page), page_id
+    assert any(page[fields[0]] for page in pages.values())
