@@ -453,3 +453,22 @@ def test_a_stopped_pool_of_worker_processes_costs_no_item() -> None:
     pool.join()
     assert harness.run({}, page()) == EMPTY
     assert harness.stat("cetd/item_error_count") == 1
+
+
+@pytest.mark.parametrize("isolation", ["threads", "process"])
+def test_a_charset_label_that_names_no_text_encoding_is_ignored(isolation: str) -> None:
+    harness = Harness(CETD_ISOLATION=isolation, CETD_WORKERS=1, CETD_TIME_BUDGET=5.0)
+    headers = {"Content-Type": "text/html; charset=hex"}
+    response = HtmlResponse(URL, body=STORM_PAGE.encode(), headers=headers, request=Request(URL))
+
+    async def run() -> Any:
+        await harness.pipeline.open_spider()
+        item: dict[str, Any] = {}
+        harness.links.link(item, response)
+        try:
+            return await harness.pipeline.process_item(item)
+        finally:
+            await harness.pipeline.close_spider()
+
+    assert asyncio.run(run())["main_content_text"] == EXPECTED.text
+    assert harness.stat("cetd/item_extracted_count") == 1
