@@ -10,6 +10,8 @@ content therefore share a single parse, whichever of the two comes first.
   ``CETD_EAGER_PARSE`` parses them on arrival.
 * :class:`CETDSpiderMiddleware` links each item to the response it came from
   (:mod:`scrapy_cetd.linking`), since pipelines never see responses.
+* :class:`CETDDecodingMiddleware` replaces a response whose charset label names no text
+  encoding with a copy decoded as a browser decodes it, before any other component reads it.
 """
 
 from __future__ import annotations
@@ -142,6 +144,41 @@ class CETDDownloaderMiddleware:
                     extra={"crawler": self.crawler},
                 )
         return response
+
+
+class CETDDecodingMiddleware:
+    """Hands on a copy of an HTML response whose charset label a browser would ignore.
+
+    Scrapy follows any charset label Python knows, including codecs that are no text encoding
+    (``hex``, ``base64``, ``zlib``, ...): ``response.text`` then raises :class:`LookupError`
+    in the first component that reads it (Scrapy's ``MetaRefreshMiddleware``, the spider) and
+    the page produces nothing. This middleware returns
+    :func:`~scrapy_cetd.parse.readable_response` instead: the same response, or a copy decoded
+    by the labels a browser follows, then detection. Place it between
+    ``HttpCompressionMiddleware`` (590) and ``MetaRefreshMiddleware`` (580), as the add-on does
+    (585), so that it sees the decompressed body before anything reads its text. A request
+    with ``dont_cetd`` in its ``meta`` keeps its response. Stat:
+    ``cetd/response_charset_ignored_count``.
+    """
+
+    def __init__(self, crawler: Crawler) -> None:
+        if not read_settings(crawler.settings).enabled:
+            raise NotConfigured("CETD_ENABLED is False")
+        self.crawler = crawler
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> CETDDecodingMiddleware:
+        """Build the middleware (it has no setting of its own)."""
+        return cls(crawler)
+
+    def process_response(self, request: Request, response: Response) -> Response:
+        """``response``, or its readable copy."""
+        if not isinstance(response, HtmlResponse) or request.meta.get(DONT_CETD_META_KEY):
+            return response
+        readable = readable_response(response)
+        if readable is not response:
+            self.crawler.stats.inc_value("cetd/response_charset_ignored_count")
+        return readable
 
 
 class CETDSpiderMiddleware(BaseSpiderMiddleware):

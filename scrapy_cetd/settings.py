@@ -44,6 +44,10 @@ DOWNLOADER_MIDDLEWARE_PRIORITY = 540
 """Below ``RetryMiddleware`` (550), ``HttpCompressionMiddleware`` (590) and the redirect
 middlewares, so ``process_response`` sees the final, decompressed response."""
 
+DECODING_MIDDLEWARE_PRIORITY = 585
+"""Below ``HttpCompressionMiddleware`` (590) and above ``MetaRefreshMiddleware`` (580):
+``process_response`` sees the decompressed body before anything reads its text."""
+
 SPIDER_MIDDLEWARE_PRIORITY = 10
 """The lowest built-in spider middleware is 25: at 10 the link is made on the item object that
 leaves the spider middleware chain, which is the one the pipelines receive."""

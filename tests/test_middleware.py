@@ -15,7 +15,7 @@ from scrapy.utils.misc import build_from_crawler
 
 from scrapy_cetd import CETDDownloaderMiddleware, CETDSpiderMiddleware, get_dom
 from scrapy_cetd.linking import ItemResponseLinks
-from scrapy_cetd.middleware import arrival_time, decline_reason
+from scrapy_cetd.middleware import CETDDecodingMiddleware, arrival_time, decline_reason
 
 URL = "http://127.0.0.1/story.html"
 
@@ -160,3 +160,30 @@ def test_eager_parse_does_not_parse_a_page_the_guard_refuses(
         assert middleware.process_response(response.request, response) is response
     assert len(calls) == 1  # the storm page only
     assert crawler.stats.get_value("cetd/response_parse_refused_count") == 1
+
+
+def test_decoding_middleware_hands_on_a_readable_copy() -> None:
+    crawler = unit_crawler()
+    middleware = build_from_crawler(CETDDecodingMiddleware, crawler)
+    body = STORM_PAGE.encode()
+    labelled = HtmlResponse(
+        URL, body=body, headers={"Content-Type": "text/html; charset=hex"}, request=Request(URL)
+    )
+    with pytest.raises(LookupError):
+        labelled.text  # noqa: B018 - what Scrapy's own components would meet
+    assert labelled.request is not None
+    readable = middleware.process_response(labelled.request, labelled)
+    assert readable is not labelled and readable.request is labelled.request
+    assert isinstance(readable, HtmlResponse) and readable.text == STORM_PAGE
+    plain = html_response()
+    assert plain.request is not None
+    assert middleware.process_response(plain.request, plain) is plain
+    left = HtmlResponse(
+        URL,
+        body=body,
+        headers={"Content-Type": "text/html; charset=hex"},
+        request=Request(URL, meta={"dont_cetd": True}),
+    )
+    assert left.request is not None
+    assert middleware.process_response(left.request, left) is left
+    assert crawler.stats.get_value("cetd/response_charset_ignored_count") == 1
