@@ -5,10 +5,13 @@ the page without them.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
+from collections import deque
 from collections.abc import Sequence
 
 from scrapy_cetd import dom
 from scrapy_cetd.dom import LINK_TAGS, DomView
+from scrapy_cetd.limits import check_deadline
 from scrapy_cetd.metrics import tokens
 
 BOILERPLATE_TAGS = frozenset({"nav", "aside", "footer", "dialog", "menu", "select"})
@@ -26,6 +29,10 @@ BOILERPLATE_ROLES = frozenset(
 
 LOCATE_TOKENS = 5
 """A declared text is found in the page by its first and last this many tokens."""
+
+CHECK_EVERY = 4096
+"""The loops over a page's elements or tokens check the time budget once every this many
+steps (a check costs well under a microsecond, a step about as much)."""
 
 
 def boilerplate(
@@ -75,47 +82,82 @@ def located(view: DomView, texts: Sequence[str]) -> list[int]:
     """The elements of ``view`` that hold each of ``texts``: the closest common ancestor of
     where its first and of where its last :data:`LOCATE_TOKENS` tokens are read, in document
     order (tokens as the metrics count them, so markup inside the text does not matter). A text
-    not found, or shorter than that, gives nothing; the body itself is never given."""
-    stream: list[str] = []
-    owner: list[int] = []
+    not found, or shorter than that, gives nothing; the body itself is never given.
+
+    Linear in the view and the texts, with a logarithmic factor per text, and in memory only
+    as large as the texts and the places where their ends are read: the view's tokens are read
+    once, in a window of :data:`LOCATE_TOKENS`, for the windows the texts begin or end with;
+    each text's are then found by bisection, and the common ancestors in one more pass over
+    the view (:func:`_common_ancestors`)."""
+    windows: list[tuple[tuple[str, ...], tuple[str, ...]]] = []
+    for text in texts:
+        words = tokens(text)
+        if len(words) >= LOCATE_TOKENS:
+            windows.append((tuple(words[:LOCATE_TOKENS]), tuple(words[-LOCATE_TOKENS:])))
+    if not windows:
+        return []
+    wanted = {window for pair in windows for window in pair}
+    first_tokens = {window[0] for window in wanted}
+    # where each wanted window is read: its first token's position, and the elements that own
+    # its first and its last token
+    at: dict[tuple[str, ...], tuple[list[int], list[int], list[int]]] = {}
+    window: deque[str] = deque(maxlen=LOCATE_TOKENS)
+    owners: deque[int] = deque(maxlen=LOCATE_TOKENS)
+    position = -LOCATE_TOKENS  # of the window's first token
     stack = [(0, 0)]  # (element, which of its text runs comes next)
+    steps = 0
     while stack:
         i, k = stack.pop()
         for token in tokens(view.runs[i][k]):
-            stream.append(token)
-            owner.append(i)
+            window.append(token)
+            owners.append(i)
+            position += 1
+            if window[0] in first_tokens and (read := tuple(window)) in wanted:
+                positions, starts, ends = at.setdefault(read, ([], [], []))
+                positions.append(position)
+                starts.append(owners[0])
+                ends.append(i)
         if k < len(view.children[i]):
             stack.append((i, k + 1))
             stack.append((view.children[i][k], 0))
-    starts: dict[str, list[int]] = {}
-    for n, token in enumerate(stream):
-        starts.setdefault(token, []).append(n)
+        steps += 1
+        if not steps % CHECK_EVERY:
+            check_deadline("locating the reader texts")
 
-    def find(window: list[str], after: int) -> int:
-        return next(
-            (
-                n
-                for n in starts.get(window[0], ())
-                if n >= after and stream[n : n + len(window)] == window
-            ),
-            -1,
-        )
+    pairs: list[tuple[int, int]] = []
+    for head, tail in windows:
+        if head not in at or tail not in at:
+            continue
+        heads, tails = at[head], at[tail]
+        first = heads[0][0]
+        k = bisect_left(tails[0], first)
+        if k < len(tails[0]):
+            pairs.append((heads[1][0], tails[2][k]))
+    return [common for common in _common_ancestors(view.parent, pairs) if common]
 
-    found = []
-    for text in texts:
-        words = tokens(text)
-        if len(words) < LOCATE_TOKENS:
-            continue
-        first = find(words[:LOCATE_TOKENS], 0)
-        last = find(words[-LOCATE_TOKENS:], first) if first >= 0 else -1
-        if last < 0:
-            continue
-        lineage = {owner[first], *view.ancestors(owner[first])}
-        common = owner[last + LOCATE_TOKENS - 1]
-        while common not in lineage:
-            common = view.parent[common]
-        if common:
-            found.append(common)
+
+def _common_ancestors(parent: Sequence[int], pairs: Sequence[tuple[int, int]]) -> list[int]:
+    """The closest common ancestor (or self) of each pair of elements of a view whose
+    ``parent`` indices are given, in document order (preorder).
+
+    For ``u <= v`` it is the deepest element on the path from the root to ``v`` whose index is
+    at most ``u`` (such an element's subtree spans ``u`` too, as it spans ``v``). One pass over
+    the elements up to the last ``v`` keeps that path, and each pair is answered by bisection
+    on it: linear in the view plus a logarithm per pair, where climbing from each pair costs
+    the depth per pair."""
+    by_later: dict[int, list[int]] = {}
+    for n, (u, v) in enumerate(pairs):
+        by_later.setdefault(max(u, v), []).append(n)
+    found = [0] * len(pairs)
+    path: list[int] = []
+    for i in range(max(by_later, default=-1) + 1):
+        while path and path[-1] != parent[i]:
+            path.pop()
+        path.append(i)
+        for n in by_later.get(i, ()):
+            found[n] = path[bisect_right(path, min(pairs[n])) - 1]
+        if not i % CHECK_EVERY:
+            check_deadline("locating the reader texts")
     return found
 
 
