@@ -563,10 +563,12 @@ def _drop_galleries(view: DomView, counts: NodeCounts, modes: list[Keep]) -> Non
         return
     in_output = kept_elements(view, modes)
     kept = -1
+    held: list[etree._Element] = []  # freed together at the end: lxml walks up from one alone
     for p in candidates:
         if modes[p] != Keep.TEXT or not in_output[p]:
             continue
         children = view.children[p]
+        held.append(view.elements[p])  # its children's proxies, freed alone, stop at it
         runs: dict[tuple[str, str], list[int]] = {}
         for c in children:
             runs.setdefault((tags[c], view.elements[c].get("class") or ""), []).append(c)
@@ -686,7 +688,11 @@ def _kept_chars(view: DomView, counts: NodeCounts, modes: Sequence[Keep]) -> int
 def _add_same_path_blocks(view: DomView, whole: Sequence[bool], local: list[bool]) -> None:
     """Add to ``local`` each block of ``whole`` outside it whose tag path (tags and sorted
     classes from the root down) is that of an element inside it (step 5). Only the elements
-    inside ``local`` that could match, by depth and tag, get a path."""
+    inside ``local`` that could match, by depth and tag, get a path.
+
+    The proxies of the elements whose class is read are held until the end and freed deepest
+    first: lxml walks up from a proxy freed alone to the closest ancestor that has one, which
+    on a deep chain costs its depth per element."""
     inside = within(view, local)
     size, parent, tags, depth = len(view), view.parent, view.tags, view.depth
     candidates = [i for i in range(size) if whole[i] and not inside[i]]
@@ -695,6 +701,7 @@ def _add_same_path_blocks(view: DomView, whole: Sequence[bool], local: list[bool
     wanted = {(depth[i], tags[i]) for i in candidates}
     path: dict[int, int] = {}
     known: dict[tuple[int, str, tuple[str, ...]], int] = {}
+    held: list[etree._Element] = []
 
     def path_of(i: int) -> int:
         chain = []
@@ -703,7 +710,8 @@ def _add_same_path_blocks(view: DomView, whole: Sequence[bool], local: list[bool
             i = parent[i]
         code = path[i] if i >= 0 else 0
         for j in reversed(chain):
-            classes = tuple(sorted((view.elements[j].get("class") or "").split()))
+            held.append(element := view.elements[j])
+            classes = tuple(sorted((element.get("class") or "").split()))
             code = path[j] = known.setdefault((code, tags[j], classes), len(known) + 1)
         return code
 

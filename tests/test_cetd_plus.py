@@ -14,7 +14,7 @@ from lxml import etree
 from ratios import TENFOLD, growth
 
 from scrapy_cetd import DEFAULT_ALGORITHM, CetdPlusExtractor, extract
-from scrapy_cetd.cetd_plus import _kept_chars
+from scrapy_cetd.cetd_plus import _add_same_path_blocks, _kept_chars
 from scrapy_cetd.density import count_nodes
 from scrapy_cetd.dom import build_view
 from scrapy_cetd.furniture import boilerplate
@@ -548,3 +548,19 @@ def test_many_article_bodies_are_found_in_one_pass() -> None:
         return f"<html><body>{bodies}<article>{ARTICLE}</article></body></html>"
 
     assert growth(extraction(page), 300, 3_000) < TENFOLD
+
+
+def test_tag_paths_are_read_in_linear_time_on_deep_chains() -> None:
+    def make(depth: int) -> Callable[[], object]:
+        _, chain = deep_chain(depth)
+        view = build_view(chain[0])
+        whole = [True] * len(view)
+
+        def add() -> None:
+            local = [False] * len(view)
+            local[-1] = True
+            _add_same_path_blocks(view, whole, local)
+
+        return add
+
+    assert growth(make, 1_500, 15_000) < TENFOLD
