@@ -90,13 +90,14 @@ def located(view: DomView, texts: Sequence[str]) -> list[int]:
     each text's are then found by bisection, and the common ancestors in one more pass over
     the view (:func:`_common_ancestors`)."""
     windows: list[tuple[tuple[str, ...], tuple[str, ...]]] = []
+    wanted: dict[tuple[str, ...], tuple[str, ...]] = {}  # each window kept once
     for text in texts:
         words = tokens(text)
         if len(words) >= LOCATE_TOKENS:
-            windows.append((tuple(words[:LOCATE_TOKENS]), tuple(words[-LOCATE_TOKENS:])))
+            head, tail = tuple(words[:LOCATE_TOKENS]), tuple(words[-LOCATE_TOKENS:])
+            windows.append((wanted.setdefault(head, head), wanted.setdefault(tail, tail)))
     if not windows:
         return []
-    wanted = {window for pair in windows for window in pair}
     first_tokens = {window[0] for window in wanted}
     # where each wanted window is read: its first token's position, and the elements that own
     # its first and its last token

@@ -113,7 +113,7 @@ def page_markup(tree: etree._Element) -> PageMarkup:
     return PageMarkup(frozenset(types), frozenset(bodies), tuple(user_texts))
 
 
-def _json_types(script: str) -> list[str]:
+def _json_types(script: str) -> set[str]:
     """The names the ``@type`` keys of one JSON-LD script declare, in linear time and whether
     or not the script is valid JSON: each key's value is a string (up to the next ``"``) or a
     list of them (up to the next ``]``, read as JSON; a list that is not valid JSON, or nests
@@ -123,7 +123,7 @@ def _json_types(script: str) -> list[str]:
     Every ``str.find`` starts past the previous one, so the script is read a bounded number
     of times: the position of the next ``]`` is kept until the scan passes it, and once there
     is none, no list after it can close either."""
-    names: list[str] = []
+    names: set[str] = set()
     close = 0  # the next "]" at or after the current list's start; -1 when there is none
     position = 0
     while (key := _TYPE_KEY.search(script, position)) is not None:
@@ -131,13 +131,13 @@ def _json_types(script: str) -> list[str]:
         if script[start] == '"':
             end = script.find('"', start + 1)
             if end >= 0:
-                names.append(script[start + 1 : end])
+                names.add(script[start + 1 : end])
         else:
             if 0 <= close < start:
                 close = script.find("]", start)
             end = close
             if end >= 0:
-                names.extend(_listed_names(script[start : end + 1]))
+                names.update(_listed_names(script[start : end + 1]))
         position = end + 1 if end >= 0 else key.start() + 1
     return names
 
