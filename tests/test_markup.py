@@ -106,7 +106,7 @@ def test_type_lists_that_never_close_are_read_in_linear_time() -> None:
     assert page_markup(tree).types == {"review"}
 
 
-def test_type_keys_are_read_as_before_whatever_their_values() -> None:
+def test_type_keys_are_read_whatever_their_values() -> None:
     script = (
         '{"@type" : "NewsArticle", "a": {"@type":["Person", "Thing"]}, "b": {"@type": [1, 2]},'
         ' "c": {"@type": ["x" "y"]}, "d": {"@type": {"no": "list"}}, "e": "\\"@type\\": \\"Q\\"",'
