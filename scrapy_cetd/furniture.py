@@ -5,7 +5,7 @@ the page without them.
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right
+from bisect import bisect_right
 from collections import deque
 from collections.abc import Sequence
 
@@ -84,27 +84,30 @@ def located(view: DomView, texts: Sequence[str]) -> list[int]:
     order (tokens as the metrics count them, so markup inside the text does not matter). A text
     not found, or shorter than that, gives nothing; the body itself is never given.
 
-    Linear in the view and the texts, with a logarithmic factor per text, and in memory only
-    as large as the texts and the places where their ends are read: the view's tokens are read
-    once, in a window of :data:`LOCATE_TOKENS`, for the windows the texts begin or end with;
-    each text's are then found by bisection, and the common ancestors in one more pass over
-    the view (:func:`_common_ancestors`)."""
-    windows: list[tuple[tuple[str, ...], tuple[str, ...]]] = []
+    Linear in the view and the texts, and in memory as large as the texts: the view's tokens
+    are read once, in a window of :data:`LOCATE_TOKENS`. When a text's first window is read for
+    the first time, the text waits for its last window, and the next time that window is read
+    (at the same place or later) places it; the common ancestors are then found in one more
+    pass over the view (:func:`_common_ancestors`)."""
+    by_head: dict[tuple[str, ...], list[int]] = {}  # the texts that begin with each window
+    tails: list[tuple[str, ...]] = []
     wanted: dict[tuple[str, ...], tuple[str, ...]] = {}  # each window kept once
+    kept: dict[str, str] = {}  # and each of their tokens
     for text in texts:
         words = tokens(text)
         if len(words) >= LOCATE_TOKENS:
-            head, tail = tuple(words[:LOCATE_TOKENS]), tuple(words[-LOCATE_TOKENS:])
-            windows.append((wanted.setdefault(head, head), wanted.setdefault(tail, tail)))
-    if not windows:
+            head = tuple(kept.setdefault(word, word) for word in words[:LOCATE_TOKENS])
+            tail = tuple(kept.setdefault(word, word) for word in words[-LOCATE_TOKENS:])
+            by_head.setdefault(wanted.setdefault(head, head), []).append(len(tails))
+            tails.append(wanted.setdefault(tail, tail))
+    if not tails:
         return []
     first_tokens = {window[0] for window in wanted}
-    # where each wanted window is read: its first token's position, and the elements that own
-    # its first and its last token
-    at: dict[tuple[str, ...], tuple[list[int], list[int], list[int]]] = {}
+    starts = [-1] * len(tails)  # the element that owns the first token of each text, when read
+    ends = [-1] * len(tails)  # ... and the last
+    waiting: dict[tuple[str, ...], list[int]] = {}  # the texts read up to their last window
     window: deque[str] = deque(maxlen=LOCATE_TOKENS)
     owners: deque[int] = deque(maxlen=LOCATE_TOKENS)
-    position = -LOCATE_TOKENS  # of the window's first token
     stack = [(0, 0)]  # (element, which of its text runs comes next)
     steps = 0
     while stack:
@@ -112,28 +115,20 @@ def located(view: DomView, texts: Sequence[str]) -> list[int]:
         for token in tokens(view.runs[i][k]):
             window.append(token)
             owners.append(i)
-            position += 1
-            if window[0] in first_tokens and (read := tuple(window)) in wanted:
-                positions, starts, ends = at.setdefault(read, ([], [], []))
-                positions.append(position)
-                starts.append(owners[0])
-                ends.append(i)
+            if window[0] not in first_tokens or (read := tuple(window)) not in wanted:
+                continue
+            for n in by_head.pop(read, ()):
+                starts[n] = owners[0]
+                waiting.setdefault(tails[n], []).append(n)
+            for n in waiting.pop(read, ()):
+                ends[n] = i
         if k < len(view.children[i]):
             stack.append((i, k + 1))
             stack.append((view.children[i][k], 0))
         steps += 1
         if not steps % CHECK_EVERY:
             check_deadline("locating the reader texts")
-
-    pairs: list[tuple[int, int]] = []
-    for head, tail in windows:
-        if head not in at or tail not in at:
-            continue
-        heads, tails = at[head], at[tail]
-        first = heads[0][0]
-        k = bisect_left(tails[0], first)
-        if k < len(tails[0]):
-            pairs.append((heads[1][0], tails[2][k]))
+    pairs = [(start, end) for start, end in zip(starts, ends, strict=True) if end >= 0]
     return [common for common in _common_ancestors(view.parent, pairs) if common]
 
 
