@@ -10,8 +10,11 @@ by turning it off alone (BOW-F1 on ``shared/datasets``), is in ``docs/benchmarks
 
 from __future__ import annotations
 
+from bisect import bisect_left
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from itertools import accumulate
 
 from lxml import etree
 
@@ -36,8 +39,9 @@ from scrapy_cetd.dom import (
     normalized_length,
 )
 from scrapy_cetd.extractor import Extractor
-from scrapy_cetd.furniture import boilerplate, located, without
-from scrapy_cetd.markup import ARTICLE_TYPES, PageMarkup, page_markup, page_title
+from scrapy_cetd.furniture import CHECK_EVERY, boilerplate, located, without
+from scrapy_cetd.limits import check_deadline
+from scrapy_cetd.markup import ARTICLE_TYPES, PageMarkup, page_markup, page_title, text_of
 from scrapy_cetd.metrics import tokens
 from scrapy_cetd.output import Keep, content_modes, kept_elements
 from scrapy_cetd.result import ExtractionResult
@@ -67,6 +71,16 @@ describes that image: a caption."""
 CAPTION_TOKENS = 5
 """The fewest tokens a block needs to be told a caption by its words (a credit such as "Photo:
 AP" is too short to tell)."""
+
+ARTICLE_BODY_LOOKUPS = 8
+"""Up to this many ``itemprop="articleBody"`` elements are looked up in the view one by one;
+a page with more (almost always one) is read in one pass over the view."""
+
+CAPTION_WORK = 16
+"""Look-ups of a word among the images' words that finding captions may make per element and
+token of the view (:func:`_drop_captions`). The pages of the shared datasets make at most 1.3
+(measured 2026-11-25); a page that needs more is made to be compared without end (deep chains
+of small blocks of words shared by many images), and keeps the blocks not yet compared."""
 
 HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 """Headings: a headline that repeats an image's alternative text, or a block holding one, is
@@ -215,6 +229,7 @@ class CetdPlusExtractor(Extractor):
         """As :meth:`Extractor.extract`, with the page's headline in ``.title``."""
         result = super().extract(tree, url=url)
         title = page_title(tree)
+        check_deadline("after reading the title")
         return replace(result, title=title) if title else result
 
     def view(self, tree: etree._Element) -> DomView | str:
@@ -228,6 +243,7 @@ class CetdPlusExtractor(Extractor):
             fallback = _fallback_view(view, counts.chars[0])
             if fallback is not None:
                 view, counts = fallback, count_nodes(fallback)
+        check_deadline("after reading the markup")
         chars = counts.chars
         discussion = markup.discussion
         comments = not (self.include_comments or discussion)
@@ -238,6 +254,7 @@ class CetdPlusExtractor(Extractor):
             for i in located(view, markup.user_texts):
                 drop[i] = True
             drop = within(view, drop)
+        check_deadline("after finding the furniture")
         pruned = without(view, drop, href_links=self.href_links)
         return _PageView(
             pruned.elements,
@@ -280,6 +297,7 @@ class CetdPlusExtractor(Extractor):
                         if self.same_path_blocks:
                             _add_same_path_blocks(view, content, local)
                         content = local
+        check_deadline("after expanding the blocks")
         if self.include_title:
             headline = _headline(view)
             if headline is not None:
@@ -288,6 +306,7 @@ class CetdPlusExtractor(Extractor):
         modes = content_modes(view, content, shells, shell_text=False)
         if self.shell_prose_chars is not None:
             _keep_shell_prose(view, modes, self.shell_prose_chars)
+        check_deadline("after keeping the shells' prose")
         if not markup.not_an_article:
             if self.link_block_ratio < 1:
                 _drop_link_blocks(view, counts, modes, self.link_block_ratio)
@@ -332,15 +351,17 @@ def _fallback_view(view: DomView, visible: int) -> DomView | None:
     body with its hidden elements shown when that holds four times the visible text (a page
     hidden until a script runs). Candidates are first sized by their raw text (the hidden
     elements' must be over three times the visible text), so most pages build no second
-    view."""
+    view. A ``<noscript>`` inside another is no candidate: it holds less text than the one
+    around it, which is read first (sizing and viewing each of a chain of nested ones would
+    cost the chain's length squared)."""
     body = view.elements[0]
     candidates: list[tuple[etree._Element, int]] = []
     if hidden_text_length(body) > 3 * visible:
         candidates.append((body, 4))
     candidates.extend(
         (element, 1)
-        for element in body.iter("noscript")
-        if len(element) and len("".join(map(str, element.itertext()))) > visible
+        for element in _outermost(body, "noscript")
+        if len(element) and len(text_of(element)) > visible
     )
     best = None
     for root, factor in candidates:
@@ -351,16 +372,47 @@ def _fallback_view(view: DomView, visible: int) -> DomView | None:
     return best
 
 
+def _outermost(root: etree._Element, tag: str) -> list[etree._Element]:
+    """The elements named ``tag`` below ``root`` that lie inside no other one, in document
+    order, listed by XPath (no proxy is made for the other elements, and those made are held
+    together and freed deepest first: lxml walks up from a proxy freed alone)."""
+    found = root.xpath(f"descendant::{tag}")
+    assert isinstance(found, list)
+    outermost: list[etree._Element] = []
+    k = 0
+    while k < len(found):
+        element = found[k]
+        assert isinstance(element, etree._Element)
+        outermost.append(element)
+        k += 1
+        if len(element):
+            inside = element.xpath(f"count(descendant::{tag})")
+            assert isinstance(inside, float)
+            k += int(inside)
+    return outermost
+
+
 def _article_body(
     view: DomView, counts: NodeCounts, bodies: frozenset[etree._Element]
 ) -> int | None:
-    """The element of ``bodies`` with the most text in ``view`` (at least 200 characters)."""
+    """The element of ``bodies`` with the most text in ``view`` (at least 200 characters).
+
+    A few bodies are looked up one by one (``index`` scans the view in compiled code); more
+    are found in one pass over the view, so that a page of many costs no more than one
+    view. That pass holds every element's proxy until the end, freed deepest first (lxml
+    walks up from a proxy freed alone to the closest ancestor that has one)."""
+    if len(bodies) <= ARTICLE_BODY_LOOKUPS:
+        indices = []
+        for body in bodies:
+            try:
+                indices.append(view.elements.index(body))
+            except ValueError:  # hidden, or furniture
+                continue
+    else:
+        elements = list(view.elements)
+        indices = [i for i, element in enumerate(elements) if element in bodies]
     found = None
-    for body in bodies:
-        try:
-            i = view.elements.index(body)
-        except ValueError:  # hidden, or furniture
-            continue
+    for i in indices:
         chars = counts.chars[i]
         if chars >= 200 and (
             found is None
@@ -399,10 +451,20 @@ def _chars(view: DomView, counts: NodeCounts, content: Sequence[bool]) -> int:
 
 
 def _headline(view: DomView) -> int | None:
-    """The first ``<h1>`` of the view that has text."""
-    for i, tag in enumerate(view.tags):
-        if tag == "h1" and "".join(map(str, view.elements[i].itertext())).strip():
-            return i
+    """The first ``<h1>`` of the view that has text. The headings inside one without text
+    have none either, and are skipped: each text is read once."""
+    tags, depth, size = view.tags, view.depth, len(view)
+    i = 0
+    while i < size:
+        if tags[i] == "h1":
+            if text_of(view.elements[i]).strip():
+                return i
+            end = i + 1
+            while end < size and depth[end] > depth[i]:
+                end += 1
+            i = end
+        else:
+            i += 1
     return None
 
 
@@ -412,6 +474,8 @@ def _keep_shell_prose(view: DomView, modes: list[Keep], min_chars: int) -> None:
     runs, tags, depth = view.runs, view.tags, view.depth
     size = len(view)
     for i in range(1, size):
+        if not i % CHECK_EVERY:
+            check_deadline("keeping the shells' prose")
         if modes[i] != Keep.SHELL or sum(map(normalized_length, runs[i])) < min_chars:
             continue
         modes[i] = Keep.TEXT
@@ -459,10 +523,12 @@ def _drop_galleries(view: DomView, counts: NodeCounts, modes: list[Keep]) -> Non
         return
     in_output = kept_elements(view, modes)
     kept = -1
+    held: list[etree._Element] = []  # freed together at the end: lxml walks up from one alone
     for p in candidates:
         if modes[p] != Keep.TEXT or not in_output[p]:
             continue
         children = view.children[p]
+        held.append(view.elements[p])  # its children's proxies, freed alone, stop at it
         runs: dict[tuple[str, str], list[int]] = {}
         for c in children:
             runs.setdefault((tags[c], view.elements[c].get("class") or ""), []).append(c)
@@ -480,51 +546,83 @@ def _drop_captions(view: DomView, counts: NodeCounts, modes: list[Keep]) -> None
     """Drop the outermost kept blocks without headings that repeat one image's alternative
     text (:data:`CAPTION_OVERLAP` of :data:`CAPTION_TOKENS` or more tokens), unless they hold
     half the kept text. Blocks are first sized against the words of all the images at once,
-    counted bottom-up, so a page reads each text run once."""
+    counted bottom-up, so a page reads each text run once.
+
+    A block that passes is then compared with each image's words through an index from words
+    to the images that have them, and blocks that hold the same words as one already compared
+    (wrappers) reuse its answer. Comparisons stop after :data:`CAPTION_WORK` word look-ups per
+    element and token of the view, which keeps a page made to be compared without end (deep
+    chains of blocks made of words shared by many images) linear."""
     root = view.elements[0].getroottree().getroot()
-    alts: list[set[str]] = []
+    vocabularies: dict[frozenset[str], int] = {}
     longest = 0
     for image in attribute_owners(root, (("alt", None),)):
         text = image.get("alt") or ""
-        if local_tag(image) == "img" and (vocabulary := set(tokens(text))):
-            alts.append(vocabulary)
+        if local_tag(image) == "img" and (vocabulary := frozenset(tokens(text))):
+            vocabularies.setdefault(vocabulary, len(vocabularies))
             longest = max(longest, len(text))
-    if not alts:
+    if not vocabularies:
         return
-    every_alt = set().union(*alts)
+    images_of: dict[str, list[int]] = {}
+    for vocabulary, image_number in vocabularies.items():
+        for word in vocabulary:
+            images_of.setdefault(word, []).append(image_number)
     size, chars, parent = len(view), counts.chars, view.parent
     in_output = kept_elements(view, modes)
     small = [
         0 < chars[i] <= 2 * longest and in_output[i] and modes[i] == Keep.TEXT for i in range(size)
     ]
     total, in_alts = [0] * size, [0] * size
+    own: dict[int, list[str]] = {}  # the tokens of each small element's own text
+    end = list(range(1, size + 1))  # one past each element's last descendant
     heading = holding(view, [tag in HEADING_TAGS for tag in view.tags])
     for i in range(size - 1, 0, -1):
+        end[parent[i]] = max(end[parent[i]], end[i])
         if small[i]:
             words = tokens(" ".join(view.runs[i]))
+            if words:
+                own[i] = words
             total[i] += len(words)
-            in_alts[i] += sum(word in every_alt for word in words)
+            in_alts[i] += sum(word in images_of for word in words)
             total[parent[i]] += total[i]
             in_alts[parent[i]] += in_alts[i]
+        if not i % CHECK_EVERY:
+            check_deadline("finding captions")
     half = _kept_chars(view, counts, modes) / 2
+    bearers = sorted(own)  # the small elements with tokens, in document order
+    before = [0, *accumulate(len(own[j]) for j in bearers)]  # their tokens before each
+    work = CAPTION_WORK * (size + before[-1])
+    answers: dict[tuple[int, int], int] = {}  # (first, last bearer) -> most words of one image
     for i in range(1, size):
-        if (
+        if not (
             small[i]
             and total[i] >= CAPTION_TOKENS
             and in_alts[i] >= CAPTION_OVERLAP * total[i]
             and chars[i] < half
             and not heading[i]
         ):
-            end = i + 1
-            while end < size and view.depth[end] > view.depth[i]:
-                end += 1
-            subtree = range(i, end)
-            words = tokens(" ".join(run for j in subtree if small[j] for run in view.runs[j]))
-            needed = CAPTION_OVERLAP * total[i]
-            if any(sum(word in alt for word in words) >= needed for alt in alts):
-                modes[i] = Keep.DROP
-                for j in subtree:
-                    small[j] = False
+            continue
+        first, last = bisect_left(bearers, i), bisect_left(bearers, end[i])
+        key = (first, last)
+        if key not in answers:
+            work -= before[last] - before[first]
+            if work < 0:
+                return
+            found = Counter(word for j in bearers[first:last] for word in own[j])
+            shared: dict[int, int] = {}
+            for word, count in found.items():
+                numbers = images_of.get(word, ())
+                work -= len(numbers)
+                if work < 0:
+                    return
+                for image_number in numbers:
+                    shared[image_number] = shared.get(image_number, 0) + count
+            answers[key] = max(shared.values(), default=0)
+            check_deadline("finding captions")
+        if answers[key] >= CAPTION_OVERLAP * total[i]:
+            modes[i] = Keep.DROP
+            for j in range(i, end[i]):
+                small[j] = False
 
 
 def _kept_chars(view: DomView, counts: NodeCounts, modes: Sequence[Keep]) -> int:
@@ -550,7 +648,11 @@ def _kept_chars(view: DomView, counts: NodeCounts, modes: Sequence[Keep]) -> int
 def _add_same_path_blocks(view: DomView, whole: Sequence[bool], local: list[bool]) -> None:
     """Add to ``local`` each block of ``whole`` outside it whose tag path (tags and sorted
     classes from the root down) is that of an element inside it (step 5). Only the elements
-    inside ``local`` that could match, by depth and tag, get a path."""
+    inside ``local`` that could match, by depth and tag, get a path.
+
+    The proxies of the elements whose class is read are held until the end and freed deepest
+    first: lxml walks up from a proxy freed alone to the closest ancestor that has one, which
+    on a deep chain costs its depth per element."""
     inside = within(view, local)
     size, parent, tags, depth = len(view), view.parent, view.tags, view.depth
     candidates = [i for i in range(size) if whole[i] and not inside[i]]
@@ -559,6 +661,7 @@ def _add_same_path_blocks(view: DomView, whole: Sequence[bool], local: list[bool
     wanted = {(depth[i], tags[i]) for i in candidates}
     path: dict[int, int] = {}
     known: dict[tuple[int, str, tuple[str, ...]], int] = {}
+    held: list[etree._Element] = []
 
     def path_of(i: int) -> int:
         chain = []
@@ -567,11 +670,13 @@ def _add_same_path_blocks(view: DomView, whole: Sequence[bool], local: list[bool
             i = parent[i]
         code = path[i] if i >= 0 else 0
         for j in reversed(chain):
-            classes = tuple(sorted((view.elements[j].get("class") or "").split()))
+            held.append(element := view.elements[j])
+            classes = tuple(sorted((element.get("class") or "").split()))
             code = path[j] = known.setdefault((code, tags[j], classes), len(known) + 1)
         return code
 
     kept = {path_of(i) for i in range(size) if inside[i] and (depth[i], tags[i]) in wanted}
+    check_deadline("comparing tag paths")
     for i in candidates:
         if path_of(i) in kept:
             local[i] = True

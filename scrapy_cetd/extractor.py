@@ -57,6 +57,7 @@ class Extractor(abc.ABC):
             return ExtractionResult.empty(self.name, selection)
         check_deadline("after selecting the content")
         html, text = render(view, selection)
+        check_deadline("after rendering the content")
         if not text:
             return ExtractionResult.empty(self.name, "no text in the selected content")
         return ExtractionResult(text=text, html=html, algorithm=self.name)

@@ -5,10 +5,13 @@ the page without them.
 
 from __future__ import annotations
 
+from bisect import bisect_right
+from collections import deque
 from collections.abc import Sequence
 
 from scrapy_cetd import dom
 from scrapy_cetd.dom import LINK_TAGS, DomView
+from scrapy_cetd.limits import check_deadline
 from scrapy_cetd.metrics import tokens
 
 BOILERPLATE_TAGS = frozenset({"nav", "aside", "footer", "dialog", "menu", "select"})
@@ -26,6 +29,10 @@ BOILERPLATE_ROLES = frozenset(
 
 LOCATE_TOKENS = 5
 """A declared text is found in the page by its first and last this many tokens."""
+
+CHECK_EVERY = 4096
+"""The loops over a page's elements or tokens check the time budget once every this many
+steps (a check costs well under a microsecond, a step about as much)."""
 
 
 def boilerplate(
@@ -75,47 +82,78 @@ def located(view: DomView, texts: Sequence[str]) -> list[int]:
     """The elements of ``view`` that hold each of ``texts``: the closest common ancestor of
     where its first and of where its last :data:`LOCATE_TOKENS` tokens are read, in document
     order (tokens as the metrics count them, so markup inside the text does not matter). A text
-    not found, or shorter than that, gives nothing; the body itself is never given."""
-    stream: list[str] = []
-    owner: list[int] = []
+    not found, or shorter than that, gives nothing; the body itself is never given.
+
+    Linear in the view and the texts, and in memory as large as the texts: the view's tokens
+    are read once, in a window of :data:`LOCATE_TOKENS`. When a text's first window is read for
+    the first time, the text waits for its last window, and the next time that window is read
+    (at the same place or later) places it; the common ancestors are then found in one more
+    pass over the view (:func:`_common_ancestors`)."""
+    by_head: dict[tuple[str, ...], list[int]] = {}  # the texts that begin with each window
+    tails: list[tuple[str, ...]] = []
+    wanted: dict[tuple[str, ...], tuple[str, ...]] = {}  # each window kept once
+    kept: dict[str, str] = {}  # and each of their tokens
+    for text in texts:
+        words = tokens(text)
+        if len(words) >= LOCATE_TOKENS:
+            head = tuple(kept.setdefault(word, word) for word in words[:LOCATE_TOKENS])
+            tail = tuple(kept.setdefault(word, word) for word in words[-LOCATE_TOKENS:])
+            by_head.setdefault(wanted.setdefault(head, head), []).append(len(tails))
+            tails.append(wanted.setdefault(tail, tail))
+    if not tails:
+        return []
+    first_tokens = {window[0] for window in wanted}
+    starts = [-1] * len(tails)  # the element that owns the first token of each text, when read
+    ends = [-1] * len(tails)  # ... and the last
+    waiting: dict[tuple[str, ...], list[int]] = {}  # the texts read up to their last window
+    window: deque[str] = deque(maxlen=LOCATE_TOKENS)
+    owners: deque[int] = deque(maxlen=LOCATE_TOKENS)
     stack = [(0, 0)]  # (element, which of its text runs comes next)
+    steps = 0
     while stack:
         i, k = stack.pop()
         for token in tokens(view.runs[i][k]):
-            stream.append(token)
-            owner.append(i)
+            window.append(token)
+            owners.append(i)
+            if window[0] not in first_tokens or (read := tuple(window)) not in wanted:
+                continue
+            for n in by_head.pop(read, ()):
+                starts[n] = owners[0]
+                waiting.setdefault(tails[n], []).append(n)
+            for n in waiting.pop(read, ()):
+                ends[n] = i
         if k < len(view.children[i]):
             stack.append((i, k + 1))
             stack.append((view.children[i][k], 0))
-    starts: dict[str, list[int]] = {}
-    for n, token in enumerate(stream):
-        starts.setdefault(token, []).append(n)
+        steps += 1
+        if not steps % CHECK_EVERY:
+            check_deadline("locating the reader texts")
+    pairs = [(start, end) for start, end in zip(starts, ends, strict=True) if end >= 0]
+    return [common for common in _common_ancestors(view.parent, pairs) if common]
 
-    def find(window: list[str], after: int) -> int:
-        return next(
-            (
-                n
-                for n in starts.get(window[0], ())
-                if n >= after and stream[n : n + len(window)] == window
-            ),
-            -1,
-        )
 
-    found = []
-    for text in texts:
-        words = tokens(text)
-        if len(words) < LOCATE_TOKENS:
-            continue
-        first = find(words[:LOCATE_TOKENS], 0)
-        last = find(words[-LOCATE_TOKENS:], first) if first >= 0 else -1
-        if last < 0:
-            continue
-        lineage = {owner[first], *view.ancestors(owner[first])}
-        common = owner[last + LOCATE_TOKENS - 1]
-        while common not in lineage:
-            common = view.parent[common]
-        if common:
-            found.append(common)
+def _common_ancestors(parent: Sequence[int], pairs: Sequence[tuple[int, int]]) -> list[int]:
+    """The closest common ancestor (or self) of each pair of elements of a view whose
+    ``parent`` indices are given, in document order (preorder).
+
+    For ``u <= v`` it is the deepest element on the path from the root to ``v`` whose index is
+    at most ``u`` (such an element's subtree spans ``u`` too, as it spans ``v``). One pass over
+    the elements up to the last ``v`` keeps that path, and each pair is answered by bisection
+    on it: linear in the view plus a logarithm per pair, where climbing from each pair costs
+    the depth per pair."""
+    by_later: dict[int, list[int]] = {}
+    for n, (u, v) in enumerate(pairs):
+        by_later.setdefault(max(u, v), []).append(n)
+    found = [0] * len(pairs)
+    path: list[int] = []
+    for i in range(max(by_later, default=-1) + 1):
+        while path and path[-1] != parent[i]:
+            path.pop()
+        path.append(i)
+        for n in by_later.get(i, ()):
+            found[n] = path[bisect_right(path, min(pairs[n])) - 1]
+        if not i % CHECK_EVERY:
+            check_deadline("locating the reader texts")
     return found
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from lxml import etree
 
 from scrapy_cetd.dom import attribute_owners, local_tag
+from scrapy_cetd.limits import check_deadline
 
 DISCUSSION_TYPES = frozenset({"discussionforumposting", "qapage", "question", "socialmediaposting"})
 """schema.org types of pages whose main content is the discussion itself."""
@@ -34,7 +35,12 @@ ARTICLE_TYPES = frozenset(
 )
 """schema.org article types, and Open Graph's ``og:type`` ``article``."""
 
-_JSON_TYPES = re.compile(r'"@type"\s*:\s*(\[[^\]]*\]|"[^"]*")')
+_TYPE_KEY = re.compile(r'"@type"\s*:\s*[\["]')
+"""A JSON-LD ``@type`` key up to the first character of its value (a list or a string).
+
+The value's end is then found with :meth:`str.find` (see :func:`_json_types`): a single
+expression that also matched the value (``"@type"\\s*:\\s*(\\[[^\\]]*\\]|"[^"]*")``) scanned the
+rest of the script from every ``"@type": [`` that no ``]`` closes, in quadratic time."""
 _MARKUP_ATTRIBUTES = (
     ("itemtype", None),
     ("itemprop", "articleBody"),
@@ -42,6 +48,10 @@ _MARKUP_ATTRIBUTES = (
     ("property", "og:type"),
 )
 """The attributes (and values) that carry the markup :func:`page_markup` reads."""
+_HEADINGS = etree.XPath("descendant-or-self::h1")
+_INNER_HEADINGS = etree.XPath("count(descendant::h1)")
+_STRING = etree.XPath("string()")
+"""An element's text, as ``"".join(element.itertext())`` gives it."""
 _TITLE_SOURCES = (
     "//meta[@property='og:title']/@content",
     "//meta[@name='twitter:title']/@content",
@@ -93,22 +103,48 @@ def page_markup(tree: etree._Element) -> PageMarkup:
         if tag == "meta" and get("property") == "og:type" and _in_head(element, root):
             types.add((get("content") or "").strip().lower())
         elif tag == "script" and get("type") == "application/ld+json":
-            declared: set[str] = set()
-            for match in _JSON_TYPES.finditer(element.text or ""):
-                declared.update(name.lower() for name in _type_names(match.group(1)))
+            script = element.text or ""
+            declared = {name.lower() for name in _json_types(script)}
             types |= declared
             if declared & USER_CONTENT_TYPES:
-                user_texts.extend(_json_ld_user_texts(element.text or ""))
+                user_texts.extend(_json_ld_user_texts(script))
+        check_deadline("reading the page's markup")
     types.discard("")
     return PageMarkup(frozenset(types), frozenset(bodies), tuple(user_texts))
 
 
-def _type_names(value: str) -> list[str]:
-    """The names of one JSON-LD ``@type`` value as :data:`_JSON_TYPES` reads it: a string or a
-    list of them; none when the list is not valid JSON or nests deeper than Python's limit (a
-    broken script declares nothing)."""
-    if not value.startswith("["):
-        return [value.strip('"')]
+def _json_types(script: str) -> set[str]:
+    """The names the ``@type`` keys of one JSON-LD script declare, in linear time and whether
+    or not the script is valid JSON: each key's value is a string (up to the next ``"``) or a
+    list of them (up to the next ``]``, read as JSON; a list that is not valid JSON, or nests
+    deeper than Python's parser reads, declares nothing). Keys inside a list that was read are
+    skipped, and a key whose value is not closed declares nothing.
+
+    Every ``str.find`` starts past the previous one, so the script is read a bounded number
+    of times: the position of the next ``]`` is kept until the scan passes it, and once there
+    is none, no list after it can close either."""
+    names: set[str] = set()
+    close = 0  # the next "]" at or after the current list's start; -1 when there is none
+    position = 0
+    while (key := _TYPE_KEY.search(script, position)) is not None:
+        start = key.end() - 1
+        if script[start] == '"':
+            end = script.find('"', start + 1)
+            if end >= 0:
+                names.add(script[start + 1 : end])
+        else:
+            if 0 <= close < start:
+                close = script.find("]", start)
+            end = close
+            if end >= 0:
+                names.update(_listed_names(script[start : end + 1]))
+        position = end + 1 if end >= 0 else key.start() + 1
+    return names
+
+
+def _listed_names(value: str) -> list[str]:
+    """The names of one JSON-LD ``@type`` list (``value`` holds no ``]`` but its last
+    character); none when it is not valid JSON or nests deeper than Python's parser reads."""
     try:
         listed = json.loads(value)
     except (ValueError, RecursionError):
@@ -142,7 +178,7 @@ def _json_ld_user_texts(script: str) -> list[str]:
         elif isinstance(item, dict):
             declared = item.get("@type")
             names = declared if isinstance(declared, list) else [declared]
-            if {str(name).lower() for name in names} & USER_CONTENT_TYPES:
+            if any(isinstance(name, str) and name.lower() in USER_CONTENT_TYPES for name in names):
                 texts.extend(
                     text for key in USER_TEXT_KEYS if isinstance(text := item.get(key), str)
                 )
@@ -150,13 +186,37 @@ def _json_ld_user_texts(script: str) -> list[str]:
     return texts
 
 
+def text_of(element: etree._Element) -> str:
+    """The text of ``element`` and its descendants, as ``"".join(element.itertext())`` gives
+    it, read in C: lxml's ``itertext()`` makes and frees a proxy per element, and freeing one
+    walks up to the closest ancestor that has one, so it costs depth squared on deep trees."""
+    if not len(element):
+        return element.text or ""
+    return str(_STRING(element))
+
+
 def page_title(tree: etree._Element) -> str | None:
     """The page's headline: its first non-empty ``<h1>``, else its ``og:title``,
-    ``twitter:title`` or ``<title>``."""
-    for heading in tree.iter("h1"):
-        text = " ".join("".join(map(str, heading.itertext())).split())
+    ``twitter:title`` or ``<title>``.
+
+    Linear in the page: the text of each ``<h1>`` is read once (:func:`text_of`), and not again
+    for the headings nested in one without text. The headings are listed by one XPath query,
+    so that their lxml proxies are held together and freed deepest first: a proxy freed alone
+    walks up to the closest ancestor that has one, which on nested headings costs the depth."""
+    headings = _HEADINGS(tree)
+    assert isinstance(headings, list)
+    k = 0
+    while k < len(headings):
+        heading = headings[k]
+        assert isinstance(heading, etree._Element)
+        k += 1
+        text = " ".join(text_of(heading).split())
         if text:
             return text
+        if len(heading):  # the headings inside, next in line, have no text either
+            inside = _INNER_HEADINGS(heading)
+            assert isinstance(inside, float)
+            k += int(inside)
     for source in _TITLE_SOURCES:
         values = tree.xpath(source)
         assert isinstance(values, list)

@@ -4,19 +4,23 @@ from __future__ import annotations
 
 import json
 import pickle
+from collections.abc import Callable
+from typing import Any
 
 import lxml.html
 import pytest
 from conftest import STORM_PAGE, deep_chain, parse, texts_from_threads
 from lxml import etree
+from ratios import TENFOLD, growth
 
 from scrapy_cetd import DEFAULT_ALGORITHM, CetdPlusExtractor, extract
-from scrapy_cetd.cetd_plus import _kept_chars
+from scrapy_cetd.cetd_plus import _add_same_path_blocks, _kept_chars
 from scrapy_cetd.density import count_nodes
 from scrapy_cetd.dom import build_view
 from scrapy_cetd.furniture import boilerplate
 from scrapy_cetd.markup import page_markup
 from scrapy_cetd.output import Keep
+from scrapy_cetd.parse import to_tree
 
 PARAGRAPHS = [
     "Heavy rain and strong winds battered the coastal towns on Monday, forcing hundreds of "
@@ -487,3 +491,76 @@ def test_threads_and_pickling_give_the_same_results() -> None:
     assert texts_from_threads(extractor, pages) == expected
     copy = pickle.loads(pickle.dumps(extractor))
     assert [copy.extract(page).text for page in pages] == expected
+
+
+def extraction(
+    page: Callable[[int], str | etree._Element], **options: Any
+) -> Callable[[int], Callable[[], object]]:
+    """For :func:`growth`: cetd-plus on ``page(size)``, parsed as a crawl parses it (up to
+    2,048 levels deep) before the clock starts."""
+
+    def make(size: int) -> Callable[[], object]:
+        built = page(size)
+        tree = to_tree(built) if isinstance(built, str) else built
+        extractor = CetdPlusExtractor(**options)
+        return lambda: extractor.extract(tree)
+
+    return make
+
+
+def test_captions_are_found_in_linear_time_on_deep_chains() -> None:
+    """A chain of small blocks whose words are all images' words, none of them one image's:
+    each block of the chain is a candidate caption."""
+    images = "".join(f"<img alt='w{i} x{i} y{i}'>" for i in range(50))
+    images += f"<img alt='{CAPTION} {'and more ' * 1_000}'>"  # every block is small beside it
+
+    def page(depth: int) -> str:
+        chain = "".join(f"<div>w{i % 50} " for i in range(depth)) + "</div>" * depth
+        return _captioned(images + chain).replace("<p>", "<p>" + " ".join(PARAGRAPHS) * 3)
+
+    assert growth(extraction(page), 150, 1_500) < TENFOLD
+    assert {"w1", "w2"} <= set(lines(page(150)))
+
+
+def test_nested_noscripts_are_read_once() -> None:
+    def noscripts(depth: int) -> str:
+        nested = "<noscript><p>text of the noscript</p>" * depth + "</noscript>" * depth
+        return f"<html><body><div id='app'></div>{nested}</body></html>"
+
+    assert growth(extraction(noscripts), 100, 1_000) < TENFOLD
+
+
+def test_nested_headings_are_read_once_for_the_title() -> None:
+    def headings(depth: int) -> etree._Element:
+        root, chain = deep_chain(0)
+        for _ in range(depth):
+            chain.append(etree.SubElement(chain[-1], "h1"))
+            chain[-1].text = " "
+        etree.SubElement(chain[0], "p").text = " ".join(PARAGRAPHS)
+        return root
+
+    assert growth(extraction(headings, include_title=True), 200, 2_000) < TENFOLD
+
+
+def test_many_article_bodies_are_found_in_one_pass() -> None:
+    def page(count: int) -> str:
+        bodies = "<div itemprop='articleBody'><p>a line</p></div>" * count
+        return f"<html><body>{bodies}<article>{ARTICLE}</article></body></html>"
+
+    assert growth(extraction(page), 300, 3_000) < TENFOLD
+
+
+def test_tag_paths_are_read_in_linear_time_on_deep_chains() -> None:
+    def make(depth: int) -> Callable[[], object]:
+        _, chain = deep_chain(depth)
+        view = build_view(chain[0])
+        whole = [True] * len(view)
+
+        def add() -> None:
+            local = [False] * len(view)
+            local[-1] = True
+            _add_same_path_blocks(view, whole, local)
+
+        return add
+
+    assert growth(make, 1_500, 15_000) < TENFOLD

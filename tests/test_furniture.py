@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
-from conftest import parse
+import random
+from collections.abc import Callable
+
+from conftest import deep_chain, parse
+from ratios import TENFOLD, growth
 
 from scrapy_cetd.density import count_nodes
 from scrapy_cetd.dom import build_view
-from scrapy_cetd.furniture import boilerplate, located, without
+from scrapy_cetd.furniture import _common_ancestors, boilerplate, located, without
 
 TEXT = "a long paragraph of the article that goes on well past the furniture around it " * 3
 
@@ -67,3 +71,61 @@ def test_without_counts_only_anchors_with_href_as_links_when_asked() -> None:
     keep = [False] * len(view)
     assert without(view, keep, href_links=True).in_link == [False, False, False, True]
     assert without(view, keep, href_links=False).in_link == [False, True, True, True]
+
+
+def test_located_is_linear_in_the_texts_and_the_page() -> None:
+    """Texts that begin like much of the page (each is looked for from the start of the
+    page), and texts found at the bottom of a deep chain (each climbs the chain)."""
+
+    def common_words(size: int) -> Callable[[], object]:
+        view = build_view(parse(f"<body><p>{'the ' * size}</p></body>").find("body"))
+        texts = [f"the the the the the {n} and more" for n in range(size // 10)]
+        return lambda: located(view, texts)
+
+    assert growth(common_words, 2_000, 20_000) < TENFOLD
+
+    def deep(depth: int) -> Callable[[], object]:
+        _, chain = deep_chain(depth)
+        chain[-1].text = "a review of the jacket that kept me warm"
+        view = build_view(chain[0])
+        texts = ["a review of the jacket that kept me warm"] * (depth // 4)
+        return lambda: located(view, texts)
+
+    assert growth(deep, 200, 2_000) < TENFOLD
+
+
+def test_common_ancestors_are_those_found_by_climbing() -> None:
+    rng = random.Random(7)
+    for _ in range(200):
+        parent = [-1]
+        for i in range(1, rng.randint(1, 60)):
+            parent.append(rng.randrange(i))  # a preorder needs the parent on the last path
+        order = _preorder(parent)
+        parent = [order.index(parent[old]) if parent[old] >= 0 else -1 for old in order]
+        pairs = [(rng.randrange(len(parent)), rng.randrange(len(parent))) for _ in range(20)]
+        assert _common_ancestors(parent, pairs) == [_climbing(parent, u, v) for u, v in pairs]
+
+
+def _preorder(parent: list[int]) -> list[int]:
+    """The nodes of the tree that ``parent`` describes, in preorder."""
+    children: list[list[int]] = [[] for _ in parent]
+    for i, p in enumerate(parent):
+        if p >= 0:
+            children[p].append(i)
+    order, stack = [], [0]
+    while stack:
+        i = stack.pop()
+        order.append(i)
+        stack.extend(reversed(children[i]))
+    return order
+
+
+def _climbing(parent: list[int], u: int, v: int) -> int:
+    """The closest common ancestor of ``u`` and ``v``, by climbing from both."""
+    lineage = {u}
+    while parent[u] >= 0:
+        u = parent[u]
+        lineage.add(u)
+    while v not in lineage:
+        v = parent[v]
+    return v

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
-from conftest import STORM_PAGE, parse
+from conftest import STORM_PAGE, deep_chain, parse
+from lxml import etree
+from ratios import TENFOLD, growth
 
 from scrapy_cetd.markup import page_markup, page_title
 
@@ -79,3 +82,81 @@ def test_page_title_falls_back_to_metadata() -> None:
         "Only"
     )
     assert page_title(parse("<body><p>no title</p></body>")) is None
+
+
+def json_ld_page(scripts: list[str]) -> str:
+    head = "".join(f"<script type='application/ld+json'>{script}</script>" for script in scripts)
+    return f"<html><head>{head}</head><body><p>text</p></body></html>"
+
+
+def markup_of(page: Callable[[int], str]) -> Callable[[int], Callable[[], object]]:
+    """For :func:`growth`: reading the markup of ``page(size)``."""
+
+    def make(size: int) -> Callable[[], object]:
+        tree = parse(page(size))
+        return lambda: page_markup(tree)
+
+    return make
+
+
+def test_type_lists_that_never_close_are_read_in_linear_time() -> None:
+    page = markup_of(lambda size: json_ld_page(['"@type": [ "Article", ' * (size // 24)]))
+    assert growth(page, 20_000, 200_000) < TENFOLD
+    tree = parse(json_ld_page(['{"@type": ["Review"], "x": ["@type": [ ' * 100 + "]"]))
+    assert page_markup(tree).types == {"review"}
+
+
+def test_type_keys_are_read_whatever_their_values() -> None:
+    script = (
+        '{"@type" : "NewsArticle", "a": {"@type":["Person", "Thing"]}, "b": {"@type": [1, 2]},'
+        ' "c": {"@type": ["x" "y"]}, "d": {"@type": {"no": "list"}}, "e": "\\"@type\\": \\"Q\\"",'
+        ' "f": ["@type": "Clip"], "g": {"@type": "Never closed'
+    )
+    assert page_markup(parse(json_ld_page([script]))).types == {
+        "newsarticle", "person", "thing", "1", "2", "clip"
+    }  # fmt: skip
+
+
+def test_json_ld_of_every_shape_is_read_in_linear_time() -> None:
+    review = '{"@type": "Review", "reviewBody": "warm and dry and light enough to carry"}'
+    nested = '{"@type": "Review", "reviewBody": "text", "item": ' * 50 + "1" + "}" * 50
+    shapes: dict[str, Callable[[int], str]] = {
+        "many scripts": lambda size: json_ld_page([review] * (size // len(review))),
+        "deep nesting": lambda size: json_ld_page(
+            ["[" + ", ".join([nested] * (size // len(nested))) + "]"]
+        ),
+        "a large @graph": lambda size: json_ld_page(
+            [json.dumps({"@graph": [json.loads(review)] * (size // len(review))})]
+        ),
+    }
+    for name, page in shapes.items():
+        # from 100 kB: below, the objects of one read fit the processor's caches
+        assert growth(markup_of(page), 100_000, 1_000_000) < TENFOLD, name
+
+
+def nested(tag: str, depth: int, text: str = " ") -> etree._Element:
+    """An ``<html>`` whose body nests ``depth`` elements ``tag`` holding ``text`` each, and
+    then a paragraph; built element by element, since :func:`parse` stops at 256 levels."""
+    root, chain = deep_chain(0)
+    for _ in range(depth):
+        chain.append(etree.SubElement(chain[-1], tag))
+        chain[-1].text = text
+    etree.SubElement(chain[0], "p").text = "text"
+    return root
+
+
+def test_page_title_reads_each_heading_once() -> None:
+    def title_of(page: Callable[[int], etree._Element]) -> Callable[[int], Callable[[], object]]:
+        def make(size: int) -> Callable[[], object]:
+            tree = page(size)
+            return lambda: page_title(tree)
+
+        return make
+
+    assert growth(title_of(lambda depth: nested("h1", depth)), 200, 2_000) < TENFOLD
+    siblings = title_of(lambda count: parse("<body>" + "<h1> <b> </b></h1>" * count))
+    assert growth(siblings, 2_000, 20_000) < TENFOLD
+    headings = nested("h1", 3)
+    etree.SubElement(headings[0], "h1").text = "a "
+    etree.SubElement(headings[0][-1], "b").text = "b"
+    assert page_title(headings) == "a b"

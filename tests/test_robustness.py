@@ -459,12 +459,24 @@ def test_time_budget_stops_every_algorithm(algorithm: str, monkeypatch: pytest.M
 
 def test_each_step_checks_the_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(limits.time, "monotonic", Clock())
-    budgets = (0.5, 1.5, 2.5, 3.5)
+    steps = [
+        "before building the view",
+        "after building the view",
+        "after reading the markup",
+        "after finding the furniture",
+        "after expanding the blocks",
+        "after keeping the shells' prose",
+        "after selecting the content",
+        "after rendering the content",
+        "after reading the title",
+    ]
+    budgets = [k + 0.5 for k in range(len(steps) + 1)]
     reasons = [scrapy_cetd.extract(STORY, time_budget=budget).reason for budget in budgets]
     assert reasons == [
-        "time_budget exceeded: more than 0.5 s, stopped before building the view",
-        "time_budget exceeded: more than 1.5 s, stopped after building the view",
-        "time_budget exceeded: more than 2.5 s, stopped after selecting the content",
+        *(
+            f"time_budget exceeded: more than {k + 0.5:g} s, stopped {step}"
+            for k, step in enumerate(steps)
+        ),
         None,
     ]
 
