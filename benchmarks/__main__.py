@@ -32,7 +32,7 @@ from benchmarks import crawl, reference, report
 from benchmarks.accuracy import all_systems, benchmark_datasets, our_algorithms, run_all
 from benchmarks.peers import PEERS
 from benchmarks.summary import summarize
-from scrapy_cetd.datasets import default_datasets_root
+from scrapy_cetd.evaluation.datasets import default_datasets_root
 
 HERE = Path(__file__).resolve().parent
 README = HERE.parent / "README.md"

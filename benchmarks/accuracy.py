@@ -37,9 +37,9 @@ from typing import Any
 import scrapy_cetd
 from benchmarks.peers import PEERS
 from benchmarks.speed import decoded_text, parse, parsel_body
-from scrapy_cetd.datasets import Dataset, Page, default_datasets_root, find_datasets
-from scrapy_cetd.evaluation import DatasetScore, PageScore, Predict, evaluate
-from scrapy_cetd.metrics import METRICS, bootstrap_interval
+from scrapy_cetd.evaluation.datasets import Dataset, Page, default_datasets_root, find_datasets
+from scrapy_cetd.evaluation.metrics import METRICS, bootstrap_interval
+from scrapy_cetd.evaluation.scoring import DatasetScore, PageScore, Predict, evaluate
 
 PAGE_TIMEOUT = 60
 """Seconds a system may spend on one page before the page counts as a failure."""

@@ -49,7 +49,7 @@ from fastwarc import WarcRecordType
 
 from benchmarks.make_warc import WarcFile, response_block
 from scrapy_cetd.corpus import to_dask_bag
-from scrapy_cetd.datasets import Dataset, Page, default_datasets_root, find_datasets
+from scrapy_cetd.evaluation.datasets import Dataset, Page, default_datasets_root, find_datasets
 
 SAMPLE_SECONDS = 0.05
 

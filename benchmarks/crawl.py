@@ -52,7 +52,7 @@ from scrapy.http import Response
 import scrapy_cetd
 from benchmarks.accuracy import benchmark_datasets, select_ids
 from example_project.demo import serve_with
-from scrapy_cetd.datasets import default_datasets_root
+from scrapy_cetd.evaluation.datasets import default_datasets_root
 
 EXAMPLE_PROJECT = Path(__file__).resolve().parent.parent / "example_project"
 ARTICLES = EXAMPLE_PROJECT / "site" / "articles"

@@ -27,8 +27,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import scrapy_cetd
-from scrapy_cetd.datasets import default_datasets_root, find_datasets
-from scrapy_cetd.parse import to_tree
+from scrapy_cetd.evaluation.datasets import default_datasets_root, find_datasets
+from scrapy_cetd.page.parse import to_tree
 from scrapy_cetd.result import ExtractionResult
 
 

@@ -36,10 +36,10 @@ import lxml.html
 from lxml import etree
 from scrapy.http import HtmlResponse
 
-from scrapy_cetd import dom
 from scrapy_cetd.api import ALGORITHMS, get_extractor
-from scrapy_cetd.datasets import Page, default_datasets_root, find_datasets
-from scrapy_cetd.extractor import Extractor
+from scrapy_cetd.evaluation.datasets import Page, default_datasets_root, find_datasets
+from scrapy_cetd.extractors.base import Extractor
+from scrapy_cetd.page import dom
 
 DEFAULT_ALGORITHMS = ("cetd-ds", "cectd-ds", "cectd-s")
 

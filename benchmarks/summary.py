@@ -25,7 +25,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from scrapy_cetd.metrics import METRICS
+from scrapy_cetd.evaluation.metrics import METRICS
 
 RESAMPLES = 1000
 """Bootstrap resamples, as in ``score.py``."""

@@ -45,11 +45,11 @@ from pathlib import Path
 
 from lxml import etree
 
-from scrapy_cetd.datasets import Dataset, Page, default_datasets_root, load_dataset
-from scrapy_cetd.dom import build_view, find_body
-from scrapy_cetd.metrics import tokens
-from scrapy_cetd.output import Keep, render
-from scrapy_cetd.parse import to_tree
+from scrapy_cetd.evaluation.datasets import Dataset, Page, default_datasets_root, load_dataset
+from scrapy_cetd.evaluation.metrics import tokens
+from scrapy_cetd.page.dom import build_view, find_body
+from scrapy_cetd.page.output import Keep, render
+from scrapy_cetd.page.parse import to_tree
 from scrapy_cetd.tps import MIN_SIZE_GAP, prune_tag_paths_region
 
 RECORD_TYPES = ("listing", "collection", "product")

@@ -9,18 +9,18 @@ from typing import Any
 
 from lxml import etree
 
-from scrapy_cetd.cetd import (
+from scrapy_cetd.extractors.base import Extractor
+from scrapy_cetd.extractors.cetd import (
     CompositeTextDensityExtractor,
     SmoothedCompositeTextDensityExtractor,
     TextDensityExtractor,
 )
-from scrapy_cetd.cetd_plus import CetdPlusExtractor
-from scrapy_cetd.cetr import CetrExtractor, CetrThresholdExtractor
-from scrapy_cetd.coreex import CoreExExtractor
-from scrapy_cetd.cset import CSetExtractor
-from scrapy_cetd.extractor import Extractor
+from scrapy_cetd.extractors.cetd_plus import CetdPlusExtractor
+from scrapy_cetd.extractors.cetr import CetrExtractor, CetrThresholdExtractor
+from scrapy_cetd.extractors.coreex import CoreExExtractor
+from scrapy_cetd.extractors.cset import CSetExtractor
 from scrapy_cetd.limits import DEFAULT_MAX_BODY_SIZE, DEFAULT_MAX_NODES, Limits
-from scrapy_cetd.parse import Source, html_response, response_tree
+from scrapy_cetd.page.parse import Source, html_response, response_tree
 from scrapy_cetd.result import ExtractionResult
 
 DEFAULT_ALGORITHM = "cetd-plus"

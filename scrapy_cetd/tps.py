@@ -28,13 +28,13 @@ from lxml import etree
 from scrapy import Selector
 from scrapy.http import HtmlResponse, Response
 
-from scrapy_cetd.cetd import ancestors_of, within
-from scrapy_cetd.cetd_plus import CetdPlusExtractor
-from scrapy_cetd.density import count_nodes
-from scrapy_cetd.dom import DomView, build_view, viewed_body, viewed_document
-from scrapy_cetd.furniture import boilerplate
-from scrapy_cetd.middleware import get_dom
-from scrapy_cetd.output import Keep, kept_elements, remove_keeping_tail
+from scrapy_cetd.crawl.middleware import get_dom
+from scrapy_cetd.extractors.cetd import ancestors_of, within
+from scrapy_cetd.extractors.cetd_plus import CetdPlusExtractor
+from scrapy_cetd.extractors.furniture import boilerplate
+from scrapy_cetd.page.density import count_nodes
+from scrapy_cetd.page.dom import DomView, build_view, viewed_body, viewed_document
+from scrapy_cetd.page.output import Keep, kept_elements, remove_keeping_tail
 
 MIN_SIZE_GAP = 0.20
 """Default minimum size gap: a split is accepted only when ``|n - 2i| / n`` exceeds it

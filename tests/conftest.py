@@ -16,7 +16,7 @@ from scrapy.http import Response
 from scrapy.utils.misc import build_from_crawler
 
 from scrapy_cetd import CETDPipeline, Extractor
-from scrapy_cetd.linking import ItemResponseLinks
+from scrapy_cetd.crawl.linking import ItemResponseLinks
 
 EXAMPLE_1 = """<body><div class="main"><div class="article"><div class="articleHeadline">
   South Korea to Hold Artillery Drills on Island</div>

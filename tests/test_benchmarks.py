@@ -25,8 +25,8 @@ import scrapy_cetd  # noqa: E402
 from benchmarks import __main__ as bench  # noqa: E402
 from benchmarks import accuracy, crawl, output_hashes, reference, report, summary  # noqa: E402
 from benchmarks.peers import PEERS, fragment_text  # noqa: E402
-from scrapy_cetd.datasets import default_datasets_root, load_dataset  # noqa: E402
-from scrapy_cetd.metrics import METRICS, bootstrap_interval  # noqa: E402
+from scrapy_cetd.evaluation.datasets import default_datasets_root, load_dataset  # noqa: E402
+from scrapy_cetd.evaluation.metrics import METRICS, bootstrap_interval  # noqa: E402
 
 # --- bootstrap and pooled statistics ---------------------------------------------------------
 

@@ -13,7 +13,7 @@ from lxml import etree
 from scrapy.http import HtmlResponse, Request, TextResponse
 
 import scrapy_cetd
-from scrapy_cetd.dom import build_view
+from scrapy_cetd.page.dom import build_view
 from scrapy_cetd.tps import (
     _DROP,
     _KEEP,
