@@ -35,9 +35,10 @@ from types import FrameType
 from typing import Any
 
 import scrapy_cetd
+from benchmarks import datasets_root
 from benchmarks.peers import PEERS
 from benchmarks.speed import decoded_text, parse, parsel_body
-from scrapy_cetd.evaluation.datasets import Dataset, Page, default_datasets_root, find_datasets
+from scrapy_cetd.evaluation.datasets import Dataset, Page, find_datasets
 from scrapy_cetd.evaluation.metrics import METRICS, bootstrap_interval
 from scrapy_cetd.evaluation.scoring import DatasetScore, PageScore, Predict, evaluate
 
@@ -309,7 +310,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """The child process: one system on the datasets, its results as JSON to ``--out``."""
     parser = argparse.ArgumentParser(prog="python -m benchmarks.accuracy", description=__doc__)
     parser.add_argument("--child", required=True, choices=all_systems(), help="the system")
-    parser.add_argument("--datasets-root", type=Path, default=default_datasets_root())
+    parser.add_argument("--datasets-root", type=Path, default=datasets_root())
     parser.add_argument("--datasets", help="only these datasets (comma-separated names)")
     parser.add_argument("--limit", type=int, help="at most this many pages per dataset")
     parser.add_argument("--out", type=Path, required=True)

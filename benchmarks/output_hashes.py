@@ -27,7 +27,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import scrapy_cetd
-from scrapy_cetd.evaluation.datasets import default_datasets_root, find_datasets
+from benchmarks import datasets_root
+from scrapy_cetd.evaluation.datasets import find_datasets
 from scrapy_cetd.page.parse import to_tree
 from scrapy_cetd.result import ExtractionResult
 
@@ -42,7 +43,7 @@ def result_hash(result: ExtractionResult) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     """Write the fingerprint lines to standard output; 2 when there are no datasets."""
     parser = argparse.ArgumentParser(prog="python -m benchmarks.output_hashes")
-    parser.add_argument("--datasets-root", type=Path, default=default_datasets_root())
+    parser.add_argument("--datasets-root", type=Path, default=datasets_root())
     parser.add_argument(
         "--algorithms",
         default=",".join(scrapy_cetd.ALGORITHMS),

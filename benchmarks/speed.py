@@ -36,9 +36,10 @@ import lxml.html
 from lxml import etree
 from scrapy.http import HtmlResponse
 
-from scrapy_cetd.api import ALGORITHMS, get_extractor
-from scrapy_cetd.evaluation.datasets import Page, default_datasets_root, find_datasets
+from benchmarks import datasets_root
+from scrapy_cetd.evaluation.datasets import Page, find_datasets
 from scrapy_cetd.extractors.base import Extractor
+from scrapy_cetd.extractors.registry import ALGORITHMS, get_extractor
 from scrapy_cetd.page import dom
 
 DEFAULT_ALGORITHMS = ("cetd-ds", "cectd-ds", "cectd-s")
@@ -169,7 +170,7 @@ def print_table(summaries: Sequence[dict[str, Any]], algorithms: Sequence[str]) 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the benchmark; prints a table and optionally writes the numbers as JSON."""
     parser = argparse.ArgumentParser(prog="python -m benchmarks.speed", description=__doc__)
-    parser.add_argument("--datasets-root", type=Path, default=default_datasets_root())
+    parser.add_argument("--datasets-root", type=Path, default=datasets_root())
     parser.add_argument("--algorithms", default=",".join(DEFAULT_ALGORITHMS))
     parser.add_argument("--json", type=Path, help="write the summaries to this file")
     parser.add_argument("--repeat", type=int, default=3, help="timed runs per page (best kept)")

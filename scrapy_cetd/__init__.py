@@ -1,9 +1,10 @@
 """scrapy-cetd: the main content of every page a Scrapy crawler fetches."""
 
-from scrapy_cetd.api import ALGORITHMS, DEFAULT_ALGORITHM, extract, get_extractor
+from scrapy_cetd.api import extract
 from scrapy_cetd.crawl.addon import Addon
-from scrapy_cetd.crawl.middleware import CETDDownloaderMiddleware, CETDSpiderMiddleware, get_dom
+from scrapy_cetd.crawl.middleware import CETDDownloaderMiddleware, CETDSpiderMiddleware
 from scrapy_cetd.crawl.pipeline import CETDPipeline
+from scrapy_cetd.crawl.spider import get_dom, tps_selector
 from scrapy_cetd.extractors.base import Extractor
 from scrapy_cetd.extractors.cetd import (
     CompositeTextDensityExtractor,
@@ -14,13 +15,13 @@ from scrapy_cetd.extractors.cetd_plus import CetdPlusExtractor
 from scrapy_cetd.extractors.cetr import CetrExtractor, CetrThresholdExtractor
 from scrapy_cetd.extractors.coreex import CoreExExtractor
 from scrapy_cetd.extractors.cset import CSetExtractor
+from scrapy_cetd.extractors.registry import ALGORITHMS, DEFAULT_ALGORITHM, get_extractor
 from scrapy_cetd.result import ExtractionResult
 from scrapy_cetd.tps import (
     TagPathRegion,
     TagPathSplit,
     prune_tag_paths,
     search_tag_path_region,
-    tps_selector,
 )
 
 __all__ = [

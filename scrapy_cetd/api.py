@@ -1,67 +1,19 @@
-"""The entry points: the registry of algorithms, :func:`get_extractor` and :func:`extract`."""
+"""The entry point :func:`extract`: one page in, its main content out, within the limits.
+
+The algorithms and :func:`~scrapy_cetd.extractors.registry.get_extractor` are in
+:mod:`scrapy_cetd.extractors.registry`.
+"""
 
 from __future__ import annotations
 
-import inspect
-from collections.abc import Mapping
-from types import MappingProxyType
 from typing import Any
 
 from lxml import etree
 
-from scrapy_cetd.extractors.base import Extractor
-from scrapy_cetd.extractors.cetd import (
-    CompositeTextDensityExtractor,
-    SmoothedCompositeTextDensityExtractor,
-    TextDensityExtractor,
-)
-from scrapy_cetd.extractors.cetd_plus import CetdPlusExtractor
-from scrapy_cetd.extractors.cetr import CetrExtractor, CetrThresholdExtractor
-from scrapy_cetd.extractors.coreex import CoreExExtractor
-from scrapy_cetd.extractors.cset import CSetExtractor
+from scrapy_cetd.extractors.registry import DEFAULT_ALGORITHM, get_extractor
 from scrapy_cetd.limits import DEFAULT_MAX_BODY_SIZE, DEFAULT_MAX_NODES, Limits
 from scrapy_cetd.page.parse import Source, html_response, response_tree
 from scrapy_cetd.result import ExtractionResult
-
-DEFAULT_ALGORITHM = "cetd-plus"
-
-ALGORITHMS: Mapping[str, type[Extractor]] = MappingProxyType(
-    {
-        cls.name: cls
-        for cls in (
-            CetdPlusExtractor,
-            TextDensityExtractor,
-            CompositeTextDensityExtractor,
-            SmoothedCompositeTextDensityExtractor,
-            CetrExtractor,
-            CetrThresholdExtractor,
-            CoreExExtractor,
-            CSetExtractor,
-        )
-    }
-)
-"""Registered algorithm names and their extractor classes (read-only)."""
-
-
-def get_extractor(name: str = DEFAULT_ALGORITHM, **options: Any) -> Extractor:
-    """A configured extractor for the algorithm ``name``.
-
-    Raises :class:`ValueError` naming the valid choices for an unknown algorithm or option, or
-    for an option value the extractor rejects.
-    """
-    try:
-        cls = ALGORITHMS[name]
-    except KeyError:
-        valid = ", ".join(sorted(ALGORITHMS))
-        raise ValueError(f"unknown algorithm {name!r}; valid algorithms: {valid}") from None
-    parameters = inspect.signature(cls).parameters
-    unknown = sorted(set(options) - set(parameters))
-    if unknown:
-        valid = ", ".join(parameters) or "none"
-        raise ValueError(
-            f"unknown option(s) {', '.join(unknown)} for algorithm {name!r}; valid options: {valid}"
-        )
-    return cls(**options)
 
 
 def extract(

@@ -14,10 +14,10 @@ from typing import Any
 
 import lxml.html
 
-from scrapy_cetd.api import ALGORITHMS, DEFAULT_ALGORITHM, get_extractor
 from scrapy_cetd.evaluation.datasets import Dataset, Page, find_datasets, load_dataset
 from scrapy_cetd.evaluation.scoring import DatasetScore, Predict, evaluate, format_table
 from scrapy_cetd.extractors.base import Extractor
+from scrapy_cetd.extractors.registry import ALGORITHMS, DEFAULT_ALGORITHM, get_extractor
 from scrapy_cetd.page.parse import to_tree
 from scrapy_cetd.result import ExtractionResult
 from scrapy_cetd.tps import MIN_SIZE_GAP, prune_tag_paths_region

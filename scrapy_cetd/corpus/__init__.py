@@ -72,15 +72,15 @@ from lxml import etree
 from scrapy.http import Headers, HtmlResponse
 from scrapy.responsetypes import responsetypes
 
-from scrapy_cetd.api import DEFAULT_ALGORITHM, get_extractor
-from scrapy_cetd.crawl.settings import DEFAULTS
 from scrapy_cetd.extractors.base import Extractor
+from scrapy_cetd.extractors.registry import DEFAULT_ALGORITHM, get_extractor
+from scrapy_cetd.limits import DEFAULT_MAX_BODY_SIZE
 from scrapy_cetd.page.parse import to_tree
 
 if TYPE_CHECKING:
     import dask.bag
 
-DEFAULT_MAX_BYTES: int = DEFAULTS["CETD_MAX_BODY_SIZE"]
+DEFAULT_MAX_BYTES: int = DEFAULT_MAX_BODY_SIZE
 """Pages with a larger body (before or after decoding) are skipped as ``too_large``; the same
 limit as the Scrapy add-on's ``CETD_MAX_BODY_SIZE``."""
 

@@ -1,4 +1,4 @@
-"""The DOM of a response, shared with the spider: :func:`get_dom` and the two middlewares.
+"""The two middlewares, and :func:`decline_reason`: which responses scrapy-cetd works on.
 
 scrapy-cetd never parses a page itself: the tree it extracts from is the one parsel builds for
 ``response.selector`` (and so for ``response.css()`` and ``response.xpath()``), which Scrapy
@@ -17,14 +17,12 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
-from lxml import etree
 from scrapy.exceptions import NotConfigured
 from scrapy.http import HtmlResponse, Response
 from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 
 from scrapy_cetd.crawl.linking import ItemResponseLinks
 from scrapy_cetd.crawl.settings import DONT_CETD_META_KEY, read_settings
-from scrapy_cetd.page.parse import selector_root
 
 if TYPE_CHECKING:
     from scrapy import Request
@@ -52,24 +50,6 @@ def decline_reason(
     if max_body_size is not None and len(response.body) > max_body_size:
         return "too_large"
     return None
-
-
-def get_dom(response: Response, *, max_body_size: int | None = None) -> etree._Element | None:
-    """The parsed document of ``response``: the very tree behind ``response.css()``.
-
-    It is parsel's root element, parsed once and cached on ``response.selector`` by Scrapy, so
-    calling this before or after the spider reads the page costs no second parse (except for a
-    page whose ``<base href>`` Scrapy cannot resolve: see
-    :func:`~scrapy_cetd.parse.selector_root`). Returns
-    ``None`` for a response scrapy-cetd leaves alone (see :func:`decline_reason`). The tree
-    belongs to the response: read it, do not modify it, and do not store it in ``meta`` or in
-    an item (it is neither small nor picklable).
-    """
-    if not isinstance(response, HtmlResponse):
-        return None
-    if decline_reason(response, max_body_size=max_body_size) is not None:
-        return None
-    return selector_root(response)
 
 
 class CETDDownloaderMiddleware:

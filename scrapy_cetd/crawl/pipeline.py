@@ -39,10 +39,11 @@ from scrapy.utils.asyncio import call_later, is_asyncio_available
 from scrapy.utils.misc import load_object
 from twisted.internet.defer import Deferred
 
-from scrapy_cetd.api import ALGORITHMS, get_extractor
 from scrapy_cetd.crawl.linking import ItemResponseLinks
-from scrapy_cetd.crawl.middleware import decline_reason, get_dom
+from scrapy_cetd.crawl.middleware import decline_reason
 from scrapy_cetd.crawl.settings import CETDSettings, read_settings
+from scrapy_cetd.crawl.spider import get_dom
+from scrapy_cetd.extractors.registry import ALGORITHMS, get_extractor
 from scrapy_cetd.limits import LimitExceededError, Limits, limit_of
 from scrapy_cetd.page.parse import NotADocumentError, document_problem, html_response, response_tree
 from scrapy_cetd.result import ExtractionResult

@@ -14,7 +14,7 @@ from typing import Any
 
 from scrapy.settings import BaseSettings
 
-from scrapy_cetd.api import DEFAULT_ALGORITHM
+from scrapy_cetd.extractors import DEFAULT_ALGORITHM
 from scrapy_cetd.limits import DEFAULT_MAX_BODY_SIZE, DEFAULT_MAX_NODES
 
 DEFAULTS: Mapping[str, Any] = {

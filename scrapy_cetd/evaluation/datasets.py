@@ -1,4 +1,4 @@
-"""Reading the evaluation datasets of ``../shared/datasets`` (see its README for the layout).
+"""Reading evaluation datasets: a folder of pages with their gold main content.
 
 A dataset folder holds ``MANIFEST.json`` (the page list and its metadata), ``html/ID.html.gz``
 (the archived page, gzipped original bytes) and ``gold/ID.txt`` (the gold main content, UTF-8).
@@ -183,13 +183,11 @@ def find_datasets(root: str | Path) -> list[Dataset]:
 
 
 def default_datasets_root() -> Path | None:
-    """Where the datasets are: ``$CETD_DATASETS``, else ``../shared/datasets`` beside the repo.
+    """Where the datasets are: the folder named by ``$CETD_DATASETS``, else ``None``.
 
-    The second is found from this module's own location (``<repo>/scrapy_cetd/``), so it works
-    from a source checkout whatever the current directory; ``None`` when neither applies.
+    The package knows no location of its own: the ``evaluate`` command takes the folders as
+    arguments; the benchmarks and the tests fall back to ``../shared/datasets`` from the
+    current directory (the repository's root) when the variable is not set.
     """
     configured = os.environ.get(DATASETS_ENV)
-    if configured:
-        return Path(configured)
-    beside_repo = Path(__file__).resolve().parent.parent.parent / "shared" / "datasets"
-    return beside_repo if beside_repo.is_dir() else None
+    return Path(configured) if configured else None

@@ -9,12 +9,13 @@ the bootstrap interval.
 from __future__ import annotations
 
 import random
-import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rapidfuzz.distance import LCSseq
+
+from scrapy_cetd.page.words import tokens
 
 __all__ = [
     "METRICS",
@@ -31,20 +32,6 @@ METRICS: tuple[str, ...] = ("LCS", "BOW", "SH")
 
 SHINGLE_SIZE = 4
 """Tokens per shingle of the SH metric."""
-
-_WORD = re.compile(r"[^\W_]+")
-# Same ranges as score.py: kana, CJK extension A, CJK unified ideographs, hangul syllables,
-# CJK compatibility ideographs.
-_CJK = re.compile(r"([\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff])")
-
-
-def tokens(text: str) -> list[str]:
-    """Lower-cased runs of letters and digits; each CJK ideograph, kana or hangul alone.
-
-    Punctuation, underscores and whitespace separate tokens and are not tokens themselves.
-    CJK characters are split apart because those scripts do not separate words by spaces.
-    """
-    return _WORD.findall(_CJK.sub(r" \1 ", text.lower()))
 
 
 def _intern(a: Sequence[str], b: Sequence[str]) -> tuple[list[int], list[int]]:

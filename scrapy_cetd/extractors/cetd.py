@@ -9,12 +9,10 @@ from typing import ClassVar
 
 from scrapy_cetd.extractors.base import Extractor
 from scrapy_cetd.page import dom
-from scrapy_cetd.page.density import NodeCounts, count_nodes, densities, density_sums
+from scrapy_cetd.page.density import EPSILON, NodeCounts, count_nodes, densities, density_sums
 from scrapy_cetd.page.dom import DomView
+from scrapy_cetd.page.flags import ancestors_of
 from scrapy_cetd.page.output import Keep, content_modes, own_modes
-
-EPSILON = 1e-9
-"""Tolerance of every threshold comparison (``x ≥ t`` is ``x ≥ t - ε``; §0.5)."""
 
 NO_TEXT = "no visible text"
 
@@ -97,34 +95,6 @@ def expand(
         content[best[node]] = True
         stack.extend(reversed(view.children[node]))
     return content
-
-
-def within(view: DomView, flags: Sequence[bool]) -> list[bool]:
-    """Which elements are flagged or lie below a flagged element."""
-    inside = [bool(flag) for flag in flags]
-    parent = view.parent
-    for i in range(1, len(view)):
-        inside[i] = inside[i] or inside[parent[i]]
-    return inside
-
-
-def holding(view: DomView, flags: Sequence[bool]) -> list[bool]:
-    """Which elements are flagged or have a flagged element below them."""
-    return [bool(own) or below for own, below in zip(flags, ancestors_of(view, flags), strict=True)]
-
-
-def ancestors_of(view: DomView, content: Sequence[bool]) -> list[bool]:
-    """Which elements have a content element below them (the shells of the output)."""
-    if dom.speedups is not None:
-        computed: list[bool] | None = dom.speedups.ancestors_of(view.parent, content)
-        if computed is not None:
-            return computed
-    below = [False] * len(view)
-    parent = view.parent
-    for i in range(len(view) - 1, 0, -1):
-        if content[i] or below[i]:
-            below[parent[i]] = True
-    return below
 
 
 def _subtree_argmax(parent: Sequence[int], values: Sequence[float]) -> list[int]:

@@ -16,20 +16,11 @@ from dataclasses import dataclass, replace
 
 from lxml import etree
 
-from scrapy_cetd.evaluation.metrics import tokens
 from scrapy_cetd.extractors.base import Extractor
-from scrapy_cetd.extractors.cetd import (
-    EPSILON,
-    NO_TEXT,
-    ancestors_of,
-    density_sum_scores,
-    expand,
-    holding,
-    within,
-)
+from scrapy_cetd.extractors.cetd import NO_TEXT, density_sum_scores, expand
 from scrapy_cetd.extractors.furniture import boilerplate, located, without
 from scrapy_cetd.page import dom
-from scrapy_cetd.page.density import NodeCounts, count_nodes
+from scrapy_cetd.page.density import EPSILON, NodeCounts, count_nodes
 from scrapy_cetd.page.dom import (
     BLOCK_TAGS,
     DomView,
@@ -39,8 +30,10 @@ from scrapy_cetd.page.dom import (
     local_tag,
     normalized_length,
 )
+from scrapy_cetd.page.flags import ancestors_of, holding, within
 from scrapy_cetd.page.markup import ARTICLE_TYPES, PageMarkup, page_markup, page_title
 from scrapy_cetd.page.output import Keep, content_modes, kept_elements
+from scrapy_cetd.page.words import tokens
 from scrapy_cetd.result import ExtractionResult
 
 LINK_BLOCK_TAGS = frozenset(

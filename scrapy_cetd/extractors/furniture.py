@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from scrapy_cetd.evaluation.metrics import tokens
 from scrapy_cetd.page import dom
 from scrapy_cetd.page.dom import LINK_TAGS, DomView
+from scrapy_cetd.page.words import tokens
 
 BOILERPLATE_TAGS = frozenset({"nav", "aside", "footer", "dialog", "menu", "select"})
 """HTML elements whose content is page furniture by definition (HTML Living Standard §4.3-4.4)."""

@@ -15,6 +15,9 @@ from dataclasses import dataclass
 from scrapy_cetd.page import dom
 from scrapy_cetd.page.dom import DomView
 
+EPSILON = 1e-9
+"""Tolerance of every threshold comparison (``x ≥ t`` is ``x ≥ t - ε``; §0.5)."""
+
 
 @dataclass(frozen=True, eq=False)
 class NodeCounts:

@@ -10,7 +10,6 @@ from typing import Any
 
 import pytest
 
-from scrapy_cetd.evaluation import datasets
 from scrapy_cetd.evaluation.datasets import (
     DATASETS_ENV,
     Dataset,
@@ -165,10 +164,13 @@ def test_default_root_from_the_environment(tmp_path: Path, monkeypatch: pytest.M
     assert default_datasets_root() == tmp_path
 
 
-def test_default_root_beside_the_repository(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_package_knows_no_datasets_folder_of_its_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.delenv(DATASETS_ENV, raising=False)
-    beside = Path(datasets.__file__).resolve().parents[2] / "shared" / "datasets"
-    assert default_datasets_root() == (beside if beside.is_dir() else None)
+    (tmp_path / "shared" / "datasets").mkdir(parents=True)
+    monkeypatch.chdir(tmp_path / "shared")
+    assert default_datasets_root() is None
 
 
 # --- the shared datasets --------------------------------------------------------------------

@@ -14,10 +14,10 @@ import pytest
 from conftest import EXAMPLE_1, STORM_PAGE, deep_chain, parse, texts_from_threads
 from lxml import etree
 
-from scrapy_cetd.api import get_extractor
 from scrapy_cetd.evaluation.datasets import Page, default_datasets_root, find_datasets
 from scrapy_cetd.extractors import cetd, cetd_plus, furniture
-from scrapy_cetd.page import density, dom, markup, output
+from scrapy_cetd.extractors.registry import get_extractor
+from scrapy_cetd.page import density, dom, flags, markup, output
 from scrapy_cetd.page.dom import DomView, build_view_python, find_body
 from scrapy_cetd.page.output import Keep, render_python
 
@@ -267,7 +267,7 @@ def cetd_plus_passes(root: etree._Element, rng: random.Random) -> list[Any]:
     content = [rng.random() < 0.3 for _ in range(len(view))]
     modes = random_modes(view, rng)
     results += [
-        cetd.ancestors_of(view, content),
+        flags.ancestors_of(view, content),
         output.kept_elements(view, modes),
         cetd_plus._kept_chars(view, counts, modes),
         cetd_plus._chars(view, counts, content),
