@@ -8,7 +8,7 @@ response (:func:`benchmarks.speed.decoded_text`), outside the timings. Then:
 * the lxml parse of the page, exactly as parsel does it, is timed once per page (the yardstick
   that makes times comparable across processes on a noisy machine: every time is also reported
   as a multiple of this parse, measured in the same process on the same page);
-* :func:`scrapy_cetd.evaluation.evaluate` runs the system on the decoded text and scores it
+* :func:`scrapy_cetd.evaluation.scoring.evaluate` runs the system on the decoded text and scores it
   (LCS, BOW and SH with precision, recall and a bootstrap interval; a page that raises or runs
   over ``PAGE_TIMEOUT`` seconds counts as a failure with empty output). For our algorithms the
   system is the parse plus ``Extractor.extract``; both are timed, so the extraction alone is also

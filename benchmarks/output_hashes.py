@@ -8,7 +8,7 @@ Python pass) is checked by running this before and after it and comparing the tw
     python -m benchmarks.output_hashes > after.txt
     diff before.txt after.txt
 
-Each page is parsed once, as a Scrapy crawl parses it (:func:`scrapy_cetd.parse.to_tree`), and
+Each page is parsed once, as a Scrapy crawl parses it (:func:`scrapy_cetd.page.parse.to_tree`), and
 every registered algorithm (:data:`scrapy_cetd.ALGORITHMS`) extracts from that tree. One line
 per page and algorithm: ``dataset page algorithm hash``, where the hash is the SHA-256 (first
 16 hex digits) of the result's text, HTML, title and reason; an exception is written as its

@@ -12,7 +12,7 @@ process and one page after the other, the script times
 Each timing is the best of ``--repeat`` runs (3 by default) to cut scheduling noise, and both
 are measured on the same page back to back, so their ratio holds on a busy machine.
 
-The table says which implementation ran: the compiled ``scrapy_cetd._speedups`` when it is
+The table says which implementation ran: the compiled ``scrapy_cetd.page._speedups`` when it is
 built for the installed lxml, else the pure-Python reference. Set ``SCRAPY_CETD_PURE_PYTHON=1``
 to time the pure-Python code on purpose.
 
@@ -103,7 +103,7 @@ def implementation() -> str:
     """Which code the extractors run: the compiled accelerator or the pure-Python reference."""
     if dom.speedups is None:
         return "pure Python"
-    return f"compiled scrapy_cetd._speedups (lxml {dom.speedups.LXML_VERSION_COMPILED})"
+    return f"compiled scrapy_cetd.page._speedups (lxml {dom.speedups.LXML_VERSION_COMPILED})"
 
 
 def percentile(values: Sequence[float], fraction: float) -> float:

@@ -2,7 +2,7 @@
 
 Pages: the WCXB pages of type ``listing``, ``collection`` and ``product`` in
 ``../shared/datasets/wcxb`` (150) and the 25 pages of ``record_pages_wri``. Each page is
-decoded and parsed as a Scrapy crawl does (:func:`scrapy_cetd.parse.to_tree`) and pruned by
+decoded and parsed as a Scrapy crawl does (:func:`scrapy_cetd.page.parse.to_tree`) and pruned by
 :func:`scrapy_cetd.prune_tag_paths` with its defaults. Two numbers, as in the paper's
 Table I (``docs/algorithms.md`` §5.7: 86.96% and 46.22%):
 

@@ -193,7 +193,7 @@ def prune_tag_paths(
     (when nothing was split off, that leaves an empty ``<body>``). A frameset page, or one
     whose sequence does not split, comes back as an unpruned copy. A document without a body,
     or with content after a stray ``</body>``, is read as the extractors read it, with its body
-    repaired (:func:`~scrapy_cetd.dom.viewed_body`), and the copy is of the repaired document.
+    repaired (:func:`~scrapy_cetd.page.dom.viewed_body`), and the copy is of the repaired document.
     The options are those of :func:`search_tag_path_region`. Two go beyond the paper, for real
     list pages, where a heading, an introduction or a product description often sits outside
     the record region and the records are framed by menus (see the README for what each

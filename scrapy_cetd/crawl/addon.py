@@ -1,7 +1,7 @@
 """The Scrapy add-on: ``ADDONS = {"scrapy_cetd.Addon": 100}`` enables everything.
 
 The add-on only wires the three components in; every ``CETD_*`` setting has its default in
-:mod:`scrapy_cetd.settings`, read by the components themselves, so the add-on and a by-hand
+:mod:`scrapy_cetd.crawl.settings`, read by the components themselves, so the add-on and a by-hand
 setup behave the same.
 """
 

@@ -1,7 +1,7 @@
 """Which response each item came from: the bounded, weak table behind the item pipeline.
 
 Scrapy hands an item pipeline the item alone. The spider middleware
-(:class:`~scrapy_cetd.middleware.CETDSpiderMiddleware`) sees each item next to the response
+(:class:`~scrapy_cetd.crawl.middleware.CETDSpiderMiddleware`) sees each item next to the response
 whose callback produced it and records the pair here; the pipeline takes the pair out again.
 Nothing is added to the item or to ``Request.meta``, so items and requests stay picklable
 (scrapy-redis, disk queues) and exports stay clean.

@@ -9,7 +9,7 @@ content therefore share a single parse, whichever of the two comes first.
   ``CETD_MAX_BODY_SIZE`` bytes, no ``dont_cetd`` in ``Request.meta``), counts them, and with
   ``CETD_EAGER_PARSE`` parses them on arrival.
 * :class:`CETDSpiderMiddleware` links each item to the response it came from
-  (:mod:`scrapy_cetd.linking`), since pipelines never see responses.
+  (:mod:`scrapy_cetd.crawl.linking`), since pipelines never see responses.
 """
 
 from __future__ import annotations
@@ -105,7 +105,7 @@ class CETDSpiderMiddleware(BaseSpiderMiddleware):
     Runs at a low priority (the add-on uses 10, below every built-in spider middleware) so it
     links the item object that actually leaves the spider middlewares. Items from
     ``start()`` have no response and are not linked. The link lives in a per-crawler table
-    (:class:`~scrapy_cetd.linking.ItemResponseLinks`), never in the item or in ``meta``.
+    (:class:`~scrapy_cetd.crawl.linking.ItemResponseLinks`), never in the item or in ``meta``.
     """
 
     def __init__(self, crawler: Crawler) -> None:

@@ -1,7 +1,7 @@
 """The item pipeline: the main content of the page an item came from, written into the item.
 
 For each item, :class:`CETDPipeline` finds the document (the DOM of the linked response, see
-:mod:`scrapy_cetd.linking`, else raw HTML in ``CETD_SOURCE_FIELD``), runs the configured
+:mod:`scrapy_cetd.crawl.linking`, else raw HTML in ``CETD_SOURCE_FIELD``), runs the configured
 extractor on it and writes ``main_content_html`` / ``main_content_text`` /
 ``main_content_title`` through :class:`~itemadapter.ItemAdapter`, so dicts,
 :class:`scrapy.Item`, dataclass and attrs items all work.

@@ -1,7 +1,7 @@
 """The ``CETD_*`` Scrapy settings: names, defaults, and reading them the same way everywhere.
 
 Every component reads its settings through :func:`read_settings` in ``from_crawler``, so a
-component enabled by hand (without :class:`~scrapy_cetd.addon.Addon`) gets the same defaults
+component enabled by hand (without :class:`~scrapy_cetd.crawl.addon.Addon`) gets the same defaults
 as one enabled by the add-on, and a setting the user set explicitly to ``None`` stays ``None``
 (``Settings.get`` would turn it back into the default).
 """

@@ -49,7 +49,7 @@ def tps_selector(
 ) -> Selector:
     """A :class:`scrapy.Selector` over the TPS-pruned copy of ``response``'s page.
 
-    The tree is the one behind ``response.css()`` (:func:`~scrapy_cetd.middleware.get_dom`,
+    The tree is the one behind ``response.css()`` (:func:`~scrapy_cetd.crawl.spider.get_dom`,
     no second parse); it is copied and pruned by :func:`prune_tag_paths` with the same
     options, so ``response`` itself is unchanged::
 

@@ -1,4 +1,4 @@
-"""Scoring an extractor on a dataset with the metrics of :mod:`scrapy_cetd.metrics`.
+"""Scoring an extractor on a dataset with the metrics of :mod:`scrapy_cetd.evaluation.metrics`.
 
 :func:`evaluate` runs a prediction function on every page, times it and scores its text against
 the gold text; the per-dataset numbers are macro averages over pages, as in the datasets README

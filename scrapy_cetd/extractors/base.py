@@ -62,7 +62,7 @@ class Extractor(abc.ABC):
         return ExtractionResult(text=text, html=html, algorithm=self.name)
 
     def view(self, tree: etree._Element) -> DomView | str:
-        """The visible view of ``tree``'s body (:func:`~scrapy_cetd.dom.viewed_body`, maybe in
+        """The visible view of ``tree``'s body (:func:`~scrapy_cetd.page.dom.viewed_body`, maybe in
         a repaired copy of the document), or why there is none (a frameset page). The time
         budget is checked before and after the view is built."""
         check_deadline("before building the view")

@@ -27,7 +27,7 @@ class _DensitySumExtractor(Extractor):
         """``threshold_coefficient`` is the paper's λ (§5.5, Fig. 5; default 1.0, 0.9 a good
         trade-off on Yahoo!): the threshold is λ times the smallest density on the path from
         the best node to the body. 0 keeps the whole body.
-        ``remove_hidden``: see :class:`~scrapy_cetd.extractor.Extractor`."""
+        ``remove_hidden``: see :class:`~scrapy_cetd.extractors.base.Extractor`."""
         if threshold_coefficient < 0:
             raise ValueError(f"threshold_coefficient must be >= 0, got {threshold_coefficient}")
         super().__init__(remove_hidden=remove_hidden)
@@ -140,7 +140,7 @@ class SmoothedCompositeTextDensityExtractor(Extractor):
     def __init__(self, *, threshold_coefficient: float = 1.0, remove_hidden: bool = True) -> None:
         """``threshold_coefficient`` is λ (§5.5): an element is content when its smoothed
         density is at least λ times the body's density (§4.1).
-        ``remove_hidden``: see :class:`~scrapy_cetd.extractor.Extractor`."""
+        ``remove_hidden``: see :class:`~scrapy_cetd.extractors.base.Extractor`."""
         if threshold_coefficient < 0:
             raise ValueError(f"threshold_coefficient must be >= 0, got {threshold_coefficient}")
         super().__init__(remove_hidden=remove_hidden)

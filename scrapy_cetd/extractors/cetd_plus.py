@@ -1,12 +1,12 @@
 """cetd-plus: CECTD-DS with what the page itself says about its structure.
 
-The paper's CECTD-DS (:mod:`scrapy_cetd.cetd`) scores every element by composite text density
-and keeps, across the whole body, each region whose density clears a threshold. On modern news
-pages that also keeps navigation, related-article lists, comment threads and footers, whose
-density is as high as the article's. cetd-plus keeps the CETD statistics and DensitySum, and
-adds a few named heuristics, each an option that can be turned off. The gain of each, measured
-by turning it off alone (BOW-F1 on ``shared/datasets``; see the README for the command), is in
-its option's description.
+The paper's CECTD-DS (:mod:`scrapy_cetd.extractors.cetd`) scores every element by composite
+text density and keeps, across the whole body, each region whose density clears a threshold. On
+modern news pages that also keeps navigation, related-article lists, comment threads and
+footers, whose density is as high as the article's. cetd-plus keeps the CETD statistics and
+DensitySum, and adds a few named heuristics, each an option that can be turned off. The gain of
+each, measured by turning it off alone (BOW-F1 on ``shared/datasets``; see the README for the
+command), is in its option's description.
 """
 
 from __future__ import annotations
@@ -212,7 +212,7 @@ class CetdPlusExtractor(Extractor):
           article dataset by more than 0.0002, but article pages of the share come as close as
           0.08 and 0.10 (short news stories among many links), so the default keeps a margin.
         - ``threshold_coefficient``: the paper's λ (§5.5), as in CECTD-DS.
-        - ``remove_hidden``: see :class:`~scrapy_cetd.extractor.Extractor`.
+        - ``remove_hidden``: see :class:`~scrapy_cetd.extractors.base.Extractor`.
         """
         if threshold_coefficient < 0:
             raise ValueError(f"threshold_coefficient must be >= 0, got {threshold_coefficient}")

@@ -109,7 +109,7 @@ class _TagRatioExtractor(Extractor):
 
     def extract(self, tree: etree._Element, *, url: str | None = None) -> ExtractionResult:
         """Extract the content lines of the document that holds ``tree`` (or of its repaired
-        copy, :func:`~scrapy_cetd.dom.viewed_body`).
+        copy, :func:`~scrapy_cetd.page.dom.viewed_body`).
 
         CETR works on source lines, but an extractor is handed a parsed tree (Scrapy's one
         parse), so the tree is serialised once: a copy of ``tree`` (the whole ``<html>``
@@ -204,7 +204,7 @@ class CetrExtractor(_TagRatioExtractor):
         ``reflow_all_lines``: reflow every long line, so ratios do not depend on minification
         (S-3, default); ``False`` is the seed's literal rule, reflowing only a document that
         is on one line.
-        ``remove_hidden``: see :class:`~scrapy_cetd.extractor.Extractor`."""
+        ``remove_hidden``: see :class:`~scrapy_cetd.extractors.base.Extractor`."""
         if clusters < 2:
             raise ValueError(f"clusters must be >= 2, got {clusters}")
         if derivative_window < 1:

@@ -71,7 +71,7 @@ class CoreExExtractor(Extractor):
         on in the best configuration R4-R5 of Table 1).
         ``include_title``: add the first ``h1``-``h6`` among the winner's previous siblings,
         nearest first (§6.1; title recall 80% → 92%; ``False`` reproduces Table 1's R5).
-        ``remove_hidden``: see :class:`~scrapy_cetd.extractor.Extractor`."""
+        ``remove_hidden``: see :class:`~scrapy_cetd.extractors.base.Extractor`."""
         if not 0 <= weight_ratio <= 1:
             raise ValueError(f"weight_ratio must be between 0 and 1, got {weight_ratio}")
         if not 0 <= threshold <= 1:

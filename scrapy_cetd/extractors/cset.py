@@ -88,7 +88,7 @@ class CSetExtractor(Extractor):
         gives the same result).
         ``hr``: hyperlink threshold of the post-process (§4, Table 2: 7; 7 and 8 are equal).
         ``post_process``: apply the final post-process (§3.5; Table 2's last row is without).
-        ``remove_hidden``: see :class:`~scrapy_cetd.extractor.Extractor`."""
+        ``remove_hidden``: see :class:`~scrapy_cetd.extractors.base.Extractor`."""
         if c < 1:
             raise ValueError(f"c must be at least 1, got {c}")
         if tr < 0 or hr < 0:

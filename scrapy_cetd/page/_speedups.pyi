@@ -1,8 +1,8 @@
-"""Types of the compiled accelerator ``scrapy_cetd._speedups`` (source: ``_speedups.pyx``).
+"""Types of the compiled accelerator ``scrapy_cetd.page._speedups`` (source: ``_speedups.pyx``).
 
 Every function returns ``None`` for input it does not handle; the caller then runs the
-pure-Python reference in :mod:`scrapy_cetd.dom`, :mod:`~scrapy_cetd.density`,
-:mod:`~scrapy_cetd.output` or :mod:`~scrapy_cetd.cetd`.
+pure-Python reference in :mod:`scrapy_cetd.page.dom`, :mod:`~scrapy_cetd.page.density`,
+:mod:`~scrapy_cetd.page.output` or :mod:`~scrapy_cetd.extractors.cetd`.
 """
 
 from collections.abc import Callable, Sequence

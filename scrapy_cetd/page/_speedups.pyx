@@ -1,6 +1,6 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False
-"""Compiled versions of the per-page passes of :mod:`scrapy_cetd.dom`, :mod:`~scrapy_cetd.density`
-and :mod:`~scrapy_cetd.output`.
+"""Compiled versions of the per-page passes of :mod:`scrapy_cetd.page.dom`, :mod:`~scrapy_cetd.page.density`
+and :mod:`~scrapy_cetd.page.output`.
 
 The pure-Python functions of those modules are the reference: each function here returns exactly
 what its Python counterpart returns (the same lists, the same floats bit for bit, the same
@@ -9,7 +9,7 @@ Python code. The speed comes from reading the libxml2 nodes behind lxml's elemen
 directly, instead of going through one proxy per node, and from rendering the output by copying
 only the kept nodes instead of the whole body.
 
-Two things tie this module to the lxml it was compiled against, so :mod:`scrapy_cetd.dom` uses
+Two things tie this module to the lxml it was compiled against, so :mod:`scrapy_cetd.page.dom` uses
 it only when :data:`LXML_VERSION` equals ``lxml.etree.LXML_VERSION`` and :data:`READY` is true:
 
 * the layout of lxml's ``_Element`` and ``_Document`` structs (read to reach the libxml2 nodes);
@@ -277,7 +277,7 @@ cdef struct NameSlot:
 
 
 cdef class _Names:
-    """Local names of libxml2 element names, lower-cased as :func:`scrapy_cetd.dom.local_tag`
+    """Local names of libxml2 element names, lower-cased as :func:`scrapy_cetd.page.dom.local_tag`
     does, with their flags; keyed by the name pointer (libxml2 interns names per document, so a
     page has a few dozen)."""
 
@@ -386,7 +386,7 @@ cdef xmlAttr* find_attribute(xmlNode* node, const char* name) noexcept:
 
 
 cdef bint is_hidden(xmlNode* node, int flags) except -1:
-    """:func:`scrapy_cetd.dom.is_hidden` on the libxml2 node."""
+    """:func:`scrapy_cetd.page.dom.is_hidden` on the libxml2 node."""
     cdef xmlAttr* attribute
     if node.properties is NULL:
         return False
@@ -486,7 +486,7 @@ cdef class ElementNodes:
 
 
 def hidden_elements(root):
-    """The elements of :func:`scrapy_cetd.dom.hidden_elements` as a list, in document order;
+    """The elements of :func:`scrapy_cetd.page.dom.hidden_elements` as a list, in document order;
     ``None`` for a root this module does not handle."""
     if not isinstance(root, _Element):
         return None
@@ -513,7 +513,7 @@ cdef list _hidden_elements(_Element root):
 
 
 def hidden_text_length(root):
-    """:func:`scrapy_cetd.dom.hidden_text_length`; ``None`` for a root this module does not
+    """:func:`scrapy_cetd.page.dom.hidden_text_length`; ``None`` for a root this module does not
     handle."""
     if not isinstance(root, _Element):
         return None
@@ -587,7 +587,7 @@ cdef xmlNode* node_at(object elements, Py_ssize_t i) except NULL:
 
 
 def build_view(root, bint remove_hidden):
-    """The fields of :func:`scrapy_cetd.dom.build_view`'s ``DomView`` (elements, tags, parent,
+    """The fields of :func:`scrapy_cetd.page.dom.build_view`'s ``DomView`` (elements, tags, parent,
     children, runs, depth, in_link) for ``root``; ``None`` for a tree this module does not handle.
 
     One preorder walk over the libxml2 nodes with an explicit stack. Each visible element's child
@@ -787,9 +787,9 @@ cdef Py_ssize_t* load_parents(list parent, Py_ssize_t size) except NULL:
 
 
 def count_nodes(runs, in_link, parent):
-    """The lists of :class:`scrapy_cetd.density.NodeCounts` (chars, tags, link_chars,
+    """The lists of :class:`scrapy_cetd.page.density.NodeCounts` (chars, tags, link_chars,
     link_tags, run_chars) from a view's runs, link flags and parents, as
-    :func:`scrapy_cetd.density.count_nodes` computes them; ``None`` for a malformed view."""
+    :func:`scrapy_cetd.page.density.count_nodes` computes them; ``None`` for a malformed view."""
     if type(runs) is not list or type(in_link) is not list or type(parent) is not list:
         return None
     return _count_nodes(runs, in_link, parent)
@@ -873,7 +873,7 @@ cdef double E = math.e
 cdef inline double composite(
     long long c, long long tags, long long link_chars, long long link_tags, double ratio
 ) except? -1.0:
-    """:func:`scrapy_cetd.density.composite_text_density`, the same operations in the same
+    """:func:`scrapy_cetd.page.density.composite_text_density`, the same operations in the same
     order; products too large for exact double division go through Python ints."""
     if c <= 0:
         return 0.0
@@ -906,7 +906,7 @@ cdef int load_ints(list values, long long* out, Py_ssize_t size) except -1:
 
 
 def densities(chars, tags, link_chars, link_tags, ratio, composite_density):
-    """:func:`scrapy_cetd.density.densities` on the lists of a ``NodeCounts`` (``ratio`` is its
+    """:func:`scrapy_cetd.page.density.densities` on the lists of a ``NodeCounts`` (``ratio`` is its
     ``link_ratio``); ``None`` for lists it does not handle."""
     if type(chars) is not list or type(tags) is not list or type(link_chars) is not list or type(link_tags) is not list:
         return None
@@ -949,7 +949,7 @@ cdef object _densities(list chars, list tags, list link_chars,
 
 
 def density_sums(children, run_chars, in_link, density, ratio, composite_density):
-    """:func:`scrapy_cetd.density.density_sums`: per element, its runs scored as pseudo-nodes,
+    """:func:`scrapy_cetd.page.density.density_sums`: per element, its runs scored as pseudo-nodes,
     then its children's densities, added in that order; ``None`` for lists it does not handle."""
     if type(children) is not list or type(run_chars) is not list or type(in_link) is not list or type(density) is not list:
         return None
@@ -1004,7 +1004,7 @@ cdef int load_floats(list values, double* out, Py_ssize_t size) except -1:
 
 
 def subtree_argmax(parent, values):
-    """:func:`scrapy_cetd.cetd._subtree_argmax`: per node, the first node of its subtree (in
+    """:func:`scrapy_cetd.extractors.cetd._subtree_argmax`: per node, the first node of its subtree (in
     document order) with the largest value; ``None`` for lists it does not handle."""
     if type(parent) is not list or type(values) is not list:
         return None
@@ -1042,7 +1042,7 @@ cdef object _subtree_argmax(list parent, list values):
 
 
 def smooth_over_siblings(children, values):
-    """:func:`scrapy_cetd.cetd.smooth_over_siblings` on a view's children lists: the weighted
+    """:func:`scrapy_cetd.extractors.cetd.smooth_over_siblings` on a view's children lists: the weighted
     (1, 2, 1) sibling average; ``None`` for lists it does not handle."""
     if type(children) is not list or type(values) is not list:
         return None
@@ -1098,7 +1098,7 @@ cdef object _smooth_over_siblings(list children, list values):
 
 
 def content_modes(parent, content, shells, shell_text, keep):
-    """:func:`scrapy_cetd.output.content_modes`; ``keep`` is ``(DROP, SHELL, TEXT)``."""
+    """:func:`scrapy_cetd.page.output.content_modes`; ``keep`` is ``(DROP, SHELL, TEXT)``."""
     if type(parent) is not list:
         return None
     return _content_modes(parent, content, shells, shell_text, keep)
@@ -1134,7 +1134,7 @@ cdef object _content_modes(list parent, content, shells, bint shell_text, tuple 
 
 
 def own_modes(parent, content, keep):
-    """:func:`scrapy_cetd.output.own_modes`; ``keep`` is ``(DROP, SHELL, TEXT)``."""
+    """:func:`scrapy_cetd.page.output.own_modes`; ``keep`` is ``(DROP, SHELL, TEXT)``."""
     if type(parent) is not list:
         return None
     return _own_modes(parent, content, keep)
@@ -1170,7 +1170,7 @@ cdef object _own_modes(list parent, content, tuple keep):
 # --- markup and page furniture (cetd-plus) --------------------------------------------------------
 
 def attribute_owners(root, tuple attributes):
-    """:func:`scrapy_cetd.dom.attribute_owners`: the elements of ``root``'s subtree (``root``
+    """:func:`scrapy_cetd.page.dom.attribute_owners`: the elements of ``root``'s subtree (``root``
     first, then in document order) that carry any of ``attributes``, pairs of a name and a
     value (UTF-8 bytes; the value ``None`` for any value); ``None`` for a root this module does
     not handle."""
@@ -1251,7 +1251,7 @@ cdef const char* stored_value(xmlAttr* attribute) noexcept:
 
 
 cdef bint names_a_comment_section(xmlNode* node) except -1:
-    """The ``comments`` test of :func:`scrapy_cetd.furniture.boilerplate` on one node: its id
+    """The ``comments`` test of :func:`scrapy_cetd.extractors.furniture.boilerplate` on one node: its id
     or class names comments or Disqus, or its ``itemtype`` is schema.org's ``Comment``."""
     cdef xmlAttr* identifier = find_attribute(node, "id")
     cdef xmlAttr* classes = find_attribute(node, "class")
@@ -1283,7 +1283,7 @@ cdef bint names_a_comment_section(xmlNode* node) except -1:
 
 def boilerplate(elements, tags, parent, chars, bint structural, bint comments, bint forms,
                 half, most, frozenset furniture_tags, frozenset furniture_roles):
-    """The flags of :func:`scrapy_cetd.furniture.boilerplate`, whose constants come in as
+    """The flags of :func:`scrapy_cetd.extractors.furniture.boilerplate`, whose constants come in as
     arguments; ``None`` for a view this module does not handle."""
     if not is_elements(elements) or type(tags) is not list or type(parent) is not list or type(chars) is not list:
         return None
@@ -1338,7 +1338,7 @@ cdef list _boilerplate(object elements, list tags, list parent, list chars, bint
 
 def without(elements, tags, parent, children, runs, depth, drop, bint href_links,
             frozenset link_tags):
-    """The fields of :func:`scrapy_cetd.furniture.without`'s view (``LINK_TAGS`` comes in as
+    """The fields of :func:`scrapy_cetd.extractors.furniture.without`'s view (``LINK_TAGS`` comes in as
     ``link_tags``); ``None`` for a view this module does not handle."""
     if not is_elements(elements):
         return None
@@ -1490,7 +1490,7 @@ cdef long long count_at(list counts, Py_ssize_t i) except? -1:
 
 
 def ancestors_of(parent, content):
-    """:func:`scrapy_cetd.cetd.ancestors_of` on a view's parents; ``None`` for a malformed
+    """:func:`scrapy_cetd.page.flags.ancestors_of` on a view's parents; ``None`` for a malformed
     view."""
     if type(parent) is not list:
         return None
@@ -1519,7 +1519,7 @@ def ancestors_of(parent, content):
 
 
 cdef char* kept_flags(Py_ssize_t* parents, char* codes, Py_ssize_t size) except NULL:
-    """:func:`scrapy_cetd.output.kept_elements` on parents and mode codes."""
+    """:func:`scrapy_cetd.page.output.kept_elements` on parents and mode codes."""
     cdef char* kept = <char*>PyMem_Malloc(max(size, 1))
     if kept is NULL:
         raise MemoryError()
@@ -1531,7 +1531,7 @@ cdef char* kept_flags(Py_ssize_t* parents, char* codes, Py_ssize_t size) except 
 
 
 def kept_elements(parent, modes, tuple keep):
-    """:func:`scrapy_cetd.output.kept_elements`; ``keep`` is ``(DROP, SHELL, TEXT)``;
+    """:func:`scrapy_cetd.page.output.kept_elements`; ``keep`` is ``(DROP, SHELL, TEXT)``;
     ``None`` for a malformed view."""
     if type(parent) is not list:
         return None
@@ -1553,7 +1553,7 @@ def kept_elements(parent, modes, tuple keep):
 
 
 def kept_chars(parent, modes, chars, tuple keep):
-    """:func:`scrapy_cetd.cetd_plus._kept_chars`; ``None`` for a malformed view."""
+    """:func:`scrapy_cetd.extractors.cetd_plus._kept_chars`; ``None`` for a malformed view."""
     if type(parent) is not list or type(chars) is not list:
         return None
     cdef Py_ssize_t size = len(parent)
@@ -1584,7 +1584,7 @@ def kept_chars(parent, modes, chars, tuple keep):
 
 
 def outermost_chars(parent, content, chars):
-    """:func:`scrapy_cetd.cetd_plus._chars`; ``None`` for a malformed view."""
+    """:func:`scrapy_cetd.extractors.cetd_plus._chars`; ``None`` for a malformed view."""
     if type(parent) is not list or type(chars) is not list:
         return None
     cdef Py_ssize_t size = len(parent)
@@ -1611,7 +1611,7 @@ def outermost_chars(parent, content, chars):
 
 def drop_link_blocks(parent, tags, chars, link_chars, list modes, double ratio,
                      frozenset block_tags, tuple keep, double epsilon):
-    """:func:`scrapy_cetd.cetd_plus._drop_link_blocks` on a view's lists, changing ``modes``;
+    """:func:`scrapy_cetd.extractors.cetd_plus._drop_link_blocks` on a view's lists, changing ``modes``;
     ``False`` (and ``modes`` unchanged) for a malformed view."""
     if type(parent) is not list or type(tags) is not list or type(chars) is not list:
         return False
@@ -1647,7 +1647,7 @@ def drop_link_blocks(parent, tags, chars, link_chars, list modes, double ratio,
 # --- rendering ------------------------------------------------------------------------------------
 
 cdef class _Text:
-    """:func:`scrapy_cetd.output._view_text`'s string building: pieces with whitespace runs
+    """:func:`scrapy_cetd.page.output._view_text`'s string building: pieces with whitespace runs
     collapsed to one space, lines broken at block elements, each line stripped, empty lines
     dropped."""
 
@@ -1740,7 +1740,7 @@ cdef class _Text:
 
 
 cdef inline bint not_xml(Py_UCS4 character) noexcept:
-    """The characters of :data:`scrapy_cetd.output._NOT_XML`."""
+    """The characters of :data:`scrapy_cetd.page.output._NOT_XML`."""
     return (
         character <= 0x08
         or character == 0x0B
@@ -1800,7 +1800,7 @@ cdef inline void append_child(xmlNode* parent, xmlNode* child) noexcept:
 cdef int check_names(xmlNode* node) except -1:
     """:class:`NotHandledError` for namespaces on ``node`` or its attributes: copying a subtree on
     its own could declare them elsewhere than the copy of the whole body does. Returns 1 when an
-    attribute name holds a character :func:`scrapy_cetd.output.drop_unsafe_attributes` removes
+    attribute name holds a character :func:`scrapy_cetd.page.output.drop_unsafe_attributes` removes
     (a quote, ``<``, ``>``, ``=`` or ``/``), else 0."""
     cdef xmlAttr* attribute
     cdef int unsafe = 0
@@ -1876,7 +1876,7 @@ cdef class _Copier:
 cdef class _Segment:
     """The text between two kept children of a changed element (or before the first, or after
     the last) while the removed children between them go, as
-    :func:`scrapy_cetd.output.remove_keeping_tail` leaves it: the leading text nodes as they are
+    :func:`scrapy_cetd.page.output.remove_keeping_tail` leaves it: the leading text nodes as they are
     when no removed child had a non-empty tail, else one text node holding everything, with
     the characters lxml refuses removed."""
 
@@ -1953,14 +1953,14 @@ cdef class _Segment:
 
 
 def render(elements, children, parent, runs, tags, modes, keep, block_tags, clean):
-    """:func:`scrapy_cetd.output.render` on a view's lists: ``(html, text)``, or ``None`` for a
+    """:func:`scrapy_cetd.page.output.render` on a view's lists: ``(html, text)``, or ``None`` for a
     view or tree this module does not handle. ``keep`` is ``(DROP, SHELL, TEXT)``; ``clean``
     is called on the output's root before it is serialised.
 
     Instead of copying the whole root and trimming the copy, the output document is built from
     what is kept: an element that changes (a shell, or one that loses a child) is copied alone
     and filled; a kept element whose subtree stays as it is is copied whole by libxml2. The text
-    around removed children is joined exactly as :func:`scrapy_cetd.output.remove_keeping_tail`
+    around removed children is joined exactly as :func:`scrapy_cetd.page.output.remove_keeping_tail`
     joins it. lxml serialises the result, as it serialises the trimmed copy.
     """
     if (
@@ -2116,7 +2116,7 @@ cdef int _fill(
     list texts,
     list tails,
 ) except -1:
-    """:func:`scrapy_cetd.output._trim`, building instead of removing: fill the copy of each
+    """:func:`scrapy_cetd.page.output._trim`, building instead of removing: fill the copy of each
     visited element with its kept children and its text, as the trimmed copy has them."""
     cdef _Nodes stack = _Nodes()
     cdef _Segment segment = _Segment()
@@ -2214,7 +2214,7 @@ cdef xmlNode* _child_copy(
 cdef str _view_text(
     list tags, _Ints parents, _Ints kept, list texts, list tails, frozenset block_tags
 ):
-    """:func:`scrapy_cetd.output._view_text` on the arrays of :func:`_render`."""
+    """:func:`scrapy_cetd.page.output._view_text` on the arrays of :func:`_render`."""
     cdef Py_ssize_t size = len(tags)
     cdef _Text writer = _Text()
     cdef _Ints open_elements = _Ints()

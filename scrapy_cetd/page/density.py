@@ -1,6 +1,6 @@
 """Text density statistics of CETD (Sun, Song, Liao, SIGIR 2011).
 
-Per element ``i`` of a :class:`~scrapy_cetd.dom.DomView`: ``C`` (characters), ``T``
+Per element ``i`` of a :class:`~scrapy_cetd.page.dom.DomView`: ``C`` (characters), ``T``
 (descendant tags), ``LC`` (link characters) and ``LT`` (link tags), computed bottom-up in one
 O(n) pass (``docs/algorithms.md`` §1.2); from them the Text Density (paper §3.2, Def. 1), the
 Composite Text Density (§3.3, Def. 2, with the clamping of the author's code) and the

@@ -5,10 +5,10 @@ document order (preorder) with their parents, children and text runs, stored in 
 beside the tree. The lxml tree itself is never modified, so the spider, the pipeline and every
 extractor can share Scrapy's one parse (``docs/algorithms.md`` §0.1-§0.4).
 
-The per-page passes here and in :mod:`scrapy_cetd.density`, :mod:`scrapy_cetd.output` and
-:mod:`scrapy_cetd.cetd` run in the compiled module ``scrapy_cetd._speedups`` when it was built
-for the installed lxml (see :data:`speedups`). The Python code beside each is the reference the
-compiled code reproduces exactly, and the fallback.
+The per-page passes here and in :mod:`scrapy_cetd.page.density`, :mod:`scrapy_cetd.page.output`
+and :mod:`scrapy_cetd.extractors.cetd` run in the compiled module ``scrapy_cetd.page._speedups``
+when it was built for the installed lxml (see :data:`speedups`). The Python code beside each is
+the reference the compiled code reproduces exactly, and the fallback.
 """
 
 from __future__ import annotations
@@ -39,18 +39,19 @@ def _load_speedups() -> ModuleType | None:
     try:
         from scrapy_cetd.page import _speedups  # noqa: PLC0415 - optional compiled module
     except Exception as error:  # not built, or built for an incompatible lxml C API
-        logger.debug("scrapy_cetd._speedups not importable (%s): pure Python", error)
+        logger.debug("scrapy_cetd.page._speedups not importable (%s): pure Python", error)
         return None
     if _speedups.LXML_VERSION != etree.LXML_VERSION:
         logger.debug(
-            "scrapy_cetd._speedups was compiled against lxml %s, lxml %s is installed: pure Python",
+            "scrapy_cetd.page._speedups was compiled against lxml %s, lxml %s is installed: "
+            "pure Python",
             _speedups.LXML_VERSION_COMPILED,
             etree.__version__,
         )
         return None
     if not _speedups.READY:
         logger.debug(
-            "scrapy_cetd._speedups unusable (%s): pure Python", _speedups.UNAVAILABLE_REASON
+            "scrapy_cetd.page._speedups unusable (%s): pure Python", _speedups.UNAVAILABLE_REASON
         )
         return None
     return _speedups

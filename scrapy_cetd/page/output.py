@@ -1,6 +1,6 @@
 """Turning an extractor's decision into the two outputs every algorithm gives (§0.6).
 
-An extractor decides, for each element of a :class:`~scrapy_cetd.dom.DomView`, one of three
+An extractor decides, for each element of a :class:`~scrapy_cetd.page.dom.DomView`, one of three
 :class:`Keep` modes. :func:`render` then writes a copy of the root holding only what is kept,
 serialises it as HTML (structure, attributes, links and images intact) and as plain text with
 one block per line. The input tree is never touched: the copy is made first and trimmed.

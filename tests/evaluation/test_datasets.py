@@ -1,4 +1,5 @@
-"""Tests of scrapy_cetd.datasets on temporary dataset folders and on ../shared/datasets."""
+"""Tests of scrapy_cetd.evaluation.datasets on temporary dataset folders and on the shared
+datasets."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Tests of scrapy_cetd.evaluation with fake systems, and agreement with score.py."""
+"""Tests of scrapy_cetd.evaluation.scoring with fake systems, and agreement with score.py."""
 
 from __future__ import annotations
 

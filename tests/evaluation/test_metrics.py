@@ -1,4 +1,5 @@
-"""Tests of scrapy_cetd.metrics: hand-made cases, properties, and agreement with score.py."""
+"""Tests of scrapy_cetd.evaluation.metrics: hand-made cases, properties, and agreement with
+score.py."""
 
 from __future__ import annotations
 

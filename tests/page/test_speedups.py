@@ -25,7 +25,7 @@ ALGORITHMS = ("cetd-ds", "cectd-ds", "cectd-s", "cetd-plus")
 
 SPEEDUPS = dom.speedups
 needs_speedups = pytest.mark.skipif(
-    SPEEDUPS is None, reason="scrapy_cetd._speedups is not built or not usable here"
+    SPEEDUPS is None, reason="scrapy_cetd.page._speedups is not built or not usable here"
 )
 pytestmark = needs_speedups
 
