@@ -41,6 +41,7 @@ from benchmarks.speed import decoded_text, parse, parsel_body
 from scrapy_cetd.evaluation.datasets import Dataset, Page, find_datasets
 from scrapy_cetd.evaluation.metrics import METRICS, bootstrap_interval
 from scrapy_cetd.evaluation.scoring import DatasetScore, PageScore, Predict, evaluate
+from scrapy_cetd.extractors.registry import build_extractor
 
 PAGE_TIMEOUT = 60
 """Seconds a system may spend on one page before the page counts as a failure."""
@@ -134,7 +135,7 @@ class Runner:
 
     def _build(self) -> Callable[[str, str], str]:
         if is_ours(self.system):
-            extractor = scrapy_cetd.get_extractor(self.system)
+            extractor = build_extractor(self.system)
 
             def ours(page_id: str, text: str) -> str:
                 tree = parse(parsel_body(text))

@@ -29,6 +29,7 @@ from pathlib import Path
 import scrapy_cetd
 from benchmarks import datasets_root
 from scrapy_cetd.evaluation.datasets import find_datasets
+from scrapy_cetd.extractors.registry import build_extractor
 from scrapy_cetd.page.parse import to_tree
 from scrapy_cetd.result import ExtractionResult
 
@@ -52,9 +53,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.datasets_root is None:
         parser.error("no datasets found: pass --datasets-root")
-    extractors = {
-        name: scrapy_cetd.get_extractor(name) for name in args.algorithms.split(",") if name
-    }
+    extractors = {name: build_extractor(name) for name in args.algorithms.split(",") if name}
     pages = results = errors = 0
     for dataset in find_datasets(args.datasets_root):
         for page in dataset.pages():

@@ -38,8 +38,8 @@ from scrapy.http import HtmlResponse
 
 from benchmarks import datasets_root
 from scrapy_cetd.evaluation.datasets import Page, find_datasets
-from scrapy_cetd.extractors.base import Extractor
-from scrapy_cetd.extractors.registry import ALGORITHMS, get_extractor
+from scrapy_cetd.extractors.registry import ALGORITHMS, build_extractor
+from scrapy_cetd.limits import TreeExtractor
 from scrapy_cetd.page import dom
 
 DEFAULT_ALGORITHMS = ("cetd-ds", "cectd-ds", "cectd-s")
@@ -86,7 +86,7 @@ def best_ms(run: Callable[[], object], repeat: int) -> float:
 
 
 def time_dataset(
-    name: str, pages: Sequence[Page], extractors: dict[str, Extractor], repeat: int
+    name: str, pages: Sequence[Page], extractors: dict[str, TreeExtractor], repeat: int
 ) -> DatasetTimes:
     """Parse and extraction times of every page of one dataset."""
     times = DatasetTimes(name, extract={algorithm: [] for algorithm in extractors})
@@ -183,7 +183,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     unknown = [name for name in algorithms if name not in ALGORITHMS]
     if unknown:
         parser.error(f"unknown algorithm(s): {', '.join(unknown)}")
-    extractors = {name: get_extractor(name) for name in algorithms}
+    extractors = {name: build_extractor(name) for name in algorithms}
     wanted = set(args.datasets.split(",")) if args.datasets else None
 
     all_times: list[DatasetTimes] = []

@@ -72,9 +72,8 @@ from lxml import etree
 from scrapy.http import Headers, HtmlResponse
 from scrapy.responsetypes import responsetypes
 
-from scrapy_cetd.extractors.base import Extractor
-from scrapy_cetd.extractors.registry import DEFAULT_ALGORITHM, get_extractor
-from scrapy_cetd.limits import DEFAULT_MAX_BODY_SIZE
+from scrapy_cetd.extractors.registry import DEFAULT_ALGORITHM, build_extractor
+from scrapy_cetd.limits import DEFAULT_MAX_BODY_SIZE, TreeExtractor
 from scrapy_cetd.page.parse import to_tree
 
 if TYPE_CHECKING:
@@ -131,7 +130,8 @@ class CorpusSettings:
     """What to extract and how: the same for every record of a run."""
 
     algorithm: str = DEFAULT_ALGORITHM
-    """A registered algorithm name (:data:`scrapy_cetd.ALGORITHMS`)."""
+    """A registered algorithm name (:data:`scrapy_cetd.ALGORITHMS`) or the import path of an
+    extractor class (:func:`~scrapy_cetd.extractors.registry.build_extractor`)."""
     options: Mapping[str, Any] = dataclasses.field(default_factory=dict)
     """Keyword options for the extractor (JSON-serialisable values)."""
     html: bool = False
@@ -140,7 +140,7 @@ class CorpusSettings:
     """Largest body extracted, in bytes, as stored and once decoded."""
 
     def __post_init__(self) -> None:
-        get_extractor(self.algorithm, **self.options)  # raises ValueError early, not per record
+        build_extractor(self.algorithm, self.options)  # raises ValueError early, not per record
         if self.max_bytes <= 0:
             raise ValueError(f"max_bytes must be a positive number of bytes: {self.max_bytes}")
 
@@ -318,16 +318,16 @@ def _page_or_skip(record: WarcRecord, max_bytes: int) -> WarcPage | Skipped:
 
 # The per-record function ------------------------------------------------------------------------
 
-_EXTRACTORS: dict[str, Extractor] = {}
-"""Extractors built in this process, by settings: a cache of :func:`get_extractor` (extractors
+_EXTRACTORS: dict[str, TreeExtractor] = {}
+"""Extractors built in this process, by settings: a cache of :func:`build_extractor` (extractors
 hold only their options, so reuse changes no result)."""
 
 
-def _extractor(settings: CorpusSettings) -> Extractor:
+def _extractor(settings: CorpusSettings) -> TreeExtractor:
     key = json.dumps([settings.algorithm, dict(settings.options)], sort_keys=True)
     extractor = _EXTRACTORS.get(key)
     if extractor is None:
-        extractor = _EXTRACTORS[key] = get_extractor(settings.algorithm, **settings.options)
+        extractor = _EXTRACTORS[key] = build_extractor(settings.algorithm, settings.options)
     return extractor
 
 

@@ -28,7 +28,7 @@ import queue
 import threading
 import time
 import weakref
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
 from itemadapter import ItemAdapter
@@ -36,14 +36,13 @@ from lxml import etree
 from scrapy.exceptions import DropItem, NotConfigured
 from scrapy.http import TextResponse
 from scrapy.utils.asyncio import call_later, is_asyncio_available
-from scrapy.utils.misc import load_object
 from twisted.internet.defer import Deferred
 
 from scrapy_cetd.crawl.linking import ItemResponseLinks
 from scrapy_cetd.crawl.middleware import decline_reason
 from scrapy_cetd.crawl.settings import CETDSettings, read_settings
 from scrapy_cetd.crawl.spider import get_dom
-from scrapy_cetd.extractors.registry import ALGORITHMS, get_extractor
+from scrapy_cetd.extractors.registry import build_extractor
 from scrapy_cetd.limits import LimitExceededError, Limits, limit_of
 from scrapy_cetd.page.parse import NotADocumentError, document_problem, html_response, response_tree
 from scrapy_cetd.result import ExtractionResult
@@ -81,36 +80,6 @@ class ExtractorLike(Protocol):
     def extract(self, tree: etree._Element, *, url: str | None = None) -> ExtractionResult:
         """The main content below ``tree``."""
         ...
-
-
-def build_extractor(algorithm: str, options: Mapping[str, Any]) -> ExtractorLike:
-    """The extractor named by ``CETD_ALGORITHM``, configured with ``CETD_OPTIONS``.
-
-    ``algorithm`` is a registered name (:data:`scrapy_cetd.ALGORITHMS`) or the import path of
-    a class whose instances have the same ``extract(tree, *, url=None)`` method; the class is
-    called with ``options`` as keyword arguments. Raises :class:`ValueError` otherwise.
-    """
-    if algorithm in ALGORITHMS:
-        return get_extractor(algorithm, **options)
-    if "." not in algorithm:
-        valid = ", ".join(sorted(ALGORITHMS))
-        raise ValueError(
-            f"unknown CETD_ALGORITHM {algorithm!r}: use one of {valid} or the import path of an "
-            "extractor class"
-        )
-    try:
-        cls = load_object(algorithm)
-    except (ImportError, NameError, ValueError) as exc:
-        raise ValueError(f"CETD_ALGORITHM {algorithm!r} cannot be imported: {exc}") from exc
-    if not isinstance(cls, type):
-        raise ValueError(f"CETD_ALGORITHM {algorithm!r} is not a class")
-    try:
-        extractor = cls(**options)
-    except TypeError as exc:
-        raise ValueError(f"CETD_OPTIONS do not fit {algorithm}: {exc}") from exc
-    if not callable(getattr(extractor, "extract", None)):
-        raise ValueError(f"CETD_ALGORITHM {algorithm!r} has no extract(tree, *, url) method")
-    return extractor  # type: ignore[no-any-return]
 
 
 class _NoContentError(Exception):

@@ -19,7 +19,7 @@ from scrapy.exceptions import DropItem
 from scrapy.http import HtmlResponse, JsonResponse
 
 import scrapy_cetd
-from scrapy_cetd.crawl.pipeline import build_extractor
+from scrapy_cetd.extractors.registry import build_extractor
 from scrapy_cetd.limits import Limits
 
 URL = "http://127.0.0.1/storm.html"
