@@ -29,10 +29,9 @@ import threading
 import time
 import weakref
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from itemadapter import ItemAdapter
-from lxml import etree
 from scrapy.exceptions import DropItem, NotConfigured
 from scrapy.http import TextResponse
 from scrapy.utils.asyncio import call_later, is_asyncio_available
@@ -43,7 +42,7 @@ from scrapy_cetd.crawl.middleware import decline_reason
 from scrapy_cetd.crawl.settings import CETDSettings, read_settings
 from scrapy_cetd.crawl.spider import get_dom
 from scrapy_cetd.extractors.registry import build_extractor
-from scrapy_cetd.limits import LimitExceededError, Limits, limit_of
+from scrapy_cetd.limits import LimitExceededError, Limits, TreeExtractor, limit_of
 from scrapy_cetd.page.parse import NotADocumentError, document_problem, html_response, response_tree
 from scrapy_cetd.result import ExtractionResult
 
@@ -72,14 +71,6 @@ most; beyond that a thread past its budget keeps its place."""
 
 IDLE_SECONDS = 30.0
 """A worker thread without work for this long ends (another starts when work comes)."""
-
-
-class ExtractorLike(Protocol):
-    """What the pipeline needs of an extractor: :meth:`scrapy_cetd.Extractor.extract`."""
-
-    def extract(self, tree: etree._Element, *, url: str | None = None) -> ExtractionResult:
-        """The main content below ``tree``."""
-        ...
 
 
 class _NoContentError(Exception):
@@ -346,7 +337,7 @@ class CETDPipeline:
             )
         self.crawler = crawler
         self.settings: CETDSettings = settings
-        self.extractor: ExtractorLike = build_extractor(settings.algorithm, settings.options)
+        self.extractor: TreeExtractor = build_extractor(settings.algorithm, settings.options)
         self.limits = Limits(
             max_body_size=settings.max_body_size,
             max_nodes=settings.max_nodes,
