@@ -18,6 +18,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check scrapy_cetd tests benchmarks example_project fuzz docs/conf.py
 	$(BIN)/ruff format --check scrapy_cetd tests benchmarks example_project fuzz docs/conf.py
 	$(BIN)/mypy scrapy_cetd benchmarks
+	$(BIN)/lint-imports
 
 # The scrapy-redis integration test starts a real redis-server: install Debian's package when it
 # is missing, as root or through password-less sudo. Where it cannot be installed, this says so

@@ -29,11 +29,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from benchmarks import crawl, reference, report
+from benchmarks import crawl, datasets_root, reference, report
 from benchmarks.accuracy import all_systems, benchmark_datasets, our_algorithms, run_all
 from benchmarks.peers import PEERS
 from benchmarks.summary import summarize
-from scrapy_cetd.datasets import default_datasets_root
 
 HERE = Path(__file__).resolve().parent
 PAGE = HERE.parent / "docs" / "benchmarks.md"
@@ -167,7 +166,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help=f"{QUICK_PAGES} pages per dataset")
     parser.add_argument("--systems", help="comma-separated systems, or 'ours' / 'peers'")
     parser.add_argument("--datasets", help="only these datasets (comma-separated names)")
-    parser.add_argument("--datasets-root", type=Path, default=default_datasets_root())
+    parser.add_argument("--datasets-root", type=Path, default=datasets_root())
     parser.add_argument("--out", type=Path, help="results folder (default benchmarks/results)")
     parser.add_argument("--no-crawl", action="store_true", help="skip the crawl benchmark")
     parser.add_argument(

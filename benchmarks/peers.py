@@ -4,7 +4,7 @@ Every adapter takes the page as a decoded ``str`` (the HTML as Scrapy decodes th
 :func:`benchmarks.speed.decoded_text`) and returns the main content as plain text, calling the
 library with its documented defaults, as ``../shared/datasets/peers.md`` did. trafilatura also
 runs with ``favor_recall=True`` and with ``fast=True`` (no fallback extractors). A peer that
-raises is not caught here: :func:`scrapy_cetd.evaluation.evaluate` counts it as a failure.
+raises is not caught here: :func:`scrapy_cetd.evaluation.scoring.evaluate` counts it as a failure.
 
 A peer whose library is not installed is reported as missing (``pip install -e .[bench]``),
 never silently dropped.

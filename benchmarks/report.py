@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.reference import KNOWN_CAUSES
-from scrapy_cetd.metrics import METRICS
+from scrapy_cetd.evaluation.metrics import METRICS
 
 START = "<!-- bench:start -->"
 END = "<!-- bench:end -->"

@@ -20,7 +20,7 @@ from pathlib import Path
 from lxml import etree
 
 from scrapy_cetd import ALGORITHMS, extract, prune_tag_paths
-from scrapy_cetd.parse import to_tree
+from scrapy_cetd.page.parse import to_tree
 
 NAMES = sorted(ALGORITHMS)
 SITE = Path(__file__).resolve().parent.parent / "example_project" / "site"

@@ -1,70 +1,22 @@
-"""The entry points: the registry of algorithms, :func:`get_extractor` and :func:`extract`."""
+"""The entry point :func:`extract`: one page in, its main content out, within the limits.
+
+The algorithms and :func:`~scrapy_cetd.extractors.registry.get_extractor` are in
+:mod:`scrapy_cetd.extractors.registry`.
+"""
 
 from __future__ import annotations
 
-import inspect
 import time
-from collections.abc import Mapping
 from dataclasses import replace
-from types import MappingProxyType
 from typing import Any
 
 from lxml import etree
 
-from scrapy_cetd.cetd import (
-    CompositeTextDensityExtractor,
-    SmoothedCompositeTextDensityExtractor,
-    TextDensityExtractor,
-)
-from scrapy_cetd.cetd_plus import CetdPlusExtractor
-from scrapy_cetd.cetr import CetrExtractor, CetrThresholdExtractor
-from scrapy_cetd.coreex import CoreExExtractor
-from scrapy_cetd.cset import CSetExtractor
-from scrapy_cetd.extractor import Extractor
+from scrapy_cetd.extractors.registry import DEFAULT_ALGORITHM, build_extractor
 from scrapy_cetd.guard import DEFAULT_MAX_ATTRIBUTES
 from scrapy_cetd.limits import DEFAULT_MAX_BODY_SIZE, DEFAULT_MAX_NODES, Limits
-from scrapy_cetd.parse import Source, decoding_notes, html_response, response_tree
+from scrapy_cetd.page.parse import Source, decoding_notes, html_response, response_tree
 from scrapy_cetd.result import ExtractionResult
-
-DEFAULT_ALGORITHM = "cetd-plus"
-
-ALGORITHMS: Mapping[str, type[Extractor]] = MappingProxyType(
-    {
-        cls.name: cls
-        for cls in (
-            CetdPlusExtractor,
-            TextDensityExtractor,
-            CompositeTextDensityExtractor,
-            SmoothedCompositeTextDensityExtractor,
-            CetrExtractor,
-            CetrThresholdExtractor,
-            CoreExExtractor,
-            CSetExtractor,
-        )
-    }
-)
-"""Registered algorithm names and their extractor classes (read-only)."""
-
-
-def get_extractor(name: str = DEFAULT_ALGORITHM, **options: Any) -> Extractor:
-    """A configured extractor for the algorithm ``name``.
-
-    Raises :class:`ValueError` naming the valid choices for an unknown algorithm or option, or
-    for an option value the extractor rejects.
-    """
-    try:
-        cls = ALGORITHMS[name]
-    except KeyError:
-        valid = ", ".join(sorted(ALGORITHMS))
-        raise ValueError(f"unknown algorithm {name!r}; valid algorithms: {valid}") from None
-    parameters = inspect.signature(cls).parameters
-    unknown = sorted(set(options) - set(parameters))
-    if unknown:
-        valid = ", ".join(parameters) or "none"
-        raise ValueError(
-            f"unknown option(s) {', '.join(unknown)} for algorithm {name!r}; valid options: {valid}"
-        )
-    return cls(**options)
 
 
 def extract(
@@ -83,8 +35,8 @@ def extract(
 
     ``source`` is the page as ``str``, as ``bytes`` (decoded as Scrapy decodes a response;
     ``encoding`` stands for the HTTP header's charset) or as a parsed lxml tree, which is used
-    as it is and never modified. ``options`` go to the algorithm's extractor (see
-    :data:`ALGORITHMS`).
+    as it is and never modified. ``algorithm`` is a registered name (:data:`ALGORITHMS`) or the
+    import path of an extractor class; ``options`` go to its constructor.
 
     The limits (:mod:`scrapy_cetd.limits`; ``None`` switches one off): ``max_body_size``
     bytes of ``str`` or ``bytes`` input, ``max_attributes`` attributes on one tag (checked in
@@ -99,7 +51,8 @@ def extract(
     PDF, an image, binary data) raises :class:`ValueError`.
     """
     start = time.monotonic()
-    extractor = get_extractor(algorithm, **options)
+    extractor = build_extractor(algorithm, options)
+    name = str(getattr(extractor, "name", algorithm))
     limits = Limits(
         max_body_size=max_body_size,
         max_nodes=max_nodes,
@@ -112,10 +65,10 @@ def extract(
         response = html_response(source, url=url, encoding=encoding)
         too_large = limits.size_reason(len(response.body))
         if too_large is not None:
-            return ExtractionResult.empty(extractor.name, too_large)
+            return ExtractionResult.empty(name, too_large)
         refused = limits.markup_reason(response.text)
         if refused is not None:
-            return ExtractionResult.empty(extractor.name, refused)
+            return ExtractionResult.empty(name, refused)
         tree = response_tree(response)
     result = limits.extract(extractor, tree, url=url, start=start)
     notes = decoding_notes(source, encoding)

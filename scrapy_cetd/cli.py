@@ -15,11 +15,12 @@ from typing import Any
 import lxml.html
 
 from scrapy_cetd import __version__
-from scrapy_cetd.api import ALGORITHMS, DEFAULT_ALGORITHM, extract, get_extractor
-from scrapy_cetd.datasets import Dataset, Page, find_datasets, load_dataset
-from scrapy_cetd.evaluation import DatasetScore, Predict, evaluate, format_table
-from scrapy_cetd.extractor import Extractor
-from scrapy_cetd.parse import to_tree
+from scrapy_cetd.api import extract
+from scrapy_cetd.evaluation.datasets import Dataset, Page, find_datasets, load_dataset
+from scrapy_cetd.evaluation.scoring import DatasetScore, Predict, evaluate, format_table
+from scrapy_cetd.extractors.registry import ALGORITHMS, DEFAULT_ALGORITHM, build_extractor
+from scrapy_cetd.limits import DEFAULT_MAX_NODES, DEFAULT_TIME_BUDGET, TreeExtractor
+from scrapy_cetd.page.parse import to_tree
 from scrapy_cetd.result import ExtractionResult
 from scrapy_cetd.tps import MIN_SIZE_GAP, prune_tag_paths_region
 
@@ -200,8 +201,8 @@ def _add_algorithm_options(parser: argparse.ArgumentParser, *, many: bool) -> No
         "-a",
         "--algorithm",
         default=DEFAULT_ALGORITHM,
-        help=f"{'comma-separated algorithms' if many else 'algorithm'}: {names} "
-        f"(default {DEFAULT_ALGORITHM})",
+        help=f"{'comma-separated algorithms' if many else 'algorithm'}: {names}, or the import "
+        f"path of an extractor class (default {DEFAULT_ALGORITHM})",
     )
     parser.add_argument(
         "-O",
@@ -226,9 +227,9 @@ def _options(pairs: Sequence[str]) -> dict[str, Any]:
     return options
 
 
-def _extractor(name: str, options: dict[str, Any]) -> Extractor:
+def _extractor(name: str, options: dict[str, Any]) -> TreeExtractor:
     try:
-        return get_extractor(name, **options)
+        return build_extractor(name, options)
     except ValueError as error:
         raise CommandError(str(error)) from None
 
@@ -288,14 +289,13 @@ def _print_result(
 
 def _run_evaluate(args: argparse.Namespace) -> int:
     options = _options(args.option)
-    extractors = [
-        _extractor(name.strip(), options) for name in args.algorithm.split(",") if name.strip()
-    ]
+    names = [name.strip() for name in args.algorithm.split(",") if name.strip()]
+    extractors = [(name, _extractor(name, options)) for name in names]
     scores: list[DatasetScore] = []
     for dataset in _datasets(args.datasets):
         ids = dataset.page_ids[: args.limit] if args.limit else None
-        for extractor in extractors:
-            scores.append(evaluate(dataset, _predictor(extractor), system=extractor.name, ids=ids))
+        for name, extractor in extractors:
+            scores.append(evaluate(dataset, _predictor(extractor), system=name, ids=ids))
     if args.json:
         print(json.dumps([score.to_dict() for score in scores], indent=2, ensure_ascii=False))
     else:
@@ -352,8 +352,8 @@ def _run_corpus(args: argparse.Namespace) -> int:
             options=options,
             html=args.html,
             max_bytes=corpus.DEFAULT_MAX_BYTES if args.max_bytes is None else args.max_bytes,
-            max_nodes=_limit(args.max_nodes, corpus.DEFAULT_MAX_NODES),
-            time_budget=_limit(args.time_budget, corpus.DEFAULT_TIME_BUDGET),
+            max_nodes=_limit(args.max_nodes, DEFAULT_MAX_NODES),
+            time_budget=_limit(args.time_budget, DEFAULT_TIME_BUDGET),
         )
         summary = corpus.run_corpus(
             args.inputs, args.out, settings, jobs=args.jobs, progress=args.progress, echo=True
@@ -394,7 +394,7 @@ def _datasets(folders: Sequence[str]) -> list[Dataset]:
     return found
 
 
-def _predictor(extractor: Extractor) -> Predict:
+def _predictor(extractor: TreeExtractor) -> Predict:
     """Decode and parse as a crawl would, then extract: the time measured covers all three."""
 
     def predict(page: Page) -> str:

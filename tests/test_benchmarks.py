@@ -6,6 +6,7 @@ skip without it) and nothing asserts on a wall-clock time.
 
 from __future__ import annotations
 
+import dataclasses
 import gzip
 import importlib.util
 import json
@@ -22,10 +23,10 @@ sys.path.insert(0, str(REPO))
 
 import scrapy_cetd  # noqa: E402
 from benchmarks import __main__ as bench  # noqa: E402
-from benchmarks import accuracy, crawl, reference, report, summary  # noqa: E402
+from benchmarks import accuracy, crawl, output_hashes, reference, report, summary  # noqa: E402
 from benchmarks.peers import PEERS, fragment_text  # noqa: E402
-from scrapy_cetd.datasets import default_datasets_root, load_dataset  # noqa: E402
-from scrapy_cetd.metrics import METRICS, bootstrap_interval  # noqa: E402
+from scrapy_cetd.evaluation.datasets import default_datasets_root, load_dataset  # noqa: E402
+from scrapy_cetd.evaluation.metrics import METRICS, bootstrap_interval  # noqa: E402
 
 # --- bootstrap and pooled statistics ---------------------------------------------------------
 
@@ -480,6 +481,32 @@ def test_benchmark_datasets_leave_out_record_pages(tmp_path: Path) -> None:
     assert [d.name for d in named] == ["record_pages_wri"]
     with pytest.raises(ValueError, match="no dataset nope"):
         accuracy.benchmark_datasets(tmp_path, ["nope"])
+
+
+def test_output_hashes_fingerprint_every_page_and_algorithm(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _dataset(tmp_path / "tiny")
+    assert output_hashes.main(["--datasets-root", str(tmp_path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    rows = [line.split(" ") for line in lines[:-1]]
+    expected = [(page, name) for page in PAGES for name in scrapy_cetd.ALGORITHMS]
+    assert [(row[1], row[2]) for row in rows] == expected
+    assert lines[-1] == f"# {len(PAGES)} pages, {len(expected)} results, 0 exceptions"
+    by_page = {(row[1], row[2]): row[3] for row in rows}
+    assert by_page["a1", "cetd-plus"] != by_page["a2", "cetd-plus"]
+
+
+def test_result_hash_covers_text_html_title_and_reason() -> None:
+    base = scrapy_cetd.ExtractionResult(text="t", html="<p>t</p>", algorithm="a")
+    variants = [
+        base,
+        dataclasses.replace(base, text="u"),
+        dataclasses.replace(base, html="<p>u</p>"),
+        dataclasses.replace(base, title="T"),
+        dataclasses.replace(base, reason="r"),
+    ]
+    assert len({output_hashes.result_hash(result) for result in variants}) == len(variants)
 
 
 def test_crawl_site_is_what_the_example_spider_reads(tmp_path: Path) -> None:

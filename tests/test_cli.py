@@ -83,6 +83,17 @@ def test_extract_reads_stdin(
     assert capsys.readouterr().out.startswith("Storm hits the coast")
 
 
+def test_extract_with_an_extractor_class_by_import_path(
+    page_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["extract", str(page_file), "-a", "scrapy_cetd.CSetExtractor"]) == 0
+    by_path = capsys.readouterr().out
+    assert main(["extract", str(page_file), "-a", "cset"]) == 0
+    assert by_path == capsys.readouterr().out
+    assert main(["extract", str(page_file), "-a", "no_such_module.Extractor"]) == 1
+    assert "cannot be imported" in capsys.readouterr().err
+
+
 def test_empty_result_goes_to_stderr(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "empty.html"
     path.write_text("<html><body><img src='a.png'></body></html>")

@@ -12,10 +12,10 @@ from lxml import etree
 
 import scrapy_cetd
 from scrapy_cetd import limits
-from scrapy_cetd.datasets import default_datasets_root
+from scrapy_cetd.evaluation.datasets import default_datasets_root
 from scrapy_cetd.guard import DEFAULT_MAX_ATTRIBUTES, markup_problem
 from scrapy_cetd.limits import Limits, check_deadline, deadline, limit_of
-from scrapy_cetd.parse import html_response, to_tree
+from scrapy_cetd.page.parse import html_response, to_tree
 
 LIMIT = DEFAULT_MAX_ATTRIBUTES
 

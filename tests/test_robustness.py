@@ -45,7 +45,7 @@ from scrapy.http import HtmlResponse, Response
 import scrapy_cetd
 from scrapy_cetd import limits
 from scrapy_cetd.limits import Limits, check_deadline, deadline, limit_of
-from scrapy_cetd.parse import readable_response
+from scrapy_cetd.page.parse import readable_response, to_tree
 from scrapy_cetd.result import ExtractionResult
 
 CONTENT, EMPTY, NOT_A_DOCUMENT, TOO_LARGE = "content", "empty", "not a document", "too large"
@@ -290,7 +290,7 @@ def test_a_crawl_of_every_bad_input_loses_no_item(
     stats = result.stats
     assert stats["item_scraped_count"] == len(CASES)
     assert "item_error_count" not in stats
-    warnings = [r.getMessage() for r in caplog.records if r.name == "scrapy_cetd.pipeline"]
+    warnings = [r.getMessage() for r in caplog.records if r.name == "scrapy_cetd.crawl.pipeline"]
     for case in CASES:
         check_item(case, by_name[case.name], warnings, stats)
     assert stats["cetd/item_extracted_count"] == sum(c.outcome == CONTENT for c in CASES)
@@ -344,7 +344,7 @@ def test_a_damaged_page_with_a_second_head_and_body_after_the_first() -> None:
 def test_a_page_without_body_whose_root_holds_a_control_character() -> None:
     # Found by make fuzz: the root's text, moved into the repaired body, held a form feed
     # libxml2 keeps and lxml refuses (ValueError from extract() and TPS pruning).
-    tree = scrapy_cetd.parse.to_tree(b"<html>\x0c<head><title>T</title></head></html>")
+    tree = to_tree(b"<html>\x0c<head><title>T</title></head></html>")
     assert tree.find("body") is None
     before = etree.tostring(tree)
     for algorithm in scrapy_cetd.ALGORITHMS:
@@ -396,7 +396,7 @@ def test_a_tree_deeper_than_the_parser_reads_says_so() -> None:
 
 
 def test_control_characters_never_reach_the_output() -> None:
-    damaged = scrapy_cetd.parse.to_tree(f"<p>one\x01two \x1bthree</p><p>\x02\x03</p><p>{MARKER}")
+    damaged = to_tree(f"<p>one\x01two \x1bthree</p><p>\x02\x03</p><p>{MARKER}")
     result = scrapy_cetd.extract(damaged, algorithm="cetd-ds", threshold_coefficient=0)
     assert result.text == f"onetwo three\n{MARKER}"
     assert "\x01" not in result.html and "\x1b" not in result.html
@@ -406,7 +406,7 @@ def test_control_characters_never_reach_the_output() -> None:
 
 
 def test_max_nodes_counts_the_elements_of_the_tree() -> None:
-    tree = scrapy_cetd.parse.to_tree(STORY)
+    tree = to_tree(STORY)
     count = int(tree.xpath("count(//*)"))
     assert scrapy_cetd.extract(tree, max_nodes=count).reason is None
     over = scrapy_cetd.extract(tree, max_nodes=count - 1)
@@ -459,12 +459,24 @@ def test_time_budget_stops_every_algorithm(algorithm: str, monkeypatch: pytest.M
 
 def test_each_step_checks_the_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(limits.time, "monotonic", Clock())
-    budgets = (0.5, 1.5, 2.5, 3.5)
+    steps = [
+        "before building the view",
+        "after building the view",
+        "after reading the markup",
+        "after finding the furniture",
+        "after expanding the blocks",
+        "after keeping the shells' prose",
+        "after selecting the content",
+        "after rendering the content",
+        "after reading the title",
+    ]
+    budgets = [k + 0.5 for k in range(len(steps) + 1)]
     reasons = [scrapy_cetd.extract(STORY, time_budget=budget).reason for budget in budgets]
     assert reasons == [
-        "time_budget exceeded: more than 0.5 s, stopped before building the view",
-        "time_budget exceeded: more than 1.5 s, stopped after building the view",
-        "time_budget exceeded: more than 2.5 s, stopped after selecting the content",
+        *(
+            f"time_budget exceeded: more than {k + 0.5:g} s, stopped {step}"
+            for k, step in enumerate(steps)
+        ),
         None,
     ]
 
@@ -503,7 +515,7 @@ def test_limits_pickle_and_run_any_extractor() -> None:
 
     mine = Limits(max_nodes=5, time_budget=1.0)
     assert pickle.loads(pickle.dumps(mine)) == mine
-    tree = scrapy_cetd.parse.to_tree(STORY)
+    tree = to_tree(STORY)
     result = mine.extract(scrapy_cetd.get_extractor("cset"), tree)
     assert result.algorithm == "cset" and limit_of(result.reason) == "max_nodes"
 
