@@ -122,7 +122,7 @@ def run_measured(
     start = time.perf_counter()
     reason: str | None = None
     if algorithm == TPS:
-        budget = {"time_budget": time_budget} if tps_has_budget() else {}
+        budget: dict[str, Any] = {"time_budget": time_budget} if tps_has_budget() else {}
         scrapy_cetd.prune_tag_paths(lxml.html.document_fromstring(html), **budget)
     elif max_nodes:
         reason = scrapy_cetd.extract(html, algorithm=algorithm, time_budget=time_budget).reason

@@ -13,7 +13,8 @@ from lxml import etree
 from scrapy.http import HtmlResponse, Request, TextResponse
 
 import scrapy_cetd
-from scrapy_cetd.dom import build_view
+from scrapy_cetd.crawl.spider import tps_selector
+from scrapy_cetd.page.dom import build_view
 from scrapy_cetd.tps import (
     _DROP,
     _KEEP,
@@ -24,7 +25,6 @@ from scrapy_cetd.tps import (
     search_region,
     search_tag_path_region,
     style_signature,
-    tps_selector,
 )
 
 FIGURE_2 = "<body><table><tr><td></td><td></td></tr><tr><td></td><td></td></tr></table></body>"
