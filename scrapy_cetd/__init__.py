@@ -19,7 +19,7 @@ from scrapy_cetd.extractors.cetr import CetrExtractor, CetrThresholdExtractor
 from scrapy_cetd.extractors.coreex import CoreExExtractor
 from scrapy_cetd.extractors.cset import CSetExtractor
 from scrapy_cetd.extractors.registry import ALGORITHMS, DEFAULT_ALGORITHM, get_extractor
-from scrapy_cetd.result import ExtractionResult
+from scrapy_cetd.result import EmptyReason, ExtractionResult, Reason
 from scrapy_cetd.tps import (
     TagPathRegion,
     TagPathSplit,
@@ -45,8 +45,10 @@ __all__ = [
     "CetrThresholdExtractor",
     "CompositeTextDensityExtractor",
     "CoreExExtractor",
+    "EmptyReason",
     "ExtractionResult",
     "Extractor",
+    "Reason",
     "SmoothedCompositeTextDensityExtractor",
     "TagPathRegion",
     "TagPathSplit",

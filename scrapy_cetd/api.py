@@ -65,10 +65,10 @@ def extract(
         response = html_response(source, url=url, encoding=encoding)
         too_large = limits.size_reason(len(response.body))
         if too_large is not None:
-            return ExtractionResult.empty(name, too_large)
+            return too_large.result(name)
         refused = limits.markup_reason(response.text)
         if refused is not None:
-            return ExtractionResult.empty(name, refused)
+            return refused.result(name)
         tree = response_tree(response)
     result = limits.extract(extractor, tree, url=url, start=start)
     notes = decoding_notes(source, encoding)

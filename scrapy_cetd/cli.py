@@ -272,6 +272,7 @@ def _print_result(
             "file": name,
             "algorithm": result.algorithm,
             "reason": result.reason,
+            "reason_code": None if result.reason_code is None else result.reason_code.value,
             "title": result.title,
             "text": result.text,
             "html": result.html,

@@ -99,9 +99,9 @@ def _attributes_end(text: str, start: int, limit: int | None) -> tuple[int, int]
 def markup_problem(text: str, *, max_attributes: int | None = DEFAULT_MAX_ATTRIBUTES) -> str | None:
     """Why ``text`` must not be handed to libxml2's HTML parser, or ``None`` when it may be.
 
-    The reason reads ``"max_attributes exceeded: ..."`` (see
-    :func:`scrapy_cetd.limits.limit_of`); ``max_attributes=None`` switches the check off, and
-    then nothing is scanned.
+    The reason reads ``"max_attributes exceeded: ..."``, as the reasons of the other limits
+    (:meth:`scrapy_cetd.limits.Limits.markup_reason` gives it its code); ``max_attributes=None``
+    switches the check off, and then nothing is scanned.
     """
     if max_attributes is None:
         return None

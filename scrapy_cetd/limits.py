@@ -25,8 +25,8 @@ minutes of CPU or gigabytes of memory:
   including a user's own extractor, may call :func:`check_deadline` as often as they like to
   stop sooner.
 
-A limit that is hit gives the reason ``"<limit> exceeded: <detail>"``; :func:`limit_of` reads
-the limit back from such a reason (the pipeline counts a stat per limit).
+A limit that is hit gives the reason ``"<limit> exceeded: <detail>"`` and the
+:class:`~scrapy_cetd.result.Reason` of the same name as the result's ``reason_code``.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ from typing import Protocol
 from lxml import etree
 
 from scrapy_cetd.guard import DEFAULT_MAX_ATTRIBUTES, markup_problem
-from scrapy_cetd.result import ExtractionResult, sanitize
+from scrapy_cetd.result import EmptyReason, ExtractionResult, Reason, sanitize
 
 DEFAULT_MAX_BODY_SIZE = 10 * 1024 * 1024
 """10 MiB: about ten times the largest page of the shared datasets."""
@@ -56,7 +56,8 @@ hundred times the slowest page of the shared datasets. :func:`scrapy_cetd.extrac
 no budget unless given one."""
 
 LIMITS = ("max_body_size", "max_nodes", "max_attributes", "time_budget")
-"""The names of the limits, as options of :func:`scrapy_cetd.extract` and in reasons."""
+"""The names of the limits, as options of :func:`scrapy_cetd.extract`, in reasons and as
+:class:`~scrapy_cetd.result.Reason` values."""
 
 PARSER_MAX_DEPTH = 2048
 """The depth at which libxml2's HTML parser stops reading a page, even with ``huge_tree``
@@ -68,19 +69,18 @@ _DEADLINE: ContextVar[tuple[float, float] | None] = ContextVar("scrapy_cetd_dead
 
 
 class LimitExceededError(Exception):
-    """A limit was hit. ``limit`` is its name (one of :data:`LIMITS`); ``str()`` is the reason."""
+    """A limit was hit. ``code`` is the limit (its value one of :data:`LIMITS`); ``str()`` is
+    the reason."""
 
-    def __init__(self, limit: str, detail: str) -> None:
-        super().__init__(f"{limit} exceeded: {detail}")
-        self.limit = limit
+    def __init__(self, code: Reason, detail: str) -> None:
+        if code.value not in LIMITS:
+            raise ValueError(f"code must name a limit ({', '.join(LIMITS)}), not {code.value!r}")
+        super().__init__(f"{code.value} exceeded: {detail}")
+        self.code = code
 
-
-def limit_of(reason: str | None) -> str | None:
-    """The limit a result's ``reason`` names, or ``None`` when it names none."""
-    if reason is None:
-        return None
-    limit, separator, _ = reason.partition(" exceeded: ")
-    return limit if separator and limit in LIMITS else None
+    def reason(self) -> EmptyReason:
+        """This error as the reason of an empty result."""
+        return EmptyReason(str(self), self.code)
 
 
 def check_deadline(step: str) -> None:
@@ -92,7 +92,7 @@ def check_deadline(step: str) -> None:
     """
     current = _DEADLINE.get()
     if current is not None and time.monotonic() > current[0]:
-        raise LimitExceededError("time_budget", f"more than {current[1]:g} s, stopped {step}")
+        raise LimitExceededError(Reason.TIME_BUDGET, f"more than {current[1]:g} s, stopped {step}")
 
 
 @contextlib.contextmanager
@@ -156,20 +156,18 @@ class Limits:
             if value is not None and (isinstance(value, bool) or not value > 0):
                 raise ValueError(f"{name} must be a positive number or None, not {value!r}")
 
-    def size_reason(self, size: int) -> str | None:
+    def size_reason(self, size: int) -> EmptyReason | None:
         """The reason a page of ``size`` bytes is refused, or ``None`` when it is not."""
         if self.max_body_size is not None and size > self.max_body_size:
-            return str(
-                LimitExceededError(
-                    "max_body_size", f"{size:,} bytes, more than {self.max_body_size:,}"
-                )
-            )
+            detail = f"{size:,} bytes, more than {self.max_body_size:,}"
+            return LimitExceededError(Reason.MAX_BODY_SIZE, detail).reason()
         return None
 
-    def markup_reason(self, text: str) -> str | None:
+    def markup_reason(self, text: str) -> EmptyReason | None:
         """The reason the decoded page ``text`` is refused before it is parsed, or ``None``:
         ``max_attributes`` (see :func:`scrapy_cetd.guard.markup_problem`)."""
-        return markup_problem(text, max_attributes=self.max_attributes)
+        problem = markup_problem(text, max_attributes=self.max_attributes)
+        return None if problem is None else EmptyReason(problem, Reason.MAX_ATTRIBUTES)
 
     def extract(
         self,
@@ -187,7 +185,8 @@ class Limits:
         limit that is hit gives an empty result whose reason names it. The result's text is
         cleaned of control characters a damaged page leaves in the tree (:func:`sanitize`).
         When nothing visible was found on a page that reaches :data:`PARSER_MAX_DEPTH`, the
-        reason says that the parser cut the page there. Other exceptions of the extractor
+        reason says that the parser cut the page there (code
+        :attr:`~scrapy_cetd.result.Reason.TOO_DEEP`). Other exceptions of the extractor
         propagate, and a return value that is not an :class:`ExtractionResult` raises
         :class:`TypeError`.
         """
@@ -198,11 +197,11 @@ class Limits:
                     count = _count_elements(tree)
                     if count > self.max_nodes:
                         raise LimitExceededError(
-                            "max_nodes", f"{count:,} elements, more than {self.max_nodes:,}"
+                            Reason.MAX_NODES, f"{count:,} elements, more than {self.max_nodes:,}"
                         )
                 result = extractor.extract(tree, url=url)
             except LimitExceededError as exc:
-                return ExtractionResult.empty(name, str(exc))
+                return exc.reason().result(name)
         if not isinstance(result, ExtractionResult):
             raise TypeError(f"{name}.extract() returned {result!r:.80}, not an ExtractionResult")
         if not result.text and _reaches_parser_depth(tree):
@@ -210,6 +209,7 @@ class Limits:
                 result.algorithm,
                 f"{result.reason or 'no content'}: the page nests more than "
                 f"{PARSER_MAX_DEPTH:,} elements deep, where the HTML parser stops reading it",
+                Reason.TOO_DEEP,
             )
         return sanitize(result)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from enum import Enum
 
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffe\uffff]+")
 """C0 control characters other than tab, newline and carriage return, DEL and the
@@ -13,13 +14,49 @@ them in the text of a damaged page."""
 _SPACES = re.compile(r"\s+")
 
 
+class Reason(str, Enum):
+    """Why a result is empty, for programs: :attr:`ExtractionResult.reason_code`.
+
+    :attr:`ExtractionResult.reason` says the same for people, with the details (which limit
+    was hit by how much, which step ran out of time); the code is what a program counts or
+    branches on, so nothing has to read the sentence. Each value is also the suffix of the
+    Scrapy stat ``cetd/item_empty_reason_count/<code>``, and ``str()`` gives it.
+    """
+
+    MAX_BODY_SIZE = "max_body_size"
+    """The page is larger than ``max_body_size`` bytes; nothing was decoded or parsed."""
+    MAX_ATTRIBUTES = "max_attributes"
+    """A tag of the page has more than ``max_attributes`` attributes; nothing was parsed."""
+    MAX_NODES = "max_nodes"
+    """The parsed page has more than ``max_nodes`` elements; nothing was extracted."""
+    TIME_BUDGET = "time_budget"
+    """The extraction ran out of its ``time_budget``."""
+    NOT_A_DOCUMENT = "not_a_document"
+    """The body is not an HTML document (empty, JSON, a PDF, an image, binary data). Only the
+    Scrapy pipeline counts it: :func:`scrapy_cetd.extract` raises :class:`ValueError`."""
+    FRAMESET = "frameset"
+    """A frameset page: its content lives in other documents."""
+    NO_VISIBLE_TEXT = "no_visible_text"
+    """The page shows no text (only scripts, styles, images, hidden elements)."""
+    TOO_DEEP = "too_deep"
+    """Nothing visible before the depth at which the HTML parser stops reading the page
+    (:data:`scrapy_cetd.limits.PARSER_MAX_DEPTH`)."""
+    NO_CONTENT = "no_content"
+    """The page has visible text but the algorithm selected none of it as main content; also
+    the code of an empty result whose producer gave none (a user's extractor)."""
+
+    def __str__(self) -> str:
+        return self.value
+
+
 @dataclass(frozen=True)
 class ExtractionResult:
     """The main content of one page.
 
-    An empty result is a valid result: ``text`` and ``html`` are then empty strings and
-    ``reason`` says why (``"empty body"``, ``"frameset page"``, ...). A result with content has
-    ``reason`` set to ``None``. Results hold only strings, so they pickle and cross process
+    An empty result is a valid result: ``text`` and ``html`` are then empty strings,
+    ``reason`` says why in a sentence (``"frameset page"``, ``"max_nodes exceeded: ..."``) and
+    ``reason_code`` says it as a :class:`Reason`. A result with content has both set to
+    ``None``. Results hold only strings and a :class:`Reason`, so they pickle and cross process
     boundaries (scrapy-redis, Spark, Dask) freely.
     """
 
@@ -30,20 +67,47 @@ class ExtractionResult:
     algorithm: str
     """Registered name of the algorithm that produced the result."""
     reason: str | None = None
-    """Why the result is empty; ``None`` when content was found."""
+    """Why the result is empty, for people; ``None`` when content was found."""
+    reason_code: Reason | None = None
+    """Why the result is empty, for programs; set whenever ``reason`` is
+    (:attr:`Reason.NO_CONTENT` when a result is built with a ``reason`` and no code)."""
     title: str | None = None
     """The page's headline, when the algorithm recovers one."""
     notes: tuple[str, ...] = ()
     """What was repaired on the way, such as a charset label that was ignored because it names
     no text encoding (``"<kind>: <detail>"``, see :data:`scrapy_cetd.parse.NOTE_KINDS`)."""
 
+    def __post_init__(self) -> None:
+        if self.reason is not None and self.reason_code is None:
+            object.__setattr__(self, "reason_code", Reason.NO_CONTENT)
+
     def __bool__(self) -> bool:
         return bool(self.text)
 
     @classmethod
-    def empty(cls, algorithm: str, reason: str) -> ExtractionResult:
-        """An empty result that says why nothing was extracted."""
-        return cls(text="", html="", algorithm=algorithm, reason=reason)
+    def empty(
+        cls, algorithm: str, reason: str, code: Reason = Reason.NO_CONTENT
+    ) -> ExtractionResult:
+        """An empty result that says why nothing was extracted: ``reason`` in a sentence,
+        ``code`` as a :class:`Reason`."""
+        return cls(text="", html="", algorithm=algorithm, reason=reason, reason_code=code)
+
+
+@dataclass(frozen=True)
+class EmptyReason:
+    """Why there is nothing to extract, before there is a result to say it: what
+    :meth:`Extractor.view <scrapy_cetd.Extractor.view>` and
+    :meth:`Extractor.select <scrapy_cetd.Extractor.select>` return instead of a view or a
+    selection, and what the limits return for a page they refuse."""
+
+    sentence: str
+    """The :attr:`ExtractionResult.reason`."""
+    code: Reason
+    """The :attr:`ExtractionResult.reason_code`."""
+
+    def result(self, algorithm: str) -> ExtractionResult:
+        """The empty result of ``algorithm`` that says this."""
+        return ExtractionResult.empty(algorithm, self.sentence, self.code)
 
 
 def sanitize(result: ExtractionResult) -> ExtractionResult:
@@ -65,7 +129,13 @@ def sanitize(result: ExtractionResult) -> ExtractionResult:
     lines = (_SPACES.sub(" ", line).strip() for line in _CONTROL.sub("", result.text).split("\n"))
     text = "\n".join(line for line in lines if line)
     if not text:
-        return ExtractionResult.empty(result.algorithm, result.reason or "no visible text")
+        if result.reason is None:
+            return ExtractionResult.empty(
+                result.algorithm, "no visible text", Reason.NO_VISIBLE_TEXT
+            )
+        return ExtractionResult.empty(
+            result.algorithm, result.reason, result.reason_code or Reason.NO_CONTENT
+        )
     return replace(
         result,
         text=text,

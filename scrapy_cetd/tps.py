@@ -32,6 +32,7 @@ from scrapy_cetd.page.density import count_nodes
 from scrapy_cetd.page.dom import DomView, build_view, viewed_body, viewed_document
 from scrapy_cetd.page.flags import ancestors_of, within
 from scrapy_cetd.page.output import Keep, kept_elements, remove_keeping_tail
+from scrapy_cetd.result import EmptyReason
 
 MIN_SIZE_GAP = 0.20
 """Default minimum size gap: a split is accepted only when ``|n - 2i| / n`` exceeds it
@@ -561,10 +562,10 @@ def _main_content(tree: etree._Element, view: DomView) -> list[bool]:
     main = [False] * len(view)
     extractor = CetdPlusExtractor(whole_page_share=None)
     content_view = extractor.view(tree)
-    if isinstance(content_view, str):
+    if isinstance(content_view, EmptyReason):
         return main
     selection = extractor.select(content_view)
-    if isinstance(selection, str):
+    if isinstance(selection, EmptyReason):
         return main
     index_of = {element: i for i, element in enumerate(view.elements)}
     in_output = kept_elements(content_view, selection)

@@ -46,7 +46,16 @@ ROOT = Path(__file__).resolve().parent.parent
 WARC = ROOT / "tests" / "data" / "example-site.warc.gz"
 SITE = ROOT / "example_project" / "site"
 PAGES = 15  # the index and 14 articles
-FIELDS = ["url", "warc_record_id", "date", "title", "main_content_text", "algorithm", "reason"]
+FIELDS = [
+    "url",
+    "warc_record_id",
+    "date",
+    "title",
+    "main_content_text",
+    "algorithm",
+    "reason",
+    "reason_code",
+]
 
 
 def read_jsonl(path: Path) -> list[dict[str, Any]]:

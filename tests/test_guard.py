@@ -14,7 +14,7 @@ import scrapy_cetd
 from scrapy_cetd import limits
 from scrapy_cetd.evaluation.datasets import default_datasets_root
 from scrapy_cetd.guard import DEFAULT_MAX_ATTRIBUTES, markup_problem
-from scrapy_cetd.limits import Limits, check_deadline, deadline, limit_of
+from scrapy_cetd.limits import Limits, check_deadline, deadline
 from scrapy_cetd.page.parse import html_response, to_tree
 
 LIMIT = DEFAULT_MAX_ATTRIBUTES
@@ -44,7 +44,9 @@ def test_a_tag_over_max_attributes_is_refused_as_the_parser_counts(shape: str) -
     assert max(len(element.attrib) for element in to_tree(over).iter()) == LIMIT + 1
     reason = markup_problem(over)
     assert reason is not None and reason.startswith("max_attributes exceeded: a <")
-    assert limit_of(reason) == "max_attributes"
+    assert Limits().markup_reason(over) == scrapy_cetd.EmptyReason(
+        reason, scrapy_cetd.Reason.MAX_ATTRIBUTES
+    )
     assert markup_problem(at) is None
     assert markup_problem(over, max_attributes=None) is None
     assert markup_problem(at, max_attributes=LIMIT - 1) is not None
@@ -140,4 +142,4 @@ def test_a_budget_counts_from_its_start() -> None:
         start=time.monotonic() - 11.0,
     )
     assert result.text == ""
-    assert limit_of(result.reason) == "time_budget"
+    assert result.reason_code is scrapy_cetd.Reason.TIME_BUDGET

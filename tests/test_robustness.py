@@ -44,7 +44,7 @@ from scrapy.http import HtmlResponse, Response
 
 import scrapy_cetd
 from scrapy_cetd import limits
-from scrapy_cetd.limits import Limits, check_deadline, deadline, limit_of
+from scrapy_cetd.limits import Limits, check_deadline, deadline
 from scrapy_cetd.page.parse import readable_response, to_tree
 from scrapy_cetd.result import ExtractionResult
 
@@ -211,6 +211,8 @@ def check_extract(case: Case, body: bytes) -> ExtractionResult | None:
     else:
         assert (result.text, result.html) == ("", "")
         assert result.reason is not None and case.expect in result.reason
+        code = "max_body_size" if case.outcome == TOO_LARGE else case.cause
+        assert result.reason_code == code
     return result
 
 
@@ -411,7 +413,7 @@ def test_max_nodes_counts_the_elements_of_the_tree() -> None:
     assert scrapy_cetd.extract(tree, max_nodes=count).reason is None
     over = scrapy_cetd.extract(tree, max_nodes=count - 1)
     assert over.reason == f"max_nodes exceeded: {count} elements, more than {count - 1}"
-    assert limit_of(over.reason) == "max_nodes"
+    assert over.reason_code is scrapy_cetd.Reason.MAX_NODES
     assert scrapy_cetd.extract(tree, max_nodes=None).reason is None
 
 
@@ -453,7 +455,7 @@ def test_time_budget_stops_every_algorithm(algorithm: str, monkeypatch: pytest.M
     assert (
         result.reason == "time_budget exceeded: more than 0.5 s, stopped before building the view"
     )
-    assert limit_of(result.reason) == "time_budget"
+    assert result.reason_code is scrapy_cetd.Reason.TIME_BUDGET
     assert scrapy_cetd.extract(STORY, algorithm=algorithm, time_budget=100).reason is None
 
 
@@ -507,7 +509,7 @@ def test_the_budget_works_off_the_main_thread_without_signals(
     )
     worker.start()
     worker.join()
-    assert limit_of(results[0].reason) == "time_budget"
+    assert results[0].reason_code is scrapy_cetd.Reason.TIME_BUDGET
 
 
 def test_limits_pickle_and_run_any_extractor() -> None:
@@ -517,7 +519,7 @@ def test_limits_pickle_and_run_any_extractor() -> None:
     assert pickle.loads(pickle.dumps(mine)) == mine
     tree = to_tree(STORY)
     result = mine.extract(scrapy_cetd.get_extractor("cset"), tree)
-    assert result.algorithm == "cset" and limit_of(result.reason) == "max_nodes"
+    assert result.algorithm == "cset" and result.reason_code is scrapy_cetd.Reason.MAX_NODES
 
     class NotAnExtractor:
         def extract(self, tree: etree._Element, *, url: str | None = None) -> Any:

@@ -3,7 +3,8 @@
 Web-as-corpus work starts from crawl archives (WARC files, as Common Crawl publishes them), not
 from a live crawl. This module reads them, keeps the HTML responses, runs a registered extractor
 on each and writes one row per page: ``url``, ``warc_record_id``, ``date``, ``title``,
-``main_content_text``, optionally ``main_content_html``, ``algorithm`` and ``reason``.
+``main_content_text``, optionally ``main_content_html``, ``algorithm``, ``reason`` and
+``reason_code``.
 
 The work is split in two so that the same code runs on one machine and on a cluster:
 
@@ -83,7 +84,6 @@ from scrapy_cetd.limits import (
     DEFAULT_TIME_BUDGET,
     LIMITS,
     Limits,
-    limit_of,
 )
 from scrapy_cetd.page.parse import NotADocumentError, html_response
 
@@ -118,6 +118,7 @@ FIELDS: tuple[str, ...] = (
     "main_content_html",
     "algorithm",
     "reason",
+    "reason_code",
 )
 """The columns of the output, in order; ``main_content_html`` only when asked for."""
 
@@ -125,7 +126,8 @@ FORMATS: Mapping[str, str] = {".jsonl": "jsonl", ".ndjson": "jsonl", ".parquet":
 """Output formats by the extension of ``OUT``."""
 
 Row = dict[str, str | None]
-"""One output row: :data:`FIELDS` to strings (``title`` and ``reason`` may be ``None``).
+"""One output row: :data:`FIELDS` to strings (``title``, ``reason`` and ``reason_code``, the
+value of a :class:`~scrapy_cetd.result.Reason`, may be ``None``).
 
 A row may also hold the result's notes under :data:`_NOTES`, one per line, for the counts of
 :class:`FileSummary`; they are not written."""
@@ -686,6 +688,7 @@ def extract_page(page: WarcPage, settings: CorpusSettings) -> Outcome:
         "main_content_html": result.html,
         "algorithm": result.algorithm,
         "reason": result.reason,
+        "reason_code": None if result.reason_code is None else result.reason_code.value,
     }
     if not settings.html:
         del row["main_content_html"]
@@ -839,9 +842,9 @@ class FileSummary:
             return
         self.pages += 1
         self.empty += outcome["reason"] is not None
-        limit = limit_of(outcome["reason"])
-        if limit is not None:
-            self.limits[limit] = self.limits.get(limit, 0) + 1
+        code = outcome["reason_code"]
+        if code in LIMITS:
+            self.limits[code] = self.limits.get(code, 0) + 1
         for note in (outcome.get(_NOTES) or "").splitlines():
             kind = note.partition(":")[0]
             self.notes[kind] = self.notes.get(kind, 0) + 1

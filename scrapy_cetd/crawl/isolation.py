@@ -72,11 +72,11 @@ def extract_response(
                 raise NotADocumentError(f"not an HTML document: {problem}")
             refused = limits.markup_reason(response.text)
             if refused is not None:
-                return ExtractionResult.empty(name, refused)
+                return refused.result(name)
             tree = selector_root(response)
             check_deadline("after parsing")
         except LimitExceededError as exc:
-            return ExtractionResult.empty(name, str(exc))
+            return exc.reason().result(name)
     return limits.extract(extractor, tree, url=url, start=start)
 
 

@@ -45,12 +45,12 @@ from scrapy_cetd.crawl.linking import ItemResponseLinks
 from scrapy_cetd.crawl.middleware import arrival_time, decline_reason
 from scrapy_cetd.crawl.settings import CETDSettings, read_settings
 from scrapy_cetd.extractors.registry import build_extractor
-from scrapy_cetd.limits import LimitExceededError, Limits, TreeExtractor, limit_of
+from scrapy_cetd.limits import LimitExceededError, Limits, TreeExtractor
 from scrapy_cetd.page.parse import (
     NotADocumentError,
     html_response,
 )
-from scrapy_cetd.result import ExtractionResult
+from scrapy_cetd.result import ExtractionResult, Reason
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable
@@ -84,7 +84,8 @@ IDLE_SECONDS = 30.0
 class _NoContentError(Exception):
     """An item for which no main content could be written: ``stat`` is the stat to count,
     ``reason`` its short name, ``message`` the warning and, for ``stat == "empty"``, ``cause``
-    the kind of emptiness (``cetd/item_empty_reason_count/<cause>``)."""
+    the kind of emptiness (``cetd/item_empty_reason_count/<cause>``): the result's
+    ``reason_code``."""
 
     def __init__(
         self,
@@ -93,7 +94,7 @@ class _NoContentError(Exception):
         message: str,
         *,
         warn_key: str | None = None,
-        cause: str | None = None,
+        cause: Reason | None = None,
     ):
         super().__init__(message)
         self.stat = stat
@@ -101,21 +102,6 @@ class _NoContentError(Exception):
         self.message = message
         self.warn_key = warn_key
         self.cause = cause
-
-
-def empty_cause(reason: str | None) -> str:
-    """The stat suffix for an empty result's ``reason``: the limit it names, ``frameset``,
-    ``too_deep``, ``no_visible_text``, or ``no_content`` for any other reason."""
-    limit = limit_of(reason)
-    if limit is not None:
-        return limit
-    if reason is None:
-        return "no_content"
-    if "where the HTML parser stops" in reason:
-        return "too_deep"
-    return {"frameset page": "frameset", "no visible text": "no_visible_text"}.get(
-        reason, "no_content"
-    )
 
 
 Outcome = tuple[ExtractionResult | None, BaseException | None]
@@ -234,8 +220,8 @@ class _Extraction:
         detail = (
             f"more than {self._budget:g} s since the response arrived, the extraction was given up"
         )
-        reason = str(LimitExceededError("time_budget", detail))
-        self._end((ExtractionResult.empty(self._name, reason), None))
+        error = LimitExceededError(Reason.TIME_BUDGET, detail)
+        self._end((error.reason().result(self._name), None))
         self._on_overrun(self)
 
     def resolve(self, outcome: Outcome, seconds: float | None) -> None:
@@ -472,15 +458,17 @@ class CETDPipeline:
         result, error = await extraction.wait()
         if isinstance(error, NotADocumentError):
             raise _NoContentError(
-                "empty", "empty", f"no main content ({error})", cause="not_a_document"
+                "empty", "empty", f"no main content ({error})", cause=Reason.NOT_A_DOCUMENT
             )
         if error is not None:
             raise _NoContentError("error", "error", f"extractor failed: {error!r}")
         assert result is not None
         if not result.text:
-            reason = result.reason or "no text"
             raise _NoContentError(
-                "empty", "empty", f"no main content ({reason})", cause=empty_cause(reason)
+                "empty",
+                "empty",
+                f"no main content ({result.reason or 'no text'})",
+                cause=result.reason_code or Reason.NO_CONTENT,
             )
         values = {
             settings.html_field: result.html,
@@ -596,8 +584,8 @@ class CETDPipeline:
         elif isinstance(error, TimeoutError):
             self.crawler.stats.inc_value("cetd/extract_process_killed_count")
             detail = f"more than {self.limits.time_budget:g} s, the worker process was killed"
-            reason = str(LimitExceededError("time_budget", detail))
-            extraction.resolve((ExtractionResult.empty(self._name, reason), None), None)
+            error = LimitExceededError(Reason.TIME_BUDGET, detail)
+            extraction.resolve((error.reason().result(self._name), None), None)
         else:
             extraction.resolve((None, error), None)
 
@@ -640,7 +628,7 @@ class CETDPipeline:
         else:
             stats.inc_value(f"cetd/item_{failure.stat}_count")
         if failure.cause is not None:
-            stats.inc_value(f"cetd/item_empty_reason_count/{failure.cause}")
+            stats.inc_value(f"cetd/item_empty_reason_count/{failure.cause.value}")
         if failure.reason == "dont_cetd":
             return
         where = url or "an item without URL"

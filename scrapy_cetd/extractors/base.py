@@ -12,7 +12,16 @@ from lxml import etree
 from scrapy_cetd.limits import check_deadline
 from scrapy_cetd.page.dom import DomView, build_view, viewed_body
 from scrapy_cetd.page.output import Keep, render
-from scrapy_cetd.result import ExtractionResult
+from scrapy_cetd.result import EmptyReason, ExtractionResult, Reason
+
+FRAMESET = EmptyReason("frameset page", Reason.FRAMESET)
+"""Why a frameset page has no view: its content lives in other documents."""
+
+NO_TEXT = EmptyReason("no visible text", Reason.NO_VISIBLE_TEXT)
+"""Why a view without visible text has no selection."""
+
+NO_TEXT_SELECTED = EmptyReason("no text in the selected content", Reason.NO_CONTENT)
+"""Why a selection that holds no text gives an empty result."""
 
 
 class Extractor(abc.ABC):
@@ -20,8 +29,10 @@ class Extractor(abc.ABC):
 
     Instances hold only their options, so one instance may serve many threads at once and
     pickles for distributed engines. A subclass sets :attr:`name` and implements
-    :meth:`select`; a user's own extractor for the Scrapy pipeline only needs the same
-    ``extract(tree, *, url=None) -> ExtractionResult`` method.
+    :meth:`select`, which says why it keeps nothing with an
+    :class:`~scrapy_cetd.result.EmptyReason` (a sentence and a
+    :class:`~scrapy_cetd.result.Reason`); a user's own extractor for the Scrapy pipeline only
+    needs the same ``extract(tree, *, url=None) -> ExtractionResult`` method.
     """
 
     name: ClassVar[str] = ""
@@ -50,30 +61,30 @@ class Extractor(abc.ABC):
         running.
         """
         view = self.view(tree)
-        if isinstance(view, str):
-            return ExtractionResult.empty(self.name, view)
+        if isinstance(view, EmptyReason):
+            return view.result(self.name)
         selection = self.select(view)
-        if isinstance(selection, str):
-            return ExtractionResult.empty(self.name, selection)
+        if isinstance(selection, EmptyReason):
+            return selection.result(self.name)
         check_deadline("after selecting the content")
         html, text = render(view, selection)
         check_deadline("after rendering the content")
         if not text:
-            return ExtractionResult.empty(self.name, "no text in the selected content")
+            return NO_TEXT_SELECTED.result(self.name)
         return ExtractionResult(text=text, html=html, algorithm=self.name)
 
-    def view(self, tree: etree._Element) -> DomView | str:
+    def view(self, tree: etree._Element) -> DomView | EmptyReason:
         """The visible view of ``tree``'s body (:func:`~scrapy_cetd.page.dom.viewed_body`, maybe in
         a repaired copy of the document), or why there is none (a frameset page). The time
         budget is checked before and after the view is built."""
         check_deadline("before building the view")
         body = viewed_body(tree)
         if body is None:
-            return "frameset page"
+            return FRAMESET
         view = build_view(body, remove_hidden=self.remove_hidden)
         check_deadline("after building the view")
         return view
 
     @abc.abstractmethod
-    def select(self, view: DomView) -> Sequence[Keep] | str:
+    def select(self, view: DomView) -> Sequence[Keep] | EmptyReason:
         """What to keep of each element of ``view``, or why nothing is kept."""

@@ -7,15 +7,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
-from scrapy_cetd.extractors.base import Extractor
+from scrapy_cetd.extractors.base import NO_TEXT, Extractor
 from scrapy_cetd.limits import check_deadline
 from scrapy_cetd.page import dom
 from scrapy_cetd.page.density import EPSILON, NodeCounts, count_nodes, densities, density_sums
 from scrapy_cetd.page.dom import DomView
 from scrapy_cetd.page.flags import ancestors_of
 from scrapy_cetd.page.output import Keep, content_modes, own_modes
-
-NO_TEXT = "no visible text"
+from scrapy_cetd.result import EmptyReason
 
 
 class _DensitySumExtractor(Extractor):
@@ -34,7 +33,7 @@ class _DensitySumExtractor(Extractor):
         super().__init__(remove_hidden=remove_hidden)
         self.threshold_coefficient = threshold_coefficient
 
-    def select(self, view: DomView) -> Sequence[Keep] | str:
+    def select(self, view: DomView) -> Sequence[Keep] | EmptyReason:
         counts = count_nodes(view)
         if counts.chars[0] == 0:
             return NO_TEXT
@@ -149,7 +148,7 @@ class SmoothedCompositeTextDensityExtractor(Extractor):
         super().__init__(remove_hidden=remove_hidden)
         self.threshold_coefficient = threshold_coefficient
 
-    def select(self, view: DomView) -> Sequence[Keep] | str:
+    def select(self, view: DomView) -> Sequence[Keep] | EmptyReason:
         counts = count_nodes(view)
         if counts.chars[0] == 0:
             return NO_TEXT

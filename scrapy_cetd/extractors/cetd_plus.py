@@ -19,8 +19,8 @@ from itertools import accumulate
 
 from lxml import etree
 
-from scrapy_cetd.extractors.base import Extractor
-from scrapy_cetd.extractors.cetd import NO_TEXT, density_sum_scores, expand
+from scrapy_cetd.extractors.base import NO_TEXT, Extractor
+from scrapy_cetd.extractors.cetd import density_sum_scores, expand
 from scrapy_cetd.extractors.furniture import CHECK_EVERY, boilerplate, located, without
 from scrapy_cetd.limits import check_deadline
 from scrapy_cetd.page import dom
@@ -38,7 +38,7 @@ from scrapy_cetd.page.flags import ancestors_of, holding, within
 from scrapy_cetd.page.markup import ARTICLE_TYPES, PageMarkup, page_markup, page_title, text_of
 from scrapy_cetd.page.output import Keep, content_modes, kept_elements
 from scrapy_cetd.page.words import tokens
-from scrapy_cetd.result import ExtractionResult
+from scrapy_cetd.result import EmptyReason, ExtractionResult
 
 LINK_BLOCK_TAGS = frozenset(
     {
@@ -226,10 +226,10 @@ class CetdPlusExtractor(Extractor):
         check_deadline("after reading the title")
         return replace(result, title=title) if title else result
 
-    def view(self, tree: etree._Element) -> DomView | str:
+    def view(self, tree: etree._Element) -> DomView | EmptyReason:
         """The visible body (or its fallback, step 1) without page furniture (step 2)."""
         view = super().view(tree)
-        if isinstance(view, str):
+        if isinstance(view, EmptyReason):
             return view
         markup = page_markup(view.elements[0])  # the document viewed, maybe a repaired copy
         counts = count_nodes(view)
@@ -262,7 +262,7 @@ class CetdPlusExtractor(Extractor):
             visible_chars=chars[0],
         )
 
-    def select(self, view: DomView) -> Sequence[Keep] | str:
+    def select(self, view: DomView) -> Sequence[Keep] | EmptyReason:
         counts = count_nodes(view)
         if counts.chars[0] == 0:
             return NO_TEXT

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import lxml.html
 from lxml import etree
 
-from scrapy_cetd.extractors.base import Extractor
+from scrapy_cetd.extractors.base import NO_TEXT, Extractor
 from scrapy_cetd.limits import check_deadline
 from scrapy_cetd.page.dom import (
     BLOCK_TAGS,
@@ -30,7 +30,7 @@ from scrapy_cetd.page.dom import (
     viewed_document,
 )
 from scrapy_cetd.page.output import Keep, render
-from scrapy_cetd.result import ExtractionResult
+from scrapy_cetd.result import EmptyReason, ExtractionResult, Reason
 
 _LINE_BREAKING = BLOCK_TAGS | {"html", "head", "title", "body"}
 """Tags that end a block of a line's text: the block elements, and the document's own parts
@@ -40,8 +40,7 @@ _NOT_SOURCE = INVISIBLE_TAGS - {"title"}
 """Elements removed before the page is serialised: the invisible ones except ``<title>``, which
 CETR reads as a line of the page like the body's (S-15)."""
 
-NO_TEXT = "no visible text"
-NO_CONTENT_LINES = "every line was classified as noise"
+NO_CONTENT_LINES = EmptyReason("every line was classified as noise", Reason.NO_CONTENT)
 
 MAX_ITERATIONS = 100
 """k-means stops after this many rounds if assignments still change (``docs`` §2.3)."""
@@ -126,10 +125,10 @@ class _TagRatioExtractor(Extractor):
         with its ancestors as shells.
         """
         view = self.view(tree)
-        if isinstance(view, str):
-            return ExtractionResult.empty(self.name, view)
+        if isinstance(view, EmptyReason):
+            return view.result(self.name)
         if not _has_text(view):
-            return ExtractionResult.empty(self.name, NO_TEXT)
+            return NO_TEXT.result(self.name)
         lines = self.source_lines(viewed_document(tree, view.elements[0]), view)
         check_deadline("after splitting the lines")
         content = self.classify(lines)
@@ -142,13 +141,13 @@ class _TagRatioExtractor(Extractor):
             if part
         )
         if not text:
-            return ExtractionResult.empty(self.name, NO_CONTENT_LINES)
+            return NO_CONTENT_LINES.result(self.name)
         modes = _covering_modes(view, lines, content)
         del lines, content  # the lines hold a copy of the page's text: free it before rendering
         html, _ = render(view, modes)
         return ExtractionResult(text=text, html=html, algorithm=self.name)
 
-    def select(self, view: DomView) -> Sequence[Keep] | str:
+    def select(self, view: DomView) -> Sequence[Keep] | EmptyReason:
         """The covering elements of the content lines of ``view``'s root alone (for callers
         that hold only a view; :meth:`extract` works on the whole document)."""
         if not _has_text(view):

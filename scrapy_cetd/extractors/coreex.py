@@ -11,11 +11,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 
-from scrapy_cetd.extractors.base import Extractor
+from scrapy_cetd.extractors.base import NO_TEXT, Extractor
 from scrapy_cetd.limits import check_deadline
 from scrapy_cetd.page.dom import DomView
 from scrapy_cetd.page.output import Keep
 from scrapy_cetd.page.words import count_words
+from scrapy_cetd.result import EmptyReason, Reason
 
 FORM_CONTROL_TAGS = frozenset(
     {"select", "option", "optgroup", "input", "textarea", "button", "datalist"}
@@ -25,8 +26,9 @@ select, input, textarea, option; optgroup, button and datalist added, ``docs`` ย
 
 HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 
-NO_TEXT = "no visible text"
-NO_CANDIDATE = "no node has a mostly-text child (every block is links or form controls)"
+NO_CANDIDATE = EmptyReason(
+    "no node has a mostly-text child (every block is links or form controls)", Reason.NO_CONTENT
+)
 
 
 class CoreExExtractor(Extractor):
@@ -88,7 +90,7 @@ class CoreExExtractor(Extractor):
         """``weight_text = 1 - weight_ratio`` (ยง2.2.1)."""
         return 1.0 - self.weight_ratio
 
-    def select(self, view: DomView) -> Sequence[Keep] | str:
+    def select(self, view: DomView) -> Sequence[Keep] | EmptyReason:
         size = len(view)
         counts = count_coreex(view, ignore_forms=self.ignore_forms)
         check_deadline("after counting the words")

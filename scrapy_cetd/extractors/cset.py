@@ -14,11 +14,12 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from scrapy_cetd.extractors.base import Extractor
+from scrapy_cetd.extractors.base import NO_TEXT, Extractor
 from scrapy_cetd.limits import check_deadline
 from scrapy_cetd.page.dom import DomView
 from scrapy_cetd.page.output import Keep, content_modes
 from scrapy_cetd.page.words import count_words
+from scrapy_cetd.result import EmptyReason, Reason
 
 EXCLUDED_TAGS = frozenset(
     {
@@ -40,9 +41,13 @@ the text's depths, quadratic on a page nested thousands deep with text at every 
 this far down weighs under 1/64; real pages do not nest text 50 levels below the body, so
 their ratios are the exact sums."""
 
-NO_TEXT = "no visible text"
-NO_RATED = "no element qualifies for rating (every element is a leaf or an excluded tag)"
-EMPTY_AFTER_POST_PROCESS = "the selected nodes were only groups of links (post-process)"
+NO_RATED = EmptyReason(
+    "no element qualifies for rating (every element is a leaf or an excluded tag)",
+    Reason.NO_CONTENT,
+)
+EMPTY_AFTER_POST_PROCESS = EmptyReason(
+    "the selected nodes were only groups of links (post-process)", Reason.NO_CONTENT
+)
 
 
 @dataclass(frozen=True, eq=False)
@@ -107,7 +112,7 @@ class CSetExtractor(Extractor):
         self.hr = hr
         self.post_process = post_process
 
-    def select(self, view: DomView) -> Sequence[Keep] | str:
+    def select(self, view: DomView) -> Sequence[Keep] | EmptyReason:
         size = len(view)
         if not any(run and not run.isspace() for runs in view.runs for run in runs):
             return NO_TEXT

@@ -12,7 +12,7 @@ import pytest
 from conftest import STORM_PAGE, deep_chain, parse, texts_from_threads
 from lxml import etree
 
-from scrapy_cetd import ALGORITHMS, CetrExtractor, CetrThresholdExtractor, extract
+from scrapy_cetd import ALGORITHMS, CetrExtractor, CetrThresholdExtractor, Reason, extract
 from scrapy_cetd.extractors import cetr
 from scrapy_cetd.extractors.cetr import (
     NO_CONTENT_LINES,
@@ -224,7 +224,8 @@ def test_empty_results_have_reasons() -> None:
     all_noise = CetrThresholdExtractor(threshold_coefficient=1000).extract(
         parse(_page(one_line=False))
     )
-    assert all_noise.reason == NO_CONTENT_LINES
+    assert all_noise.reason == NO_CONTENT_LINES.sentence
+    assert all_noise.reason_code is Reason.NO_CONTENT
 
 
 def test_input_tree_is_unchanged() -> None:

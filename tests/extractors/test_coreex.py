@@ -8,7 +8,7 @@ import pytest
 from conftest import STORM_PAGE, deep_chain, parse, texts_from_threads
 from lxml import etree
 
-from scrapy_cetd import ALGORITHMS, CoreExExtractor, extract
+from scrapy_cetd import ALGORITHMS, CoreExExtractor, Reason, extract
 from scrapy_cetd.extractors import coreex
 from scrapy_cetd.extractors.coreex import NO_CANDIDATE, _subset_rule, count_coreex, subset_scores
 from scrapy_cetd.page.dom import build_view
@@ -222,7 +222,8 @@ def test_empty_results_have_reasons() -> None:
     no_text = CoreExExtractor().extract(parse("<body><div><img src='a.png'></div></body>"))
     assert (no_text.text, no_text.html, no_text.reason) == ("", "", "no visible text")
     links_only = CoreExExtractor().extract(parse(f"<body><div>{MENU}</div></body>"))
-    assert links_only.reason == NO_CANDIDATE
+    assert links_only.reason == NO_CANDIDATE.sentence
+    assert links_only.reason_code is Reason.NO_CONTENT
     assert not links_only
 
 

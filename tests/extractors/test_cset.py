@@ -10,7 +10,7 @@ import pytest
 from conftest import STORM_PAGE, deep_chain, parse, texts_from_threads
 from lxml import etree
 
-from scrapy_cetd import ALGORITHMS, CSetExtractor, extract
+from scrapy_cetd import ALGORITHMS, CSetExtractor, Reason, extract
 from scrapy_cetd.extractors import cset
 from scrapy_cetd.extractors.cset import (
     MAX_WORD_DISTANCE,
@@ -167,7 +167,7 @@ def test_empty_results_have_reasons() -> None:
     no_text = CSetExtractor().extract(parse("<body><div><img src='a.png'></div></body>"))
     assert no_text.reason == "no visible text"
     no_rated = CSetExtractor().extract(parse("<body>Only text <span>in spans</span></body>"))
-    assert no_rated.reason == NO_RATED
+    assert (no_rated.reason, no_rated.reason_code) == (NO_RATED.sentence, Reason.NO_CONTENT)
     assert (no_rated.text, no_rated.html) == ("", "")
 
 
