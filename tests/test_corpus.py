@@ -411,6 +411,8 @@ def test_corpus_rows_get_exactly_what_extract_applies(
     assert "bell" in rows["controls"]["main_content_text"]
     assert "\x07" not in rows["controls"]["main_content_text"]
     assert rows["many"]["reason"].startswith("max_nodes exceeded: ")
+    assert rows["many"]["reason_code"] == "max_nodes"
+    assert rows["controls"]["reason_code"] is None
     assert rows["hex-header"]["main_content_text"] == scrapy_cetd.extract(ARTICLE).text
     assert rows["utf16-header"]["main_content_text"] == scrapy_cetd.extract(ARTICLE).text
     summary = json.loads(stats.read_text())

@@ -4,6 +4,7 @@ the situation it names, and the stats count that code, never the reason's senten
 from __future__ import annotations
 
 import asyncio
+import json
 import pickle
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,7 @@ from scrapy.http import HtmlResponse
 
 import scrapy_cetd
 from scrapy_cetd import ALGORITHMS, EmptyReason, ExtractionResult, Reason
+from scrapy_cetd.cli import main
 from scrapy_cetd.corpus import FileSummary
 from scrapy_cetd.limits import LimitExceededError
 from scrapy_cetd.result import sanitize
@@ -233,3 +235,15 @@ def test_every_code_is_documented_with_the_stats() -> None:
     table = text.partition("### Reason codes")[2]
     for code in Reason:
         assert f"\n| `{code.value}` |" in table, code
+
+
+def test_the_command_prints_the_code(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    frameset, story = tmp_path / "frameset.html", tmp_path / "story.html"
+    frameset.write_text(FRAMESET, encoding="utf-8")
+    story.write_text(STORY, encoding="utf-8")
+    assert main(["extract", str(frameset), str(story), "--format", "json"]) == 0
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [(r["reason"], r["reason_code"]) for r in records] == [
+        ("frameset page", "frameset"),
+        (None, None),
+    ]
