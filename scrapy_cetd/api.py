@@ -12,7 +12,15 @@ from typing import Any
 from lxml import etree
 
 from scrapy_cetd.extractors.registry import DEFAULT_ALGORITHM, build_extractor
-from scrapy_cetd.limits import DEFAULT_MAX_BODY_SIZE, DEFAULT_MAX_NODES, Limits
+from scrapy_cetd.limits import (
+    DEFAULT_MAX_BODY_SIZE,
+    DEFAULT_MAX_NODES,
+    LimitExceededError,
+    Limits,
+    deadline,
+    limit_of,
+)
+from scrapy_cetd.page.metadata import page_metadata
 from scrapy_cetd.page.parse import Source, decoding_notes, html_response, response_tree
 from scrapy_cetd.result import ExtractionResult
 
@@ -26,6 +34,7 @@ def extract(
     max_body_size: int | None = DEFAULT_MAX_BODY_SIZE,
     max_nodes: int | None = DEFAULT_MAX_NODES,
     time_budget: float | None = None,
+    metadata: bool = False,
     **options: Any,
 ) -> ExtractionResult:
     """The main content of one page.
@@ -44,6 +53,11 @@ def extract(
     frameset page. A charset label that names no text encoding is ignored, as a browser
     ignores it, and noted in the result's ``notes``. Input that is not a document at all
     (empty, whitespace only, JSON, a PDF, an image, binary data) raises :class:`ValueError`.
+
+    With ``metadata=True`` the result's ``metadata`` holds the page's headline, authors, dates,
+    language and site (:func:`~scrapy_cetd.page.metadata.page_metadata`, its language
+    identified from the extracted text), read within a ``time_budget`` of its own; it stays
+    ``None`` when a limit refused the page or the budget ran out. Without it nothing is read.
     """
     extractor = build_extractor(algorithm, options)
     limits = Limits(max_body_size=max_body_size, max_nodes=max_nodes, time_budget=time_budget)
@@ -56,5 +70,12 @@ def extract(
             return ExtractionResult.empty(str(getattr(extractor, "name", algorithm)), too_large)
         tree = response_tree(response)
     result = limits.extract(extractor, tree, url=url)
+    if metadata and limit_of(result.reason) is None:
+        try:
+            with deadline(time_budget):
+                found = page_metadata(tree, url=url, text=result.text)
+        except LimitExceededError:
+            found = None
+        result = replace(result, metadata=found)
     notes = decoding_notes(source, encoding)
     return replace(result, notes=result.notes + notes) if notes else result

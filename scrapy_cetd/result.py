@@ -14,6 +14,38 @@ _SPACES = re.compile(r"\s+")
 
 
 @dataclass(frozen=True)
+class Metadata:
+    """The metadata of one page, read by :func:`scrapy_cetd.page.metadata.page_metadata`; a
+    field is ``None`` (or empty) when the page does not say.
+
+    Holds only strings, so it pickles with the :class:`~scrapy_cetd.result.ExtractionResult`
+    that carries it."""
+
+    title: str | None = None
+    """The headline, without the site's name that ``<title>`` often appends."""
+    authors: tuple[str, ...] = ()
+    """The authors' names, without "By", dates, e-mail addresses or handles."""
+    published: str | None = None
+    """When the page was first published, ISO 8601 (a date, or a date and time)."""
+    modified: str | None = None
+    """When the page was last modified, ISO 8601."""
+    site_name: str | None = None
+    """The name of the site or publication."""
+    language: str | None = None
+    """The language of the text as a BCP 47 tag (``en``, ``pt-BR``)."""
+    description: str | None = None
+    """The page's summary, as its markup gives it."""
+    canonical_url: str | None = None
+    """The page's canonical address (absolute when the page's URL is known)."""
+    image: str | None = None
+    """The page's lead image."""
+    tags: tuple[str, ...] = ()
+    """Keywords and tags the page declares."""
+    categories: tuple[str, ...] = ()
+    """Sections or categories the page declares."""
+
+
+@dataclass(frozen=True)
 class ExtractionResult:
     """The main content of one page.
 
@@ -36,6 +68,9 @@ class ExtractionResult:
     notes: tuple[str, ...] = ()
     """What was repaired on the way, such as a charset label that was ignored because it names
     no text encoding (``"<kind>: <detail>"``, see :data:`scrapy_cetd.parse.NOTE_KINDS`)."""
+    metadata: Metadata | None = None
+    """The page's headline, authors, dates, language... when asked for
+    (``extract(..., metadata=True)``); ``None`` otherwise."""
 
     def __bool__(self) -> bool:
         return bool(self.text)
