@@ -189,13 +189,14 @@ class _Reader:
             or _string(_nested(article, "publisher", "name"))
             or self._first_meta(_META_SITE[3:])
         )
-        published = (
+        declared = (
             _iso(_string(article.get("datePublished")))
             or _iso(_string(article.get("dateCreated")))
             or _iso(self._microdata_value("datePublished"))
             or _first_iso(self._all_meta(_META_PUBLISHED))
-            or self._htmldate(original=True)
         )
+        found = self._htmldate(original=True)
+        published = _earliest(declared, found)
         modified = (
             _iso(_string(article.get("dateModified")))
             or _iso(self._microdata_value("dateModified"))
@@ -249,7 +250,7 @@ class _Reader:
         ]
         for candidate in candidates:
             if candidate:
-                return _strip_site_name(candidate, site_name, self.url)
+                return _strip_site_name(_headed(candidate, heading), site_name, self.url)
         return None
 
     def _authors(self, article: dict[str, Any]) -> tuple[str, ...]:
@@ -483,6 +484,15 @@ def _iso(value: str | None) -> str | None:
     return f"{date}T{time}{zone or ''}"
 
 
+def _earliest(declared: str | None, found: str | None) -> str | None:
+    """The earlier day of the date the page declares and the one htmldate finds: a page's
+    original publication precedes its updates, which structured dates often give instead
+    (``datePublished`` of an edited item, a time converted to another day in UTC)."""
+    if declared and found:
+        return found if found[:10] < declared[:10] else declared
+    return declared or found
+
+
 def _first_iso(values: Iterable[str]) -> str | None:
     for value in values:
         iso = _iso(value)
@@ -512,19 +522,41 @@ def _document_title(root: etree._Element) -> str | None:
 
 def _strip_site_name(title: str, site_name: str | None, url: str | None) -> str:
     """``title`` without a site name joined to it by a separator (``Headline | Site``,
-    ``Site - Headline``): the site name the page declares, or a host name."""
+    ``Site - Headline``): the site name the page declares, a host name, or a part of at most
+    four words that holds a label of the host's name (``Doom9's Forum`` on ``doom9.org``)."""
     names = {_fold(site_name)} if site_name else set()
-    host = (url or "").split("//", 1)[-1].split("/", 1)[0].lower().removeprefix("www.")
+    host = (url or "").split("//", 1)[-1].split("/", 1)[0].split(":", 1)[0].lower()
+    host = host.removeprefix("www.")
+    labels = [label for label in host.split(".")[:-1] if len(label) >= 4]
     if host:
         names.add(_fold(host))
         names.add(_fold(host.rsplit(".", 1)[0]))
+
+    def is_site(part: str) -> bool:
+        folded = _fold(part)
+        return bool(
+            folded in names
+            or _URL_SUFFIX.match(part.strip())
+            or (len(part.split()) <= 4 and any(label in folded for label in labels))
+        )
+
     for separator in _TITLE_SEPARATORS:
         head, found, tail = title.rpartition(separator)
-        if found and head and (_fold(tail) in names or _URL_SUFFIX.match(tail.strip())):
+        if found and head.strip() and is_site(tail):
             return head.strip()
         head, found, tail = title.partition(separator)
-        if found and tail and _fold(head) in names:
+        if found and tail.strip() and is_site(head):
             return tail.strip()
+    return title
+
+
+def _headed(title: str, heading: str | None) -> str:
+    """The page's ``<h1>`` when ``title`` is that heading joined by a separator to more
+    (``Headline | Section | Site``): the heading is the headline, the rest is furniture."""
+    if heading and heading != title:
+        for separator in _TITLE_SEPARATORS:
+            if title.startswith(heading + separator) or title.endswith(separator + heading):
+                return heading
     return title
 
 
