@@ -38,6 +38,7 @@ from scrapy_cetd.evaluation.metadata import (
     PredictMetadata,
     evaluate_metadata,
     format_metadata_table,
+    metadata_predictor,
 )
 
 DATASETS = ("wcxb", "wcxb_dev", "readability")
@@ -47,15 +48,6 @@ DATASETS = ("wcxb", "wcxb_dev", "readability")
 def _url(page: Page) -> str | None:
     url = page.meta.get("url")
     return url if isinstance(url, str) and url else None
-
-
-def scrapy_cetd(page: Page) -> MetadataGuess:
-    """scrapy-cetd's :class:`~scrapy_cetd.result.Metadata`, with cetd-plus's extraction."""
-    result = extract(page.html, url=_url(page), encoding=page.encoding, metadata=True)
-    found = result.metadata
-    if found is None:
-        return MetadataGuess()
-    return MetadataGuess(found.title, found.authors, found.published, found.site_name)
 
 
 def _trafilatura() -> PredictMetadata:
@@ -119,7 +111,7 @@ PEERS: dict[str, Callable[[], PredictMetadata]] = {
 def compare(names: Sequence[str]) -> tuple[list[MetadataScore], list[str]]:
     """The scores of scrapy-cetd and every installed peer on each named dataset, and a line
     per peer that could not be loaded."""
-    systems: list[tuple[str, PredictMetadata]] = [("scrapy-cetd", scrapy_cetd)]
+    systems: list[tuple[str, PredictMetadata]] = [("scrapy-cetd", metadata_predictor())]
     missing: list[str] = []
     for name, make in PEERS.items():
         try:

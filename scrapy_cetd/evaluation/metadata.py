@@ -23,8 +23,11 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from time import perf_counter
+from typing import Any
 
+from scrapy_cetd.api import extract
 from scrapy_cetd.evaluation.datasets import Dataset, Page
+from scrapy_cetd.extractors.registry import DEFAULT_ALGORITHM
 
 __all__ = [
     "MetadataGuess",
@@ -33,8 +36,13 @@ __all__ = [
     "author_names",
     "evaluate_metadata",
     "format_metadata_table",
+    "has_metadata_gold",
+    "metadata_predictor",
     "normalize",
 ]
+
+GOLD_KEYS = ("author", "publish_date", "byline", "published_time", "site_name")
+"""MANIFEST keys of metadata gold besides ``title`` (which text-only datasets give too)."""
 
 
 @dataclass(frozen=True)
@@ -49,6 +57,34 @@ class MetadataGuess:
 
 PredictMetadata = Callable[[Page], MetadataGuess]
 """A system under test: the metadata of a page."""
+
+
+def metadata_predictor(algorithm: str = DEFAULT_ALGORITHM, **options: Any) -> PredictMetadata:
+    """scrapy-cetd as a system under test: ``extract(..., metadata=True)`` on the page's bytes,
+    with its URL and encoding, as a crawl would call it."""
+
+    def predict(page: Page) -> MetadataGuess:
+        url = page.meta.get("url")
+        result = extract(
+            page.html,
+            algorithm=algorithm,
+            url=url if isinstance(url, str) else None,
+            encoding=page.encoding,
+            metadata=True,
+            **options,
+        )
+        found = result.metadata
+        if found is None:
+            return MetadataGuess()
+        return MetadataGuess(found.title, found.authors, found.published, found.site_name)
+
+    return predict
+
+
+def has_metadata_gold(dataset: Dataset) -> bool:
+    """Whether the pages of ``dataset`` carry metadata gold (:data:`GOLD_KEYS`)."""
+    return any(any(key in meta for key in GOLD_KEYS) for meta in dataset.manifest["pages"].values())
+
 
 _NAME_SPLIT = re.compile(r"\s*(?:[,;&|/]|\band\b)\s*", re.IGNORECASE)
 _DEGREE = re.compile(r"^\S{1,4}$")
