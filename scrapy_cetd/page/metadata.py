@@ -82,7 +82,7 @@ _META_TAGS = ("article:tag", "keywords", "news_keywords", "citation_keywords", "
 _META_SECTIONS = ("article:section", "parsely-section")
 
 _ISO_DATE = re.compile(
-    r"(\d{4})-(\d{1,2})-(\d{1,2})"
+    r"(\d{4})[-/](\d{1,2})[-/](\d{1,2})"
     r"(?:[T ](\d{1,2}):(\d{2})(?::(\d{2}))?(?:\.\d{1,9})?\s?(Z|[+-]\d{2}:?\d{2})?)?"
 )
 """An ISO 8601 date at the start of a value, with an optional time and zone."""
@@ -99,7 +99,7 @@ languages it names), and no other words: the rest of the cleaning reads punctuat
 and case, whatever the language."""
 _NAME_SEPARATORS = re.compile(r"\s*(?:[;|/&•·]|,(?!\s*(?:jr|sr)\b))\s*", re.IGNORECASE)
 """Between two names of one byline string."""
-_BYLINE_CUT = re.compile(r"\s+[-–—]\s+|\d|@|https?:|\(|\[")
+_BYLINE_CUT = re.compile(r"\s+[-–—]\s+|\d|\S*@|https?:|\(|\[")
 """Where a byline's name part ends: a dash between spaces, a digit (a date, a time), an
 e-mail address or handle, a link, a parenthesis."""
 _CREDENTIAL = re.compile(r"^(?:[A-Z][A-Za-z]?\.?){1,4}$|^[A-Z]{2,6}$")
@@ -258,7 +258,9 @@ class _Reader:
             _person_names(article.get("author")),
             _person_names(article.get("creator")),
             (_element_value(_author_name(element)) or "" for element in self._microdata_authors()),
-            self._all_meta(_META_AUTHORS),
+            self._all_meta(_META_AUTHORS[:2]),
+            (_first_last(name) for name in self._all_meta(_META_AUTHORS[2:3])),
+            self._all_meta(_META_AUTHORS[3:]),
             (text_of(element) for element in _byline_elements(self.root)),
         ]
         for source in sources:
@@ -443,6 +445,12 @@ def _clean_names(raw: str) -> list[str]:
             continue
         names.append(_BYLINE_PREFIX.sub("", name))
     return [name for name in names if name]
+
+
+def _first_last(name: str) -> str:
+    """``citation_author``'s "Last, First" as "First Last" (one name per tag)."""
+    last, comma, first = name.partition(",")
+    return f"{first.strip()} {last.strip()}" if comma and "," not in first else name
 
 
 def _unique(values: Iterable[str]) -> tuple[str, ...]:
