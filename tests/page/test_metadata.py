@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import json
 import pickle
+from collections.abc import Callable
 
 import lxml.html
 from conftest import parse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lxml import etree
+from ratios import TENFOLD, growth
 
 from scrapy_cetd import extract
 from scrapy_cetd.page.metadata import page_metadata
@@ -257,3 +259,23 @@ def test_extract_fills_metadata_only_when_asked() -> None:
     assert pickle.loads(pickle.dumps(result)) == result
     for algorithm in ("cetd-ds", "cetr", "coreex", "cset"):
         assert extract(html, algorithm=algorithm, metadata=True).metadata is not None
+
+
+def test_time_grows_linearly_with_the_page() -> None:
+    def shapes(size: int) -> dict[str, str]:
+        item = {"@type": "Article", "author": [{"name": "A B"}] * 3, "headline": "h"}
+        return {
+            "graph": json_ld({"@graph": [item] * (size // 80)}),
+            "meta": "<meta name='author' content='By A B, 1 May'>" * (size // 50),
+            "microdata": "<p itemprop='author'><b itemprop='name'> </b></p>" * (size // 50),
+            "bylines": "<h1>t</h1>" + "<p class='byline'>By A B</p>" * (size // 30),
+            "text": "<h1>t</h1>" + "<p>Words of a long page, 12 May 2020.</p>" * (size // 40),
+        }
+
+    for name in shapes(0):
+
+        def make(size: int, name: str = name) -> Callable[[], object]:
+            tree = page(body=shapes(size)[name])
+            return lambda: page_metadata(tree, url="https://example.com/a", text=ENGLISH)
+
+        assert growth(make, 10_000, 100_000) < TENFOLD, name
