@@ -42,8 +42,8 @@ _MAX_SCRIPT = 2_000_000
 metadata needs more, and :func:`json.loads` holds the whole structure in memory)."""
 _MAX_VALUES = 50
 """Authors, tags or categories kept from one source."""
-_MAX_NAME = 100
-"""Characters of an author's name: a longer "name" is a sentence, not a name."""
+_MAX_WORDS = 6
+"""Words of an author's name: a longer "name" is a sentence (a biography, a job title)."""
 _CHECK_EVERY = 1024
 """JSON-LD nodes walked between two :func:`~scrapy_cetd.limits.check_deadline` calls."""
 
@@ -257,11 +257,11 @@ class _Reader:
         sources: list[Iterable[str]] = [
             _person_names(article.get("author")),
             _person_names(article.get("creator")),
-            (_element_value(_author_name(element)) or "" for element in self._microdata_authors()),
+            (_raw_value(_author_name(element)) for element in self._microdata_authors()),
             self._all_meta(_META_AUTHORS[:2]),
             (_first_last(name) for name in self._all_meta(_META_AUTHORS[2:3])),
             self._all_meta(_META_AUTHORS[3:]),
-            (text_of(element) for element in _byline_elements(self.root)),
+            _first_byline(self.root),
         ]
         for source in sources:
             names = _unique(name for raw in source for name in _clean_names(raw))
@@ -270,7 +270,13 @@ class _Reader:
         return ()
 
     def _microdata_authors(self) -> list[etree._Element]:
-        return self.microdata.get("author", []) + self.microdata.get("creator", [])
+        """The microdata authors of the first item that has any: on a forum or a page with
+        reviews, each post's item names its own author, and the page's is the first."""
+        found = self.microdata.get("author", []) + self.microdata.get("creator", [])
+        if not found:
+            return found
+        scope = _item_scope(found[0])
+        return [element for element in found if _item_scope(element) is scope]
 
     def _language(self, text: str | None) -> str | None:
         declared = self.declared_language or _language_tag(self._first_meta(("content-language",)))
@@ -416,35 +422,59 @@ def _element_value(element: etree._Element) -> str | None:
     return _clean(text_of(element)[:10_000])
 
 
-def _byline_elements(root: etree._Element) -> list[etree._Element]:
+def _first_byline(root: etree._Element) -> list[str]:
+    """The text of the first byline after the headline (:data:`_BYLINE_CLASS`) that names
+    someone; a page's later author blocks are biographies and comments."""
     found = _BYLINE_CLASS(root)
-    return (
-        [element for element in found if isinstance(element, etree._Element)]
-        if isinstance(found, list)
-        else []
-    )
+    for element in found if isinstance(found, list) else ():
+        if isinstance(element, etree._Element):
+            text = text_of(element)[:1000]
+            if _clean_names(text):
+                return [text]
+    return []
+
+
+def _item_scope(element: etree._Element) -> etree._Element | None:
+    """The closest ancestor of ``element`` that opens a microdata item."""
+    for ancestor in element.iterancestors():
+        if ancestor.get("itemscope") is not None:
+            return ancestor
+    return None
+
+
+def _raw_value(element: etree._Element) -> str:
+    """A microdata property's value with its line breaks (see :func:`_clean_names`)."""
+    for attribute in ("content", "datetime"):
+        value = element.get(attribute)
+        if value is not None:
+            return value
+    return text_of(element)[:1000]
 
 
 def _clean_names(raw: str) -> list[str]:
-    """The names in one author string: the byline prefix, dates, e-mail addresses, handles,
-    links and what follows a spaced dash dropped; split at ``;``, ``&``, ``|``, ``/`` and
-    commas; degrees (``PhD``) dropped."""
-    value = _clean(raw[:1000])
+    """The names in one author string: its first line with more than the byline prefix, cut
+    before a date, an e-mail address, a link, a parenthesis or a spaced dash (a digit inside a
+    single word is a user name's and stays); split at ``;``, ``&``, ``|``, ``/`` and commas;
+    degrees (``PhD``) and parts longer than a name (:data:`_MAX_WORDS`) dropped."""
+    value = None
+    for line in raw[:1000].splitlines():
+        value = _clean(_BYLINE_PREFIX.sub("", line.strip()))
+        if value:
+            break
     if value is None or value.startswith(("http:", "https:")):
         return []
-    value = _BYLINE_PREFIX.sub("", value)
     cut = _BYLINE_CUT.search(value)
-    if cut is not None:
+    if cut is not None and (not cut.group().isdigit() or " " in value):
         value = value[: cut.start()]
     names: list[str] = []
     for part in _NAME_SEPARATORS.split(value):
-        name = part.strip(" ,.:;-–—'\"")
-        if not name or len(name) > _MAX_NAME or not any(c.isalpha() for c in name):
+        name = _BYLINE_PREFIX.sub("", part.strip(" ,.:;-–—'\""))
+        if not name or len(name.split()) > _MAX_WORDS or not any(c.isalpha() for c in name):
             continue
         if names and _CREDENTIAL.match(name):
             continue
-        names.append(_BYLINE_PREFIX.sub("", name))
-    return [name for name in names if name]
+        names.append(name)
+    return names
 
 
 def _first_last(name: str) -> str:
