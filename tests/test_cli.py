@@ -294,3 +294,34 @@ def test_a_reader_that_stops_early_ends_the_command_quietly(tmp_path: Path) -> N
         err = process.stderr.read().decode()
         assert process.wait(timeout=60) == 1
     assert err == ""
+
+
+def test_evaluate_metadata_scores_the_datasets_with_metadata_gold(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    make_dataset(tmp_path)  # text gold only: left out
+    folder = tmp_path / "news"
+    (folder / "html").mkdir(parents=True)
+    (folder / "gold").mkdir()
+    page = (
+        "<html lang='en'><head><title>Storm hits the coast | The Tribune</title>"
+        "<meta property='og:site_name' content='The Tribune'>"
+        "<meta property='article:published_time' content='2024-02-03T10:00:00Z'></head>"
+        "<body><h1>Storm hits the coast</h1><p class='byline'>By Ann Lee</p>"
+        "<p>Heavy rain and strong winds battered the coastal towns overnight.</p></body></html>"
+    )
+    gold = {"title": "Storm hits the coast", "author": "Ann Lee", "publish_date": "2024-02-03"}
+    other = {"title": "Calm day", "author": None, "publish_date": None}
+    pages = {"p1": gold, "p2": other}
+    (folder / "MANIFEST.json").write_text(json.dumps({"name": "news", "pages": pages}))
+    for page_id in pages:
+        (folder / "html" / f"{page_id}.html.gz").write_bytes(gzip.compress(page.encode()))
+        (folder / "gold" / f"{page_id}.txt").write_text("x")
+    assert main(["evaluate", "--metadata", str(tmp_path), "--json"]) == 0
+    (record,) = json.loads(capsys.readouterr().out)
+    assert (record["dataset"], record["pages"]) == ("news", 2)
+    assert (record["date_accuracy"], record["date_false_positives"]) == (1.0, 1.0)
+    assert (record["author_match"], record["author_pages"]) == (1.0, 1)
+    assert record["title_exact"] == 0.5
+    assert main(["evaluate", "--metadata", str(tmp_path / "tiny")]) == 1
+    assert "no dataset with metadata gold" in capsys.readouterr().err
