@@ -45,7 +45,8 @@ _MAX_VALUES = 50
 _MAX_WORDS = 6
 """Words of an author's name: a longer "name" is a sentence (a biography, a job title)."""
 _CHECK_EVERY = 1024
-"""JSON-LD nodes walked between two :func:`~scrapy_cetd.limits.check_deadline` calls."""
+"""Elements read, or JSON-LD nodes walked, between two
+:func:`~scrapy_cetd.limits.check_deadline` calls."""
 
 _SOURCES = (
     ("type", "application/ld+json"),
@@ -104,6 +105,8 @@ _BYLINE_CUT = re.compile(r"\s+[-–—]\s+|\d|\S*@|https?:|\(|\[")
 e-mail address or handle, a link, a parenthesis."""
 _CREDENTIAL = re.compile(r"^(?:[A-Z][A-Za-z]?\.?){1,4}$|^[A-Z]{2,6}$")
 """A degree or credential after a name (``MS``, ``PhD``, ``M.D.``), dropped from the authors."""
+_UNPRINTABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffe\uffff\ud800-\udfff]+")
+"""Control characters but tab and line breaks, noncharacters, and lone surrogates."""
 _LANGUAGE_TAG = re.compile(r"^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*$")
 _BYLINE_CLASS = etree.XPath(
     "(//h1)[1]/following::*[@rel='author' or contains(@class,'byline')"
@@ -135,8 +138,10 @@ class _Reader:
         self.declared_language: str | None = None
         self.json_items: list[dict[str, Any]] = []
         self.microdata: dict[str, list[etree._Element]] = {}
-        for element in attribute_owners(root, _SOURCES):
+        for k, element in enumerate(attribute_owners(root, _SOURCES)):
             self._read_element(element)
+            if not k % _CHECK_EVERY:
+                check_deadline("reading the page's metadata")
 
     def _read_element(self, element: etree._Element) -> None:
         get = element.get
@@ -373,10 +378,12 @@ def _string(value: object) -> str | None:
 
 
 def _clean(value: str | None) -> str | None:
-    """``value`` with its white space collapsed; ``None`` when nothing is left."""
+    """``value`` with its white space collapsed and the characters no text may hold (control
+    characters, lone surrogates a JSON escape can make) dropped; ``None`` when nothing is
+    left."""
     if not value:
         return None
-    return " ".join(value.split()) or None
+    return " ".join(_UNPRINTABLE.sub("", value).split()) or None
 
 
 def _image(value: object) -> object:
@@ -499,7 +506,7 @@ def _keywords(value: object) -> list[str]:
 
 
 def _split_keywords(values: Iterable[str]) -> list[str]:
-    return [word for value in values for word in (w.strip() for w in value.split(",")) if word]
+    return [word for value in values for w in value.split(",") if (word := _clean(w))]
 
 
 def _iso(value: str | None) -> str | None:

@@ -279,3 +279,9 @@ def test_time_grows_linearly_with_the_page() -> None:
             return lambda: page_metadata(tree, url="https://example.com/a", text=ENGLISH)
 
         assert growth(make, 10_000, 100_000) < TENFOLD, name
+
+
+def test_json_escapes_of_control_characters_and_surrogates_are_dropped() -> None:
+    script = '{"@type": "Article", "headline": "A\\u0000 b\\ud800", "keywords": ["x\\u0007"]}'
+    found = page_metadata(page(f"<script type='application/ld+json'>{script}</script>"))
+    assert (found.title, found.tags) == ("A b", ("x",))
