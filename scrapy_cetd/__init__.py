@@ -13,6 +13,7 @@ from scrapy_cetd.coreex import CoreExExtractor
 from scrapy_cetd.cset import CSetExtractor
 from scrapy_cetd.extractor import Extractor
 from scrapy_cetd.middleware import CETDDownloaderMiddleware, CETDSpiderMiddleware, get_dom
+from scrapy_cetd.page_types import PAGE_TYPES, PageType, classify_page_type
 from scrapy_cetd.pipeline import CETDPipeline
 from scrapy_cetd.result import ExtractionResult
 from scrapy_cetd.tps import (
@@ -26,6 +27,7 @@ from scrapy_cetd.tps import (
 __all__ = [
     "ALGORITHMS",
     "DEFAULT_ALGORITHM",
+    "PAGE_TYPES",
     "Addon",
     "CETDDownloaderMiddleware",
     "CETDPipeline",
@@ -38,10 +40,12 @@ __all__ = [
     "CoreExExtractor",
     "ExtractionResult",
     "Extractor",
+    "PageType",
     "SmoothedCompositeTextDensityExtractor",
     "TagPathRegion",
     "TagPathSplit",
     "TextDensityExtractor",
+    "classify_page_type",
     "extract",
     "get_dom",
     "get_extractor",

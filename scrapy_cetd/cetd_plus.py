@@ -41,6 +41,7 @@ from scrapy_cetd.furniture import boilerplate, located, without
 from scrapy_cetd.markup import ARTICLE_TYPES, PageMarkup, page_markup, page_title
 from scrapy_cetd.metrics import tokens
 from scrapy_cetd.output import Keep, content_modes, kept_elements
+from scrapy_cetd.page_types import PageType, check_page_type, classify_tree
 from scrapy_cetd.result import ExtractionResult
 
 LINK_BLOCK_TAGS = frozenset(
@@ -154,6 +155,7 @@ class CetdPlusExtractor(Extractor):
         shell_prose_chars: int | None = 50,
         threshold_coefficient: float = 1.0,
         remove_hidden: bool = True,
+        page_type: str | None = None,
     ) -> None:
         """Options. Each heuristic's gain is its BOW-F1 with the default minus with it turned
         off alone, on the shared datasets (per-dataset means; "mean" is their mean over the
@@ -220,6 +222,11 @@ class CetdPlusExtractor(Extractor):
           0.08 and 0.10 (short news stories among many links), so the default keeps a margin.
         - ``threshold_coefficient``: the paper's λ (§5.5), as in CECTD-DS.
         - ``remove_hidden``: see :class:`~scrapy_cetd.extractor.Extractor`.
+        - ``page_type``: the page's type (one of
+          :data:`~scrapy_cetd.page_types.PAGE_TYPES`), when the user knows it (a spider for
+          one shop's category pages); ``None`` (default) lets the classifier of
+          :mod:`scrapy_cetd.page_types` tell it. Either way it goes to the result's
+          ``.page_type``; the extracted content does not depend on it.
         """
         if threshold_coefficient < 0:
             raise ValueError(f"threshold_coefficient must be >= 0, got {threshold_coefficient}")
@@ -234,6 +241,7 @@ class CetdPlusExtractor(Extractor):
         if not 0 <= listing_share <= 1:
             raise ValueError(f"listing_share must be in [0, 1], got {listing_share}")
         super().__init__(remove_hidden=remove_hidden)
+        self.page_type = check_page_type(page_type)
         self.include_comments = include_comments
         self.include_title = include_title
         self.remove_boilerplate = remove_boilerplate
@@ -252,10 +260,17 @@ class CetdPlusExtractor(Extractor):
         self.threshold_coefficient = threshold_coefficient
 
     def extract(self, tree: etree._Element, *, url: str | None = None) -> ExtractionResult:
-        """As :meth:`Extractor.extract`, with the page's headline in ``.title``."""
+        """As :meth:`Extractor.extract`, with the page's headline in ``.title`` and its type
+        in ``.page_type`` (see the ``page_type`` option)."""
         result = super().extract(tree, url=url)
         title = page_title(tree)
-        return replace(result, title=title) if title else result
+        kind = PageType(self.page_type, 1.0) if self.page_type else classify_tree(tree, url)
+        return replace(
+            result,
+            title=title or result.title,
+            page_type=kind.name,
+            page_type_confidence=kind.confidence,
+        )
 
     def view(self, tree: etree._Element) -> DomView | str:
         """The visible body (or its fallback, step 1) without page furniture (step 2)."""

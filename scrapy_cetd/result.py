@@ -19,8 +19,8 @@ class ExtractionResult:
 
     An empty result is a valid result: ``text`` and ``html`` are then empty strings and
     ``reason`` says why (``"empty body"``, ``"frameset page"``, ...). A result with content has
-    ``reason`` set to ``None``. Results hold only strings, so they pickle and cross process
-    boundaries (scrapy-redis, Spark, Dask) freely.
+    ``reason`` set to ``None``. Results hold only strings and numbers, so they pickle and cross
+    process boundaries (scrapy-redis, Spark, Dask) freely.
     """
 
     text: str
@@ -33,6 +33,11 @@ class ExtractionResult:
     """Why the result is empty; ``None`` when content was found."""
     title: str | None = None
     """The page's headline, when the algorithm recovers one."""
+    page_type: str | None = None
+    """The kind of page (one of :data:`scrapy_cetd.page_types.PAGE_TYPES`: ``article``,
+    ``forum``, ``product``...), when the algorithm classifies pages (cetd-plus does)."""
+    page_type_confidence: float | None = None
+    """The classifier's probability for :attr:`page_type` (1.0 when the type was forced)."""
 
     def __bool__(self) -> bool:
         return bool(self.text)
