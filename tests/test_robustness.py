@@ -437,12 +437,15 @@ def test_time_budget_stops_every_algorithm(algorithm: str, monkeypatch: pytest.M
 
 def test_each_step_checks_the_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(limits.time, "monotonic", Clock())
-    budgets = (0.5, 1.5, 2.5, 3.5)
+    budgets = (0.5, 1.5, 2.5, 3.5, 4.5, 5.5, 6.5)
     reasons = [scrapy_cetd.extract(STORY, time_budget=budget).reason for budget in budgets]
     assert reasons == [
         "time_budget exceeded: more than 0.5 s, stopped before building the view",
         "time_budget exceeded: more than 1.5 s, stopped after building the view",
         "time_budget exceeded: more than 2.5 s, stopped after selecting the content",
+        "time_budget exceeded: more than 3.5 s, stopped before reading the page type's features",
+        "time_budget exceeded: more than 4.5 s, stopped reading the page's records",
+        "time_budget exceeded: more than 5.5 s, stopped after reading the page type's features",
         None,
     ]
 
