@@ -21,7 +21,7 @@ import math
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -429,16 +429,32 @@ class PageTypeModel:
     weights: tuple[tuple[float, ...], ...]
     bias: tuple[float, ...]
 
+    _constant: tuple[float, ...] = field(init=False, repr=False, compare=False)
+    _scaled: dict[str, tuple[float, ...]] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        """Fold the standardisation into the weights: a class's score is a constant plus the
+        sum over the features the page has (not 0) of ``weight / scale * value``, so a page
+        costs as many steps as it has features, not as the model has."""
+        constant = list(self.bias)
+        scaled = {}
+        for j, name in enumerate(self.features):
+            row = tuple(weights[j] / self.scale[j] for weights in self.weights)
+            scaled[name] = row
+            for k, weight in enumerate(row):
+                constant[k] -= weight * self.mean[j]
+        object.__setattr__(self, "_constant", tuple(constant))
+        object.__setattr__(self, "_scaled", scaled)
+
     def probabilities(self, features: Mapping[str, float]) -> dict[str, float]:
         """The probability of each class for a page with ``features``."""
-        values = [
-            (features.get(name, 0.0) - mean) / scale
-            for name, mean, scale in zip(self.features, self.mean, self.scale, strict=True)
-        ]
-        scores = [
-            bias + math.fsum(w * v for w, v in zip(row, values, strict=True))
-            for row, bias in zip(self.weights, self.bias, strict=True)
-        ]
+        scores = list(self._constant)
+        scaled = self._scaled
+        for name, value in features.items():
+            row = scaled.get(name)
+            if row is not None and value:
+                for k, weight in enumerate(row):
+                    scores[k] += weight * value
         top = max(scores)
         exps = [math.exp(score - top) for score in scores]
         norm = sum(exps)
