@@ -18,6 +18,7 @@ from scrapy_cetd.api import ALGORITHMS, DEFAULT_ALGORITHM, get_extractor
 from scrapy_cetd.datasets import Dataset, Page, find_datasets, load_dataset
 from scrapy_cetd.evaluation import DatasetScore, Predict, evaluate, format_table
 from scrapy_cetd.extractor import Extractor
+from scrapy_cetd.limits import DEFAULT_MAX_NODES
 from scrapy_cetd.parse import to_tree
 from scrapy_cetd.result import ExtractionResult
 from scrapy_cetd.tps import MIN_SIZE_GAP, prune_tag_paths_region
@@ -112,6 +113,19 @@ def _parser() -> argparse.ArgumentParser:
         "--keep-positions",
         action="store_true",
         help="empty, not remove, elements before a kept sibling of their tag (positional XPaths)",
+    )
+    prune.add_argument(
+        "--max-nodes",
+        type=int,
+        default=DEFAULT_MAX_NODES,
+        metavar="N",
+        help=f"refuse a page of more than N elements (default {DEFAULT_MAX_NODES:,}; 0: no limit)",
+    )
+    prune.add_argument(
+        "--time-budget",
+        type=float,
+        metavar="SECONDS",
+        help="give up on a page after this many seconds (default: no limit)",
     )
     prune.add_argument("--encoding", help="charset to assume, as an HTTP header would declare")
     prune.add_argument("--url", help="the page's URL")
@@ -271,9 +285,13 @@ def _run_prune(args: argparse.Namespace) -> int:
             remove_furniture=args.remove_furniture,
             remove_widgets=args.remove_widgets,
             keep_positions=args.keep_positions,
+            max_nodes=args.max_nodes or None,
+            time_budget=args.time_budget,
         )
     except ValueError as error:
         raise CommandError(f"{args.file}: {error}") from None
+    if region.reason is not None:
+        raise CommandError(f"{args.file}: not pruned: {region.reason}")
     before, after = region.node_count, region.kept_count
     _declare_utf8(pruned)
     html = lxml.html.tostring(pruned, encoding="unicode", doctype="<!DOCTYPE html>")

@@ -20,6 +20,7 @@ deterministic, and keeps no state between calls; the input tree is never modifie
 from __future__ import annotations
 
 import copy
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Literal, cast
@@ -33,6 +34,13 @@ from scrapy_cetd.cetd_plus import CetdPlusExtractor
 from scrapy_cetd.density import count_nodes
 from scrapy_cetd.dom import DomView, build_view, viewed_body, viewed_document
 from scrapy_cetd.furniture import boilerplate
+from scrapy_cetd.limits import (
+    DEFAULT_MAX_NODES,
+    LimitExceededError,
+    Limits,
+    check_deadline,
+    deadline,
+)
 from scrapy_cetd.middleware import get_dom
 from scrapy_cetd.output import Keep, kept_elements, remove_keeping_tail
 
@@ -48,6 +56,11 @@ WIDGET_TAGS = frozenset({"svg", "button", "input", "textarea"})
 
 _EPSILON = 1e-9
 """Float tolerance of threshold comparisons (``docs/algorithms.md`` §0.5)."""
+
+_CHECK_EVERY = 4095
+"""Long loops check the time budget when ``i & _CHECK_EVERY == 0``: every 4,096 iterations."""
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -85,9 +98,13 @@ class TagPathRegion:
     """The TPS: the tag path code of each element of ``<body>`` in preorder (position ``p``
     is ``sequence[p - 1]``); codes are numbered 1, 2, 3, ... in order of first appearance
     [P Def. 3.3, Alg. 2]. Empty when the page has no body."""
-    paths: tuple[str, ...]
-    """``paths[c - 1]`` is the tag path of code ``c``: steps ``tag.class1.class2[style=...]``
-    joined by ``/`` from ``body`` (classes sorted; the style normalised)."""
+    steps: tuple[str, ...]
+    """``steps[c - 1]`` is the last step of code ``c``'s tag path, ``tag.class1.class2[style=...]``
+    (classes sorted; the style normalised)."""
+    step_parents: tuple[int, ...]
+    """``step_parents[c - 1]`` is the code of the path code ``c`` extends (0 for ``body``'s
+    own). Paths are kept as these (parent, step) pairs, so the sequence costs memory linear in
+    the page even when it nests thousands deep; :meth:`path` spells one out."""
     start: int
     """First position of the main region (1-based; 0 when the sequence is empty)."""
     end: int
@@ -99,6 +116,27 @@ class TagPathRegion:
     kept_count: int
     """Elements the pruned page keeps: the kept positions and their ancestors (shells); the
     elements that ``keep_positions`` empties instead of removing are not counted."""
+
+    reason: str | None = None
+    """Why the page was not searched, ``"<limit> exceeded: <detail>"`` (see
+    :func:`search_tag_path_region`); ``None`` when it was. The sequence is then empty."""
+
+    def path(self, code: int) -> str:
+        """The tag path of ``code``: its steps joined by ``/`` from ``body``'s."""
+        if not 0 < code <= len(self.steps):
+            raise ValueError(f"code must be in 1..{len(self.steps)}, not {code!r}")
+        steps: list[str] = []
+        while code:
+            steps.append(self.steps[code - 1])
+            code = self.step_parents[code - 1]
+        return "/".join(reversed(steps))
+
+    @property
+    def paths(self) -> tuple[str, ...]:
+        """Every code's :meth:`path`: ``paths[c - 1]`` is the tag path of code ``c``. Built on
+        each access; on a page that nests ``d`` deep it holds ``d``-step strings, so read
+        :attr:`steps` and :attr:`step_parents` instead where that matters."""
+        return tuple(self.path(code) for code in range(1, len(self.steps) + 1))
 
     @property
     def node_count(self) -> int:
@@ -127,6 +165,8 @@ def search_tag_path_region(
     keep_main_content: bool = False,
     remove_furniture: bool = False,
     remove_widgets: bool = False,
+    max_nodes: int | None = DEFAULT_MAX_NODES,
+    time_budget: float | None = None,
 ) -> TagPathRegion:
     """The tag path sequence of ``tree``'s ``<body>`` and its main region; ``tree`` is only read.
 
@@ -153,17 +193,30 @@ def search_tag_path_region(
     ``keep_main_content``, ``remove_furniture`` and ``remove_widgets`` go beyond the paper; see
     :func:`prune_tag_paths`. The region and :attr:`TagPathRegion.kept_count` are those the
     pruning uses.
+
+    ``max_nodes`` and ``time_budget`` are the limits of :func:`scrapy_cetd.extract`: the
+    elements of ``tree`` (counted by libxml2 before anything is built) and the seconds of the
+    whole call, checked inside every long loop; ``None`` switches one off. A page over a
+    limit is not searched: the region comes back empty (no sequence, nothing split) with a
+    :attr:`~TagPathRegion.reason` that names the limit, ``"max_nodes exceeded: ..."`` or
+    ``"time_budget exceeded: ..."``. A value that is not a positive number raises
+    :class:`ValueError`.
     """
-    return _search(
-        tree,
-        min_size_gap=min_size_gap,
-        invert=invert,
-        remove_hidden=remove_hidden,
-        size=size,
-        keep_main_content=keep_main_content,
-        remove_furniture=remove_furniture,
-        remove_widgets=remove_widgets,
-    )[0]
+    options = _Options(
+        min_size_gap,
+        invert,
+        remove_hidden,
+        size,
+        keep_main_content,
+        remove_furniture,
+        remove_widgets,
+    )
+    limits = _limits(max_nodes, time_budget)
+    with deadline(limits.time_budget):
+        try:
+            return _search(tree, options, limits.max_nodes)[0]
+        except LimitExceededError as error:
+            return _unsearched(invert, str(error))
 
 
 def prune_tag_paths(
@@ -177,6 +230,8 @@ def prune_tag_paths(
     remove_furniture: bool = False,
     remove_widgets: bool = False,
     keep_positions: bool = False,
+    max_nodes: int | None = DEFAULT_MAX_NODES,
+    time_budget: float | None = None,
 ) -> etree._Element:
     """A pruned **copy** of ``tree`` holding only the main region of its ``<body>``.
 
@@ -221,6 +276,11 @@ def prune_tag_paths(
     stays is emptied (no attributes, text or children) instead of removed, so that positional
     XPaths written for the original page (``main/section[2]/article``) select the same
     elements in the copy. The empty elements also match tag selectors such as ``css("li")``.
+
+    ``max_nodes`` and ``time_budget`` bound the work as in :func:`search_tag_path_region`. A
+    page over a limit comes back as an unpruned copy (:func:`prune_tag_paths_region` gives the
+    reason): a spider's selectors still find every record on it, where an exception would
+    lose the whole callback.
     """
     return prune_tag_paths_region(
         tree,
@@ -232,6 +292,8 @@ def prune_tag_paths(
         remove_furniture=remove_furniture,
         remove_widgets=remove_widgets,
         keep_positions=keep_positions,
+        max_nodes=max_nodes,
+        time_budget=time_budget,
     )[0]
 
 
@@ -246,67 +308,109 @@ def prune_tag_paths_region(
     remove_furniture: bool = False,
     remove_widgets: bool = False,
     keep_positions: bool = False,
+    max_nodes: int | None = DEFAULT_MAX_NODES,
+    time_budget: float | None = None,
 ) -> tuple[etree._Element, TagPathRegion]:
-    """:func:`prune_tag_paths` and the :class:`TagPathRegion` it pruned to, from one search."""
-    region, view, modes = _search(
-        tree,
-        min_size_gap=min_size_gap,
-        invert=invert,
-        remove_hidden=remove_hidden,
-        size=size,
-        keep_main_content=keep_main_content,
-        remove_furniture=remove_furniture,
-        remove_widgets=remove_widgets,
+    """:func:`prune_tag_paths` and the :class:`TagPathRegion` it pruned to, from one search.
+
+    Over a limit, whether it is hit while searching or while trimming the copy, the copy is
+    unpruned and the region's :attr:`~TagPathRegion.reason` names the limit.
+    """
+    options = _Options(
+        min_size_gap,
+        invert,
+        remove_hidden,
+        size,
+        keep_main_content,
+        remove_furniture,
+        remove_widgets,
     )
-    if view is None:
-        return copy.deepcopy(tree), region
-    source = viewed_document(tree, view.elements[0])
-    clone = copy.deepcopy(source)
-    _trim(source, clone, view, modes, keep_positions=keep_positions)
+    limits = _limits(max_nodes, time_budget)
+    with deadline(limits.time_budget):
+        try:
+            region, view, modes = _search(tree, options, limits.max_nodes)
+            if view is None:
+                return copy.deepcopy(tree), region
+            source = viewed_document(tree, view.elements[0])
+            clone = copy.deepcopy(source)
+            _trim(source, clone, view, modes, keep_positions=keep_positions)
+        except LimitExceededError as error:
+            return copy.deepcopy(tree), _unsearched(invert, str(error))
     return clone, region
 
 
+@dataclass(frozen=True)
+class _Options:
+    """The search options of :func:`search_tag_path_region`, checked when made."""
+
+    min_size_gap: float
+    invert: bool
+    remove_hidden: bool
+    size: str
+    keep_main_content: bool
+    remove_furniture: bool
+    remove_widgets: bool
+
+    def __post_init__(self) -> None:
+        _check_options(self.min_size_gap, self.size)
+
+
+def _limits(max_nodes: int | None, time_budget: float | None) -> Limits:
+    """The TPS limits as :class:`~scrapy_cetd.limits.Limits`, which checks their values."""
+    return Limits(max_body_size=None, max_nodes=max_nodes, time_budget=time_budget)
+
+
+def _unsearched(invert: bool, reason: str | None) -> TagPathRegion:
+    """The region of a page that was not searched: no body, or ``reason``."""
+    return TagPathRegion((), (), (), 0, 0, (), invert, 0, reason)
+
+
 def _search(
-    tree: etree._Element,
-    *,
-    min_size_gap: float,
-    invert: bool,
-    remove_hidden: bool,
-    size: str,
-    keep_main_content: bool,
-    remove_furniture: bool,
-    remove_widgets: bool,
+    tree: etree._Element, options: _Options, max_nodes: int | None
 ) -> tuple[TagPathRegion, DomView | None, list[int]]:
-    """The region of ``tree``'s body, the body's view and what pruning does to each element."""
-    _check_options(min_size_gap, size)
+    """The region of ``tree``'s body, the body's view and what pruning does to each element.
+    Raises :class:`~scrapy_cetd.limits.LimitExceededError` over ``max_nodes`` elements or past
+    the running deadline."""
+    if max_nodes is not None:
+        count = tree.xpath("count(descendant-or-self::*)")
+        assert isinstance(count, float)
+        if count > max_nodes:
+            raise LimitExceededError(
+                "max_nodes", f"{int(count):,} elements, more than {max_nodes:,}"
+            )
+    invert = options.invert
     body = viewed_body(tree)
     if body is None:
-        return TagPathRegion((), (), 0, 0, (), invert, 0), None, []
-    view = build_view(body, remove_hidden=remove_hidden)
-    codes, paths = tag_path_sequence(view)
+        return _unsearched(invert, None), None, []
+    view = build_view(body, remove_hidden=options.remove_hidden)
+    codes, steps, step_parents = tag_path_sequence(view)
     counts = count_nodes(view)
     own_text = list(map(sum, counts.run_chars))
-    main = _main_content(viewed_document(tree, body), view) if keep_main_content else None
+    check_deadline("counting the text")
+    main = _main_content(viewed_document(tree, body), view) if options.keep_main_content else None
     protected = None
     if main is not None and not invert:
         protected = [selected and text > 0 for selected, text in zip(main, own_text, strict=True)]
     start, end, splits = search_region(
         codes,
-        min_size_gap=min_size_gap,
-        weights=own_text if size == "text" else None,
+        min_size_gap=options.min_size_gap,
+        weights=own_text if options.size == "text" else None,
         protected=protected,
     )
-    region = TagPathRegion(tuple(codes), tuple(paths), start, end, tuple(splits), invert, 0)
+    region = TagPathRegion(
+        tuple(codes), tuple(steps), tuple(step_parents), start, end, tuple(splits), invert, 0
+    )
     modes = _modes(view, region)
     if main is not None:
         for i, selected in enumerate(main):
             if selected:
                 modes[i] = _KEEP
-    if remove_furniture:
+    if options.remove_furniture:
         _remove_furniture(view, counts.chars, modes)
-    if remove_widgets:
+    if options.remove_widgets:
         _remove_widgets(view, counts.chars, modes)
     _add_shells(view, modes)
+    check_deadline("choosing what to keep")
     kept = sum(1 for mode in modes if mode)
     return replace(region, kept_count=kept), view, modes
 
@@ -344,27 +448,33 @@ def _step(tag: str, signature: tuple[tuple[str, ...], str]) -> str:
     return f"{text}[style={style}]" if style else text
 
 
-def tag_path_sequence(view: DomView) -> tuple[list[int], list[str]]:
-    """The TPS of ``view`` (codes from 1, in order of first appearance) and each code's path.
+def tag_path_sequence(view: DomView) -> tuple[list[int], list[str], list[int]]:
+    """The TPS of ``view`` (codes from 1, in order of first appearance), each code's last step
+    and the code of the path it extends (0 for the first step).
 
     Two elements share a code iff their parents do and their own tags and style signatures
-    are equal, which is equality of the whole paths [P Def. 3.3] checked in O(1) per element.
+    are equal, which is equality of the whole paths [P Def. 3.3] checked in O(1) per element:
+    a path is interned as the pair (its parent path's code, its last step), never spelt out,
+    so time and memory stay linear in the page however deep it nests.
     """
     codes: list[int] = []
-    paths: list[str] = []
+    steps: list[str] = []
+    parents: list[int] = []
     known: dict[tuple[int, str, tuple[str, ...], str], int] = {}
     tags, parent, elements = view.tags, view.parent, view.elements
     for i in range(len(view)):
+        if not i & _CHECK_EVERY:
+            check_deadline("coding the tag paths")
         up = codes[parent[i]] if i else 0
         signature = style_signature(elements[i])
         key = (up, tags[i], *signature)
         code = known.get(key)
         if code is None:
-            code = known[key] = len(paths) + 1
-            step = _step(tags[i], signature)
-            paths.append(f"{paths[up - 1]}/{step}" if up else step)
+            code = known[key] = len(steps) + 1
+            steps.append(_step(tags[i], signature))
+            parents.append(up)
         codes.append(code)
-    return codes, paths
+    return codes, steps, parents
 
 
 # --- searchRegion [P Alg. 3, 4] ---------------------------------------------------------------
@@ -416,6 +526,7 @@ def search_region(
         histogram[frequency] = histogram.get(frequency, 0) + 1
     splits: list[TagPathSplit] = []
     while True:
+        check_deadline("searching the region")
         found = _first_split(sequence, lo, hi, counts, histogram, min_size_gap, prefix, guarded)
         if found is None:
             return lo + 1, hi + 1, splits
@@ -425,6 +536,8 @@ def search_region(
         else:  # keep the prefix [P Alg. 3 line 43]
             cut, new_lo, new_hi = range(lo + i, hi + 1), lo, lo + i - 1
         for p in cut:
+            if not p & _CHECK_EVERY:
+                check_deadline("searching the region")
             symbol = sequence[p]
             frequency = counts[symbol]
             counts[symbol] = frequency - 1
@@ -457,10 +570,13 @@ def _first_split(  # noqa: PLR0917 - a hot private helper
         alphabet_size = at_least[threshold]
         if alphabet_size < 2:
             return None
+        check_deadline("searching the region")
         used: dict[int, int] = {}
         open_symbols = 0  # seen in the prefix and still occurring after it
         finished = 0  # symbols whose last occurrence has been read
         for p in range(lo, hi + 1):
+            if not p & _CHECK_EVERY:
+                check_deadline("searching the region")
             symbol = sequence[p]
             total = counts[symbol]
             if total < threshold:
@@ -611,6 +727,8 @@ def _trim(
                 body.remove(child)
         return
     for i, mode in enumerate(modes):
+        if not i & _CHECK_EVERY:
+            check_deadline("trimming the copy")
         target = copies[i]
         if mode == _DROP or target is None:
             continue
@@ -650,6 +768,8 @@ def tps_selector(
     remove_furniture: bool = False,
     remove_widgets: bool = False,
     keep_positions: bool = False,
+    max_nodes: int | None = DEFAULT_MAX_NODES,
+    time_budget: float | None = None,
 ) -> Selector:
     """A :class:`scrapy.Selector` over the TPS-pruned copy of ``response``'s page.
 
@@ -661,14 +781,16 @@ def tps_selector(
             ...
 
     Each call prunes again: keep the selector in a variable rather than calling this twice.
-    Raises :class:`TypeError` for a response that is not HTML.
+    Raises :class:`TypeError` for a response that is not HTML. A page over ``max_nodes`` or
+    ``time_budget`` gives a selector over the unpruned copy, with a warning in the log that
+    names the limit: the callback still sees every record.
     """
     tree = get_dom(response)
     if tree is None:
         if not isinstance(response, HtmlResponse):
             raise TypeError(f"tps_selector needs an HTML response, not {type(response).__name__}")
         tree = cast("etree._Element", response.selector.root)  # dont_cetd stops the pipeline only
-    pruned = prune_tag_paths(
+    pruned, region = prune_tag_paths_region(
         tree,
         min_size_gap=min_size_gap,
         invert=invert,
@@ -678,5 +800,9 @@ def tps_selector(
         remove_furniture=remove_furniture,
         remove_widgets=remove_widgets,
         keep_positions=keep_positions,
+        max_nodes=max_nodes,
+        time_budget=time_budget,
     )
+    if region.reason is not None:
+        logger.warning("TPS left %s unpruned: %s", response.url, region.reason)
     return Selector(root=pruned, type="html", base_url=response.url)
