@@ -19,6 +19,7 @@ deterministic, and keeps no state between calls; the input tree is never modifie
 
 from __future__ import annotations
 
+import bisect
 import copy
 import logging
 from collections.abc import Sequence
@@ -503,10 +504,13 @@ def search_region(
     ``protected`` (one flag per element) marks elements no split may remove: a split whose
     removed side holds one fails like one that fails the size test (``keep_main_content``).
 
-    The symbol counts of the current range and their histogram are kept up to date as parts
-    are cut off, and a scan allocates only for the symbols it meets, so a split costs the
-    length of the scans plus the size of the part removed, not a pass over the whole
-    alphabet: a 10,000-deep chain of distinct paths, which splits 10,000 times, stays linear.
+    The symbol counts of the current range, their histogram and the sorted thresholds are
+    kept up to date as parts are cut off, and a scan allocates only for the symbols it meets,
+    so a split costs the length of the scans plus the size of the part removed, not a pass
+    over the whole alphabet: a 10,000-deep chain of distinct paths, which splits 10,000 times,
+    stays linear. Scans of the thresholds that find no split stop at a few passes over the
+    range (see :meth:`_Range.first_split`): a page whose symbols all open early and close late
+    at a thousand different frequencies costs a few passes, not a thousand.
     """
     _check_options(min_size_gap)
     if weights is not None and len(weights) != len(sequence):
@@ -515,26 +519,65 @@ def search_region(
         raise ValueError("protected must have one flag per element of the sequence")
     if not sequence:
         return 0, 0, []
-    lo, hi = 0, len(sequence) - 1
-    prefix = _prefix_sums(weights if weights is not None else [1] * len(sequence))
-    guarded = _prefix_sums(protected if protected is not None else [0] * len(sequence))
-    counts: dict[int, int] = {}
-    for symbol in sequence:
-        counts[symbol] = counts.get(symbol, 0) + 1
-    histogram: dict[int, int] = {}  # frequency -> number of symbols with that frequency
-    for frequency in counts.values():
-        histogram[frequency] = histogram.get(frequency, 0) + 1
+    state = _Range(
+        sequence,
+        min_size_gap,
+        _prefix_sums(weights if weights is not None else [1] * len(sequence)),
+        _prefix_sums(protected if protected is not None else [0] * len(sequence)),
+    )
     splits: list[TagPathSplit] = []
     while True:
         check_deadline("searching the region")
-        found = _first_split(sequence, lo, hi, counts, histogram, min_size_gap, prefix, guarded)
+        found = state.first_split()
+        lo, hi = state.lo, state.hi
         if found is None:
             return lo + 1, hi + 1, splits
         threshold, i = found
-        if _prefix_lighter(prefix, lo, hi, i):  # keep the suffix [P Alg. 3 line 41]
-            cut, new_lo, new_hi = range(lo, lo + i), lo + i, hi
-        else:  # keep the prefix [P Alg. 3 line 43]
-            cut, new_lo, new_hi = range(lo + i, hi + 1), lo, lo + i - 1
+        state.cut(i)
+        splits.append(TagPathSplit(lo + 1, hi + 1, threshold, i, state.lo + 1, state.hi + 1))
+
+
+class _Range:
+    """The range ``sequence[lo..hi]`` searchRegion works on, with its symbol counts, their
+    histogram and the sorted list of the frequencies present, kept up to date as parts are
+    cut off."""
+
+    def __init__(
+        self,
+        sequence: Sequence[int],
+        min_size_gap: float,
+        prefix: Sequence[int],
+        guarded: Sequence[int],
+    ) -> None:
+        self.sequence = sequence
+        self.min_size_gap = min_size_gap
+        self.prefix = prefix
+        """Prefix sums of the weights."""
+        self.guarded = guarded
+        """Prefix sums of the protected flags."""
+        self.lo, self.hi = 0, len(sequence) - 1
+        self.counts: dict[int, int] = {}
+        for symbol in sequence:
+            self.counts[symbol] = self.counts.get(symbol, 0) + 1
+        self.histogram: dict[int, int] = {}  # frequency -> number of symbols with it
+        for frequency in self.counts.values():
+            self.histogram[frequency] = self.histogram.get(frequency, 0) + 1
+        self.frequencies = sorted(self.histogram)
+        """The frequencies of the histogram, ascending: the thresholds [P Def. 3.6]."""
+        self.alphabet = len(self.counts)
+        """Symbols that occur in the range."""
+
+    def cut(self, i: int) -> None:
+        """Cut off the lighter side of a split at ``i`` (the prefix [P Alg. 3 line 41] or the
+        suffix [line 43]), updating the counts, histogram and frequencies."""
+        lo, hi = self.lo, self.hi
+        if _prefix_lighter(self.prefix, lo, hi, i):
+            cut = range(lo, lo + i)
+            self.lo = lo + i
+        else:
+            cut = range(lo + i, hi + 1)
+            self.hi = lo + i - 1
+        sequence, counts, histogram = self.sequence, self.counts, self.histogram
         for p in cut:
             if not p & _CHECK_EVERY:
                 check_deadline("searching the region")
@@ -542,39 +585,65 @@ def search_region(
             frequency = counts[symbol]
             counts[symbol] = frequency - 1
             histogram[frequency] -= 1
+            if not histogram[frequency]:
+                del histogram[frequency]
+                del self.frequencies[bisect.bisect_left(self.frequencies, frequency)]
             if frequency > 1:
-                histogram[frequency - 1] = histogram.get(frequency - 1, 0) + 1
-        splits.append(TagPathSplit(lo + 1, hi + 1, threshold, i, new_lo + 1, new_hi + 1))
-        lo, hi = new_lo, new_hi
+                below = histogram.get(frequency - 1, 0)
+                histogram[frequency - 1] = below + 1
+                if not below:
+                    bisect.insort(self.frequencies, frequency - 1)
+            else:
+                self.alphabet -= 1
 
+    def first_split(self) -> tuple[int, int] | None:
+        """The ``(threshold, i)`` of the accepted split of the range, or ``None``.
 
-def _first_split(  # noqa: PLR0917 - a hot private helper
-    sequence: Sequence[int],
-    lo: int,
-    hi: int,
-    counts: dict[int, int],
-    histogram: dict[int, int],
-    min_size_gap: float,
-    prefix: Sequence[int],
-    guarded: Sequence[int],
-) -> tuple[int, int] | None:
-    """The ``(threshold, i)`` of the accepted split of ``sequence[lo..hi]``, or ``None``;
-    ``prefix`` and ``guarded`` are the prefix sums of the weights and the protected flags."""
-    thresholds = sorted(frequency for frequency, symbols in histogram.items() if symbols)
-    at_least: dict[int, int] = {}  # threshold -> size of the filtered alphabet
-    running = 0
-    for frequency in reversed(thresholds):
-        running += histogram[frequency]
-        at_least[frequency] = running
-    for threshold in thresholds:
-        alphabet_size = at_least[threshold]
-        if alphabet_size < 2:
-            return None
-        check_deadline("searching the region")
+        For each threshold, the first point where the prefix and suffix alphabets are
+        disjoint is the end of the first run of overlapping ``[first, last]`` occurrence
+        intervals of the symbols at least that frequent. It is first found by scanning from
+        ``lo``, which stops there (cheap when the split comes early, as when a chain of
+        wrappers is peeled one at a time); once the scans of this call have read as many
+        positions as the range holds, the intervals are indexed (:class:`_Intervals`) and each
+        remaining threshold costs only the symbols of its run. Either way a call costs
+        at most a few passes over the range, where scanning alone would cost one per
+        threshold (quadratic in the number of distinct frequencies).
+        """
+        lo, hi = self.lo, self.hi
+        length = hi - lo + 1
+        scanned = 0
+        intervals: _Intervals | None = None
+        passed = 0  # symbols below the current threshold
+        for threshold in self.frequencies:
+            alphabet_size = self.alphabet - passed
+            passed += self.histogram[threshold]
+            if alphabet_size < 2:
+                return None
+            check_deadline("searching the region")
+            if intervals is None and scanned >= length:
+                intervals = _Intervals(self.sequence, lo, hi, self.counts, threshold)
+            if intervals is not None:
+                p, finished = intervals.first_run(threshold)
+            else:
+                p, finished = self._scan(threshold)
+                scanned += p - lo + 1
+            i = p - lo + 1
+            if (
+                finished < alphabet_size
+                and _gap(self.prefix, lo, hi, i) > self.min_size_gap + _EPSILON
+                and not _cuts_protected(self.prefix, self.guarded, lo, hi, i)
+            ):
+                return threshold, i
+        return None
+
+    def _scan(self, threshold: int) -> tuple[int, int]:
+        """The first position where every symbol at least ``threshold`` frequent that has
+        been read has had its last occurrence, and the number of those symbols [P Alg. 4]."""
+        sequence, counts = self.sequence, self.counts
         used: dict[int, int] = {}
         open_symbols = 0  # seen in the prefix and still occurring after it
         finished = 0  # symbols whose last occurrence has been read
-        for p in range(lo, hi + 1):
+        for p in range(self.lo, self.hi + 1):
             if not p & _CHECK_EVERY:
                 check_deadline("searching the region")
             symbol = sequence[p]
@@ -589,15 +658,75 @@ def _first_split(  # noqa: PLR0917 - a hot private helper
                 open_symbols -= 1
                 finished += 1
                 if open_symbols == 0:  # prefix and suffix alphabets are disjoint
-                    i = p - lo + 1
-                    if (
-                        finished < alphabet_size
-                        and _gap(prefix, lo, hi, i) > min_size_gap + _EPSILON
-                        and not _cuts_protected(prefix, guarded, lo, hi, i)
-                    ):
-                        return threshold, i
-                    break
-    return None
+                    return p, finished
+        raise AssertionError("a range with two symbols has a last occurrence")
+
+
+class _Intervals:
+    """The ``[first, last]`` occurrence intervals of the symbols of ``sequence[lo..hi]`` at
+    least ``threshold`` frequent, in order of their first occurrence, as a linked list from
+    which the symbols below each next threshold are unlinked."""
+
+    def __init__(
+        self,
+        sequence: Sequence[int],
+        lo: int,
+        hi: int,
+        counts: dict[int, int],
+        threshold: int,
+    ) -> None:
+        index: dict[int, int] = {}
+        self.first: list[int] = []
+        self.last: list[int] = []
+        frequency: list[int] = []
+        for p in range(lo, hi + 1):
+            if not p & _CHECK_EVERY:
+                check_deadline("searching the region")
+            symbol = sequence[p]
+            k = index.get(symbol)
+            if k is None:
+                total = counts[symbol]
+                if total < threshold:
+                    continue
+                k = index[symbol] = len(self.first)
+                self.first.append(p)
+                self.last.append(p)
+                frequency.append(total)
+            else:
+                self.last[k] = p
+        size = len(self.first)
+        self.next = [*range(1, size), -1]
+        self.previous = list(range(-1, size - 1))
+        self.head = 0 if size else -1
+        self.below: dict[int, list[int]] = {}  # frequency -> its symbols, to unlink
+        for k, total in enumerate(frequency):
+            self.below.setdefault(total, []).append(k)
+        self.pending = sorted(self.below, reverse=True)
+
+    def first_run(self, threshold: int) -> tuple[int, int]:
+        """The end of the first run of overlapping intervals of the symbols at least
+        ``threshold`` frequent (thresholds come in ascending order), and its symbols."""
+        while self.pending and self.pending[-1] < threshold:
+            for k in self.below[self.pending.pop()]:
+                self._unlink(k)
+        k = self.head
+        end = self.last[k]
+        members = 1
+        k = self.next[k]
+        while k >= 0 and self.first[k] <= end:
+            end = max(end, self.last[k])
+            members += 1
+            k = self.next[k]
+        return end, members
+
+    def _unlink(self, k: int) -> None:
+        before, after = self.previous[k], self.next[k]
+        if before >= 0:
+            self.next[before] = after
+        else:
+            self.head = after
+        if after >= 0:
+            self.previous[after] = before
 
 
 def _prefix_sums(values: Sequence[int]) -> list[int]:

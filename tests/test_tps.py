@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import pickle
+import random
 import threading
 from pathlib import Path
 
@@ -645,3 +646,65 @@ def test_prune_command_exits_non_zero_naming_the_limit(
     assert not out.exists()
     assert main(["prune", str(page), "-o", str(out), "--max-nodes", "0"]) == 0
     assert out.exists()
+
+
+def _reference_search_region(
+    sequence: list[int], min_size_gap: float, weights: list[int], protected: list[bool]
+) -> tuple[int, int, list[tuple[int, int, int, int, int, int]]]:
+    """searchRegion as docs/algorithms.md §5.2 states it, one full scan per threshold."""
+    lo, hi = 0, len(sequence) - 1
+    splits = []
+    while True:
+        part = sequence[lo : hi + 1]
+        counts = {s: part.count(s) for s in set(part)}
+        found = None
+        for threshold in sorted(set(counts.values())):
+            alphabet = {s for s, c in counts.items() if c >= threshold}
+            if len(alphabet) < 2:
+                break
+            seen: set[int] = set()
+            done: set[int] = set()
+            for p in range(lo, hi + 1):
+                symbol = sequence[p]
+                if symbol not in alphabet:
+                    continue
+                seen.add(symbol)
+                if sequence[lo : p + 1].count(symbol) == counts[symbol]:
+                    done.add(symbol)
+                if seen == done:
+                    i = p - lo + 1
+                    first = sum(weights[lo : lo + i])
+                    second = sum(weights[lo + i : hi + 1])
+                    gap = abs(second - first) / (first + second) if first + second else 0.0
+                    removed = (
+                        protected[lo : lo + i] if first < second else protected[lo + i : hi + 1]
+                    )
+                    if len(done) < len(alphabet) and gap > min_size_gap + 1e-9 and not any(removed):
+                        found = threshold, i, first < second
+                    break
+            if found:
+                break
+        if found is None:
+            return lo + 1, hi + 1, splits
+        threshold, i, keep_suffix = found
+        new_lo, new_hi = (lo + i, hi) if keep_suffix else (lo, lo + i - 1)
+        splits.append((lo + 1, hi + 1, threshold, i, new_lo + 1, new_hi + 1))
+        lo, hi = new_lo, new_hi
+
+
+def test_search_region_matches_the_definition_on_random_sequences() -> None:
+    rng = random.Random(24)
+    for _ in range(400):
+        size = rng.randint(1, 60)
+        alphabet = rng.randint(1, 12)
+        sequence = [rng.randint(1, alphabet) for _ in range(size)]
+        if rng.random() < 0.3:  # symbols opening early and closing late, at many frequencies
+            sequence = sequence + sorted(set(sequence))
+        weights = [rng.choice((0, 1, 1, 5)) for _ in sequence]
+        protected = [rng.random() < 0.05 for _ in sequence]
+        gap = rng.choice((0.0, 0.2, 0.5))
+        start, end, splits = search_region(
+            sequence, min_size_gap=gap, weights=weights, protected=protected
+        )
+        trace = [(s.start, s.end, s.threshold, s.at, s.kept_start, s.kept_end) for s in splits]
+        assert (start, end, trace) == _reference_search_region(sequence, gap, weights, protected)
