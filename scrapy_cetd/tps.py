@@ -43,7 +43,7 @@ from scrapy_cetd.limits import (
     deadline,
 )
 from scrapy_cetd.middleware import get_dom
-from scrapy_cetd.output import Keep, kept_elements, remove_keeping_tail
+from scrapy_cetd.output import Keep, kept_elements, remove_keeping_tails
 
 MIN_SIZE_GAP = 0.20
 """Default minimum size gap: a split is accepted only when ``|n - 2i| / n`` exceeds it
@@ -59,7 +59,8 @@ _EPSILON = 1e-9
 """Float tolerance of threshold comparisons (``docs/algorithms.md`` §0.5)."""
 
 _CHECK_EVERY = 4095
-"""Long loops check the time budget when ``i & _CHECK_EVERY == 0``: every 4,096 iterations."""
+"""Long loops check the time budget once in 4,096 iterations, when ``i & _CHECK_EVERY`` is
+``_CHECK_EVERY``: a shorter loop adds no check to those made between the steps."""
 
 logger = logging.getLogger(__name__)
 
@@ -464,7 +465,7 @@ def tag_path_sequence(view: DomView) -> tuple[list[int], list[str], list[int]]:
     known: dict[tuple[int, str, tuple[str, ...], str], int] = {}
     tags, parent, elements = view.tags, view.parent, view.elements
     for i in range(len(view)):
-        if not i & _CHECK_EVERY:
+        if i & _CHECK_EVERY == _CHECK_EVERY:
             check_deadline("coding the tag paths")
         up = codes[parent[i]] if i else 0
         signature = style_signature(elements[i])
@@ -579,7 +580,7 @@ class _Range:
             self.hi = lo + i - 1
         sequence, counts, histogram = self.sequence, self.counts, self.histogram
         for p in cut:
-            if not p & _CHECK_EVERY:
+            if p & _CHECK_EVERY == _CHECK_EVERY:
                 check_deadline("searching the region")
             symbol = sequence[p]
             frequency = counts[symbol]
@@ -644,7 +645,7 @@ class _Range:
         open_symbols = 0  # seen in the prefix and still occurring after it
         finished = 0  # symbols whose last occurrence has been read
         for p in range(self.lo, self.hi + 1):
-            if not p & _CHECK_EVERY:
+            if p & _CHECK_EVERY == _CHECK_EVERY:
                 check_deadline("searching the region")
             symbol = sequence[p]
             total = counts[symbol]
@@ -680,7 +681,7 @@ class _Intervals:
         self.last: list[int] = []
         frequency: list[int] = []
         for p in range(lo, hi + 1):
-            if not p & _CHECK_EVERY:
+            if p & _CHECK_EVERY == _CHECK_EVERY:
                 check_deadline("searching the region")
             symbol = sequence[p]
             k = index.get(symbol)
@@ -856,7 +857,7 @@ def _trim(
                 body.remove(child)
         return
     for i, mode in enumerate(modes):
-        if not i & _CHECK_EVERY:
+        if i & _CHECK_EVERY == _CHECK_EVERY:
             check_deadline("trimming the copy")
         target = copies[i]
         if mode == _DROP or target is None:
@@ -866,6 +867,7 @@ def _trim(
         if mode == _SHELL:
             duplicate.text = None
         later: set[object] = set()  # the tags of the children that stay, after this one
+        doomed: list[etree._Element] = []  # removed with their tails kept, in reverse order
         for child in reversed(list(duplicate)):
             c = own.get(id(child))
             goes = (
@@ -880,7 +882,8 @@ def _trim(
             elif mode == _SHELL:
                 duplicate.remove(child)
             else:
-                remove_keeping_tail(child)
+                doomed.append(child)
+        remove_keeping_tails(duplicate, doomed[::-1])
 
 
 # --- Scrapy -------------------------------------------------------------------------------------
