@@ -14,12 +14,13 @@ from typing import Any
 
 import lxml.html
 
-from scrapy_cetd.api import ALGORITHMS, DEFAULT_ALGORITHM, get_extractor
-from scrapy_cetd.datasets import Dataset, Page, find_datasets, load_dataset
-from scrapy_cetd.evaluation import DatasetScore, Predict, evaluate, format_table
-from scrapy_cetd.extractor import Extractor
-from scrapy_cetd.limits import DEFAULT_MAX_NODES
-from scrapy_cetd.parse import to_tree
+from scrapy_cetd import __version__
+from scrapy_cetd.api import extract
+from scrapy_cetd.evaluation.datasets import Dataset, Page, find_datasets, load_dataset
+from scrapy_cetd.evaluation.scoring import DatasetScore, Predict, evaluate, format_table
+from scrapy_cetd.extractors.registry import ALGORITHMS, DEFAULT_ALGORITHM, build_extractor
+from scrapy_cetd.limits import DEFAULT_MAX_NODES, DEFAULT_TIME_BUDGET, TreeExtractor
+from scrapy_cetd.page.parse import to_tree
 from scrapy_cetd.result import ExtractionResult
 from scrapy_cetd.tps import MIN_SIZE_GAP, prune_tag_paths_region
 
@@ -51,17 +52,18 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog=PROG, description=__doc__)
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(required=True, metavar="COMMAND")
 
-    extract = commands.add_parser("extract", help="print the main content of HTML files")
-    extract.add_argument("files", nargs="+", metavar="FILE", help="HTML file (.gz too); - = stdin")
-    _add_algorithm_options(extract, many=False)
-    extract.add_argument(
+    pages = commands.add_parser("extract", help="print the main content of HTML files")
+    pages.add_argument("files", nargs="+", metavar="FILE", help="HTML file (.gz too); - = stdin")
+    _add_algorithm_options(pages, many=False)
+    pages.add_argument(
         "--format", choices=("text", "html", "json"), default="text", help="output (text)"
     )
-    extract.add_argument("--encoding", help="charset to assume, as an HTTP header would declare")
-    extract.add_argument("--url", help="the page's URL")
-    extract.set_defaults(run=_run_extract)
+    pages.add_argument("--encoding", help="charset to assume, as an HTTP header would declare")
+    pages.add_argument("--url", help="the page's URL")
+    pages.set_defaults(run=_run_extract)
 
     score = commands.add_parser("evaluate", help="score algorithms on datasets with gold text")
     score.add_argument(
@@ -116,16 +118,16 @@ def _parser() -> argparse.ArgumentParser:
     )
     prune.add_argument(
         "--max-nodes",
-        type=int,
-        default=DEFAULT_MAX_NODES,
+        type=_optional(int),
         metavar="N",
-        help=f"refuse a page of more than N elements (default {DEFAULT_MAX_NODES:,}; 0: no limit)",
+        help=f"leave a page of more than N elements unpruned and exit 1 "
+        f"(default {DEFAULT_MAX_NODES}; none = no limit)",
     )
     prune.add_argument(
         "--time-budget",
-        type=float,
+        type=_optional(float),
         metavar="SECONDS",
-        help="give up on a page after this many seconds (default: no limit)",
+        help="leave a page that takes longer unpruned and exit 1 (default: none = no limit)",
     )
     prune.add_argument("--encoding", help="charset to assume, as an HTTP header would declare")
     prune.add_argument("--url", help="the page's URL")
@@ -159,6 +161,20 @@ def _parser() -> argparse.ArgumentParser:
         help="skip bodies over N bytes, as stored or decoded (default 10 MiB)",
     )
     corpus.add_argument(
+        "--max-nodes",
+        type=_optional(int),
+        metavar="N",
+        help="empty row for pages of more than N elements, as extract() gives "
+        "(default CETD_MAX_NODES's 200000; none = no limit)",
+    )
+    corpus.add_argument(
+        "--time-budget",
+        type=_optional(float),
+        metavar="SECONDS",
+        help="empty row for pages whose extraction takes longer, as extract() gives "
+        "(default CETD_TIME_BUDGET's 10; none = no limit)",
+    )
+    corpus.add_argument(
         "--progress",
         action=argparse.BooleanOptionalAction,
         default=None,
@@ -169,14 +185,37 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+_NO_LIMIT = object()
+"""What ``--max-nodes none`` and ``--time-budget none`` parse to."""
+
+
+def _optional(kind: type[int] | type[float]) -> Any:
+    """An argparse type: a number of ``kind``, or ``none`` for no limit."""
+
+    def parse(value: str) -> object:
+        if value.strip().lower() == "none":
+            return _NO_LIMIT
+        return kind(value)
+
+    parse.__name__ = kind.__name__  # argparse names the type in its error message
+    return parse
+
+
+def _limit(value: Any, default: Any) -> Any:
+    """An option's value for a limit: ``default`` when not given, ``None`` for ``none``."""
+    if value is None:
+        return default
+    return None if value is _NO_LIMIT else value
+
+
 def _add_algorithm_options(parser: argparse.ArgumentParser, *, many: bool) -> None:
     names = ", ".join(sorted(ALGORITHMS))
     parser.add_argument(
         "-a",
         "--algorithm",
         default=DEFAULT_ALGORITHM,
-        help=f"{'comma-separated algorithms' if many else 'algorithm'}: {names} "
-        f"(default {DEFAULT_ALGORITHM})",
+        help=f"{'comma-separated algorithms' if many else 'algorithm'}: {names}, or the import "
+        f"path of an extractor class (default {DEFAULT_ALGORITHM})",
     )
     parser.add_argument(
         "-O",
@@ -201,9 +240,9 @@ def _options(pairs: Sequence[str]) -> dict[str, Any]:
     return options
 
 
-def _extractor(name: str, options: dict[str, Any]) -> Extractor:
+def _extractor(name: str, options: dict[str, Any]) -> TreeExtractor:
     try:
-        return get_extractor(name, **options)
+        return build_extractor(name, options)
     except ValueError as error:
         raise CommandError(str(error)) from None
 
@@ -222,13 +261,18 @@ def _read(name: str) -> bytes:
 
 
 def _run_extract(args: argparse.Namespace) -> int:
-    extractor = _extractor(args.algorithm, _options(args.option))
+    options = _options(args.option)
+    _extractor(args.algorithm, options)  # an unknown algorithm or option fails before any file
     for position, name in enumerate(args.files):
         data = _read(name)
         try:
-            result = extractor.extract(to_tree(data, url=args.url, encoding=args.encoding))
+            result = extract(
+                data, algorithm=args.algorithm, url=args.url, encoding=args.encoding, **options
+            )
         except ValueError as error:
             raise CommandError(f"{name}: {error}") from None
+        for note in result.notes:
+            print(f"{PROG}: {name}: {note}", file=sys.stderr)
         _print_result(name, result, args.format, header=len(args.files) > 1, first=position == 0)
     return 0
 
@@ -244,6 +288,7 @@ def _print_result(
             "title": result.title,
             "text": result.text,
             "html": result.html,
+            "notes": list(result.notes),
         }
         print(json.dumps(record, ensure_ascii=False))
         return
@@ -257,14 +302,13 @@ def _print_result(
 
 def _run_evaluate(args: argparse.Namespace) -> int:
     options = _options(args.option)
-    extractors = [
-        _extractor(name.strip(), options) for name in args.algorithm.split(",") if name.strip()
-    ]
+    names = [name.strip() for name in args.algorithm.split(",") if name.strip()]
+    extractors = [(name, _extractor(name, options)) for name in names]
     scores: list[DatasetScore] = []
     for dataset in _datasets(args.datasets):
         ids = dataset.page_ids[: args.limit] if args.limit else None
-        for extractor in extractors:
-            scores.append(evaluate(dataset, _predictor(extractor), system=extractor.name, ids=ids))
+        for name, extractor in extractors:
+            scores.append(evaluate(dataset, _predictor(extractor), system=name, ids=ids))
     if args.json:
         print(json.dumps([score.to_dict() for score in scores], indent=2, ensure_ascii=False))
     else:
@@ -285,8 +329,8 @@ def _run_prune(args: argparse.Namespace) -> int:
             remove_furniture=args.remove_furniture,
             remove_widgets=args.remove_widgets,
             keep_positions=args.keep_positions,
-            max_nodes=args.max_nodes or None,
-            time_budget=args.time_budget,
+            max_nodes=_limit(args.max_nodes, DEFAULT_MAX_NODES),
+            time_budget=_limit(args.time_budget, None),
         )
     except ValueError as error:
         raise CommandError(f"{args.file}: {error}") from None
@@ -325,6 +369,8 @@ def _run_corpus(args: argparse.Namespace) -> int:
             options=options,
             html=args.html,
             max_bytes=corpus.DEFAULT_MAX_BYTES if args.max_bytes is None else args.max_bytes,
+            max_nodes=_limit(args.max_nodes, DEFAULT_MAX_NODES),
+            time_budget=_limit(args.time_budget, DEFAULT_TIME_BUDGET),
         )
         summary = corpus.run_corpus(
             args.inputs, args.out, settings, jobs=args.jobs, progress=args.progress, echo=True
@@ -365,7 +411,7 @@ def _datasets(folders: Sequence[str]) -> list[Dataset]:
     return found
 
 
-def _predictor(extractor: Extractor) -> Predict:
+def _predictor(extractor: TreeExtractor) -> Predict:
     """Decode and parse as a crawl would, then extract: the time measured covers all three."""
 
     def predict(page: Page) -> str:

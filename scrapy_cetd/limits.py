@@ -42,6 +42,11 @@ DEFAULT_MAX_NODES = 200_000
 """Twenty times the largest page of the shared datasets (about 10,000 elements); a few seconds
 of extraction at most."""
 
+DEFAULT_TIME_BUDGET = 10.0
+"""Seconds for one page's extraction in a crawl (``CETD_TIME_BUDGET``) and a corpus run; a
+hundred times the slowest page of the shared datasets. :func:`scrapy_cetd.extract` itself has
+no budget unless given one."""
+
 LIMITS = ("max_body_size", "max_nodes", "time_budget")
 """The names of the limits, as options of :func:`scrapy_cetd.extract` and in reasons."""
 

@@ -21,20 +21,14 @@ from __future__ import annotations
 
 import bisect
 import copy
-import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Literal, cast
+from typing import Literal
 
 from lxml import etree
-from scrapy import Selector
-from scrapy.http import HtmlResponse, Response
 
-from scrapy_cetd.cetd import ancestors_of, within
-from scrapy_cetd.cetd_plus import CetdPlusExtractor
-from scrapy_cetd.density import count_nodes
-from scrapy_cetd.dom import DomView, build_view, viewed_body, viewed_document
-from scrapy_cetd.furniture import boilerplate
+from scrapy_cetd.extractors.cetd_plus import CetdPlusExtractor
+from scrapy_cetd.extractors.furniture import boilerplate
 from scrapy_cetd.limits import (
     DEFAULT_MAX_NODES,
     LimitExceededError,
@@ -42,8 +36,10 @@ from scrapy_cetd.limits import (
     check_deadline,
     deadline,
 )
-from scrapy_cetd.middleware import get_dom
-from scrapy_cetd.output import Keep, kept_elements, remove_keeping_tails
+from scrapy_cetd.page.density import count_nodes
+from scrapy_cetd.page.dom import DomView, build_view, viewed_body, viewed_document
+from scrapy_cetd.page.flags import ancestors_of, within
+from scrapy_cetd.page.output import Keep, kept_elements, remove_keeping_tails
 
 MIN_SIZE_GAP = 0.20
 """Default minimum size gap: a split is accepted only when ``|n - 2i| / n`` exceeds it
@@ -61,8 +57,6 @@ _EPSILON = 1e-9
 _CHECK_EVERY = 4095
 """Long loops check the time budget once in 4,096 iterations, when ``i & _CHECK_EVERY`` is
 ``_CHECK_EVERY``: a shorter loop adds no check to those made between the steps."""
-
-logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -253,7 +247,7 @@ def prune_tag_paths(
     (when nothing was split off, that leaves an empty ``<body>``). A frameset page, or one
     whose sequence does not split, comes back as an unpruned copy. A document without a body,
     or with content after a stray ``</body>``, is read as the extractors read it, with its body
-    repaired (:func:`~scrapy_cetd.dom.viewed_body`), and the copy is of the repaired document.
+    repaired (:func:`~scrapy_cetd.page.dom.viewed_body`), and the copy is of the repaired document.
     The options are those of :func:`search_tag_path_region`. Two go beyond the paper, for real
     list pages, where a heading, an introduction or a product description often sits outside
     the record region and the records are framed by menus (see the README for what each
@@ -887,54 +881,3 @@ def _trim(
 
 
 # --- Scrapy -------------------------------------------------------------------------------------
-
-
-def tps_selector(
-    response: Response,
-    *,
-    min_size_gap: float = MIN_SIZE_GAP,
-    invert: bool = False,
-    remove_hidden: bool = True,
-    size: Size = "nodes",
-    keep_main_content: bool = False,
-    remove_furniture: bool = False,
-    remove_widgets: bool = False,
-    keep_positions: bool = False,
-    max_nodes: int | None = DEFAULT_MAX_NODES,
-    time_budget: float | None = None,
-) -> Selector:
-    """A :class:`scrapy.Selector` over the TPS-pruned copy of ``response``'s page.
-
-    The tree is the one behind ``response.css()`` (:func:`~scrapy_cetd.middleware.get_dom`,
-    no second parse); it is copied and pruned by :func:`prune_tag_paths` with the same
-    options, so ``response`` itself is unchanged::
-
-        for product in tps_selector(response).css("li"):
-            ...
-
-    Each call prunes again: keep the selector in a variable rather than calling this twice.
-    Raises :class:`TypeError` for a response that is not HTML. A page over ``max_nodes`` or
-    ``time_budget`` gives a selector over the unpruned copy, with a warning in the log that
-    names the limit: the callback still sees every record.
-    """
-    tree = get_dom(response)
-    if tree is None:
-        if not isinstance(response, HtmlResponse):
-            raise TypeError(f"tps_selector needs an HTML response, not {type(response).__name__}")
-        tree = cast("etree._Element", response.selector.root)  # dont_cetd stops the pipeline only
-    pruned, region = prune_tag_paths_region(
-        tree,
-        min_size_gap=min_size_gap,
-        invert=invert,
-        remove_hidden=remove_hidden,
-        size=size,
-        keep_main_content=keep_main_content,
-        remove_furniture=remove_furniture,
-        remove_widgets=remove_widgets,
-        keep_positions=keep_positions,
-        max_nodes=max_nodes,
-        time_budget=time_budget,
-    )
-    if region.reason is not None:
-        logger.warning("TPS left %s unpruned: %s", response.url, region.reason)
-    return Selector(root=pruned, type="html", base_url=response.url)

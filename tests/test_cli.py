@@ -22,6 +22,20 @@ def page_file(tmp_path: Path) -> Path:
     return path
 
 
+def test_version_is_the_installed_distribution_version(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from importlib.metadata import version
+
+    import scrapy_cetd
+
+    assert scrapy_cetd.__version__ == version("scrapy-cetd")
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--version"])
+    assert exit_info.value.code == 0
+    assert capsys.readouterr().out == f"scrapy-cetd {version('scrapy-cetd')}\n"
+
+
 def test_extract_prints_text(page_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["extract", str(page_file)]) == 0
     lines = capsys.readouterr().out.splitlines()
@@ -69,6 +83,17 @@ def test_extract_reads_stdin(
     assert capsys.readouterr().out.startswith("Storm hits the coast")
 
 
+def test_extract_with_an_extractor_class_by_import_path(
+    page_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["extract", str(page_file), "-a", "scrapy_cetd.CSetExtractor"]) == 0
+    by_path = capsys.readouterr().out
+    assert main(["extract", str(page_file), "-a", "cset"]) == 0
+    assert by_path == capsys.readouterr().out
+    assert main(["extract", str(page_file), "-a", "no_such_module.Extractor"]) == 1
+    assert "cannot be imported" in capsys.readouterr().err
+
+
 def test_empty_result_goes_to_stderr(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "empty.html"
     path.write_text("<html><body><img src='a.png'></body></html>")
@@ -103,6 +128,31 @@ def test_empty_file_is_an_error(tmp_path: Path, capsys: pytest.CaptureFixture[st
     path.write_text("  \n")
     assert main(["extract", str(path)]) == 1
     assert "not an HTML document" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("label", ["hex", "base64", "unicode_escape", "utf-16"])
+def test_extract_ignores_a_charset_label_naming_no_text_encoding(
+    label: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    plain = tmp_path / "plain.html"
+    plain.write_text(STORM_PAGE, encoding="utf-8")
+    assert main(["extract", str(plain)]) == 0
+    expected = capsys.readouterr().out
+    assert expected.startswith("Storm hits the coast")
+    declared = tmp_path / "declared.html"
+    declared.write_text(
+        STORM_PAGE.replace("<head>", f'<head><meta charset="{label}">', 1), encoding="utf-8"
+    )
+    assert main(["extract", str(declared)]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == expected
+    assert "meta-charset-" in captured.err
+    assert main(["extract", "--encoding", label, "--format", "json", str(plain)]) == 0
+    captured = capsys.readouterr()
+    record = json.loads(captured.out)
+    assert record["text"] + "\n" == expected
+    assert record["notes"][0].startswith("http-charset-ignored: ")
+    assert f"{plain}: http-charset-ignored: " in captured.err
 
 
 def make_dataset(root: Path) -> Path:

@@ -16,7 +16,8 @@ from scrapy.http import HtmlResponse, Request, TextResponse
 
 import scrapy_cetd
 from scrapy_cetd.cli import main
-from scrapy_cetd.dom import build_view
+from scrapy_cetd.crawl.spider import tps_selector
+from scrapy_cetd.page.dom import build_view
 from scrapy_cetd.tps import (
     _DROP,
     _KEEP,
@@ -27,7 +28,6 @@ from scrapy_cetd.tps import (
     search_region,
     search_tag_path_region,
     style_signature,
-    tps_selector,
 )
 
 FIGURE_2 = "<body><table><tr><td></td><td></td></tr><tr><td></td><td></td></tr></table></body>"
@@ -626,7 +626,7 @@ def test_tps_selector_over_a_limit_selects_in_the_whole_page(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     response = HtmlResponse("https://shop.example/jackets", body=LIST_PAGE.encode())
-    with caplog.at_level("WARNING", logger="scrapy_cetd.tps"):
+    with caplog.at_level("WARNING", logger="scrapy_cetd.crawl.spider"):
         selector = tps_selector(response, max_nodes=5)
     assert len(selector.css(".nav a")) == 2
     assert len(selector.css("li")) == 8
@@ -644,7 +644,7 @@ def test_prune_command_exits_non_zero_naming_the_limit(
     assert main(["prune", str(page), "-o", str(out), "--time-budget", "1e-9"]) == 1
     assert "not pruned: time_budget exceeded" in capsys.readouterr().err
     assert not out.exists()
-    assert main(["prune", str(page), "-o", str(out), "--max-nodes", "0"]) == 0
+    assert main(["prune", str(page), "-o", str(out), "--max-nodes", "none"]) == 0
     assert out.exists()
 
 
