@@ -832,16 +832,23 @@ def _trim(
 
     Copies are paired with originals by walking both trees in the same order. Every proxy
     stays referenced until the end: lxml frees a proxy by searching its ancestors for a live
-    one, which would make a walk of a deep tree quadratic.
+    one, which would make a walk of a deep tree quadratic. An element kept with its text whose
+    children in the view are all kept is left as copied, without a look at its children.
     """
-    index_of = {element: i for i, element in enumerate(view.elements)}
+    index_of: dict[etree._Element, int] = {}
+    for i, element in enumerate(view.elements):
+        if i & _CHECK_EVERY == _CHECK_EVERY:
+            check_deadline("trimming the copy")
+        index_of[element] = i
     originals = list(tree.iter())
     duplicates = list(clone.iter())
     copies: list[etree._Element | None] = [None] * len(view)
-    for original, twin in zip(originals, duplicates, strict=True):
-        i = index_of.get(original)
-        if i is not None:
-            copies[i] = twin
+    for step, (original, twin) in enumerate(zip(originals, duplicates, strict=True)):
+        if step & _CHECK_EVERY == _CHECK_EVERY:
+            check_deadline("trimming the copy")
+        position = index_of.get(original)
+        if position is not None:
+            copies[position] = twin
     children = view.children
     if not modes[0]:  # ``invert`` of a region that is the whole body: nothing is kept
         body = copies[0]
@@ -856,13 +863,17 @@ def _trim(
         target = copies[i]
         if mode == _DROP or target is None:
             continue
+        if mode == _KEEP and all(modes[c] for c in children[i]):
+            continue  # nothing of it goes
         duplicate: etree._Element = target
         own = {id(copies[c]): c for c in children[i]}
         if mode == _SHELL:
             duplicate.text = None
         later: set[object] = set()  # the tags of the children that stay, after this one
         doomed: list[etree._Element] = []  # removed with their tails kept, in reverse order
-        for child in reversed(list(duplicate)):
+        for step, child in enumerate(reversed(list(duplicate)), 1):
+            if step & _CHECK_EVERY == _CHECK_EVERY:
+                check_deadline("trimming the copy")
             c = own.get(id(child))
             goes = (
                 (c is None or not modes[c]) if mode == _SHELL else (c is not None and not modes[c])
