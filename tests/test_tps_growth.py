@@ -192,14 +192,15 @@ def test_memory_stays_under_ten_times_the_parse(shape: str, tmp_path: Path) -> N
 
 
 def test_a_page_of_a_quarter_million_tiny_elements_stops_at_its_budget() -> None:
-    """1 MB of unclosed paragraphs, 250,000 siblings, without max_nodes (about 5 s of work
-    here): the call returns within its budget of 2 s plus 1 s, wherever the budget runs out,
-    the trimming of the copy included."""
+    """1 MB of unclosed paragraphs, 250,000 siblings, without max_nodes (seconds of work on
+    any machine): the call returns within its budget plus 1 s, wherever the budget runs out,
+    the trimming of the copy included. The budget is a small share of the work, so it runs out
+    however fast the machine is."""
     html = "<html><body>" + "<p>a" * 250_000 + "</body></html>"
     tree = lxml.html.document_fromstring(html, parser=lxml.html.HTMLParser(huge_tree=True))
     start = time.perf_counter()
-    pruned, region = prune_tag_paths_region(tree, max_nodes=None, time_budget=2)
-    assert time.perf_counter() - start < 2 + 1
+    pruned, region = prune_tag_paths_region(tree, max_nodes=None, time_budget=0.25)
+    assert time.perf_counter() - start < 0.25 + 1
     assert region.reason is not None
     assert region.reason.startswith("time_budget exceeded")
     assert len(pruned) == len(tree)
