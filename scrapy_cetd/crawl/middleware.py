@@ -17,12 +17,11 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
-from scrapy.exceptions import NotConfigured
 from scrapy.http import HtmlResponse, Response
 from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 
 from scrapy_cetd.crawl.linking import ItemResponseLinks
-from scrapy_cetd.crawl.settings import DONT_CETD_META_KEY, read_settings
+from scrapy_cetd.crawl.settings import DONT_CETD_META_KEY, disabled, read_settings
 
 if TYPE_CHECKING:
     from scrapy import Request
@@ -65,7 +64,7 @@ class CETDDownloaderMiddleware:
     def __init__(self, crawler: Crawler) -> None:
         settings = read_settings(crawler.settings)
         if not settings.enabled:
-            raise NotConfigured("CETD_ENABLED is False")
+            raise disabled(crawler)
         self.crawler = crawler
         self.max_body_size = settings.max_body_size
         self.eager_parse = settings.eager_parse
@@ -110,7 +109,7 @@ class CETDSpiderMiddleware(BaseSpiderMiddleware):
 
     def __init__(self, crawler: Crawler) -> None:
         if not read_settings(crawler.settings).enabled:
-            raise NotConfigured("CETD_ENABLED is False")
+            raise disabled(crawler)
         super().__init__(crawler)
         self.links = ItemResponseLinks.for_crawler(crawler)
 

@@ -39,7 +39,7 @@ from twisted.internet.defer import Deferred
 
 from scrapy_cetd.crawl.linking import ItemResponseLinks
 from scrapy_cetd.crawl.middleware import decline_reason
-from scrapy_cetd.crawl.settings import CETDSettings, read_settings
+from scrapy_cetd.crawl.settings import CETDSettings, disabled, read_settings
 from scrapy_cetd.crawl.spider import get_dom
 from scrapy_cetd.extractors.registry import build_extractor
 from scrapy_cetd.limits import LimitExceededError, Limits, TreeExtractor, limit_of
@@ -336,7 +336,7 @@ class CETDPipeline:
     def __init__(self, crawler: Crawler) -> None:
         settings = read_settings(crawler.settings)
         if not settings.enabled:
-            raise NotConfigured("CETD_ENABLED is False")
+            raise disabled(crawler)
         if not settings.fields:
             raise NotConfigured(
                 "CETD_HTML_FIELD, CETD_TEXT_FIELD and CETD_TITLE_FIELD are all None"
