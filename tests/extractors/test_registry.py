@@ -14,7 +14,6 @@ from scrapy_cetd.extractors.registry import (
     ALGORITHMS,
     build_extractor,
     coerce_options,
-
     get_extractor,
 )
 
