@@ -54,8 +54,11 @@ ALGORITHMS: Mapping[str, type[Extractor]] = MappingProxyType(
 def get_extractor(name: str = DEFAULT_ALGORITHM, **options: Any) -> Extractor:
     """A configured extractor for the algorithm ``name``.
 
+    Each option is converted to the type the constructor declares (:func:`coerce_options`:
+    ``include_comments="no"`` is ``False``, ``threshold_coefficient="0.5"`` is ``0.5``).
     Raises :class:`ValueError` naming the valid choices for an unknown algorithm or option, or
-    for an option value the extractor rejects.
+    naming the option and the value for a value of the wrong type or one the extractor
+    rejects.
     """
     try:
         cls = ALGORITHMS[name]
@@ -191,7 +194,8 @@ def build_extractor(algorithm: str, options: Mapping[str, Any] | None = None) ->
     ``algorithm`` is a registered name (:data:`ALGORITHMS`, built by :func:`get_extractor`) or
     the import path of a class whose instances have the same
     ``extract(tree, *, url=None) -> ExtractionResult`` method (``"myproject.MyExtractor"``);
-    the class is called with ``options`` as keyword arguments. Raises :class:`ValueError` that
+    the class is called with ``options`` as keyword arguments, converted as
+    :func:`coerce_options` does for the options it annotates. Raises :class:`ValueError` that
     says what is wrong otherwise.
     """
     options = dict(options or {})
