@@ -19,7 +19,12 @@ from scrapy_cetd import __version__
 from scrapy_cetd.api import extract
 from scrapy_cetd.evaluation.datasets import Dataset, Page, find_datasets, load_dataset
 from scrapy_cetd.evaluation.scoring import DatasetScore, Predict, evaluate, format_table
-from scrapy_cetd.extractors.registry import ALGORITHMS, DEFAULT_ALGORITHM, build_extractor
+from scrapy_cetd.extractors.registry import (
+    ALGORITHMS,
+    DEFAULT_ALGORITHM,
+    build_extractor,
+    coerce_options,
+)
 from scrapy_cetd.limits import DEFAULT_MAX_NODES, DEFAULT_TIME_BUDGET, TreeExtractor
 from scrapy_cetd.page.parse import to_tree
 from scrapy_cetd.result import ExtractionResult
@@ -248,6 +253,13 @@ def _extractor(name: str, options: dict[str, Any]) -> TreeExtractor:
         raise UsageError(str(error)) from None
 
 
+def _checked_options(name: str, options: dict[str, Any]) -> dict[str, Any]:
+    """``options`` converted to the types algorithm ``name`` declares (``"0.90"`` is ``0.9``),
+    so what is passed on, and what the corpus records of a run, is the value the extractor
+    gets. An unknown algorithm or a bad option is a :class:`UsageError`, before any file."""
+    return coerce_options(type(_extractor(name, options)), options)
+
+
 def _read(name: str) -> bytes:
     if "://" in name and not Path(name).exists():
         raise CommandError(
@@ -269,8 +281,7 @@ def _read(name: str) -> bytes:
 def _run_extract(args: argparse.Namespace) -> int:
     """Each file in turn; a file that cannot be read or is not a page is reported on stderr
     and the others still go out, with exit status 1 at the end."""
-    options = _options(args.option)
-    _extractor(args.algorithm, options)  # an unknown algorithm or option fails before any file
+    options = _checked_options(args.algorithm, _options(args.option))
     status = 0
     printed = 0
     for name in args.files:
@@ -374,8 +385,7 @@ def _run_corpus(args: argparse.Namespace) -> int:
         from scrapy_cetd import corpus  # noqa: PLC0415 - needs the optional corpus extra
     except ImportError as error:
         raise CommandError(str(error)) from None
-    options = _options(args.option)
-    _extractor(args.algorithm, options)  # a bad algorithm or option is a usage error
+    options = _checked_options(args.algorithm, _options(args.option))
     try:
         settings = corpus.CorpusSettings(
             algorithm=args.algorithm,

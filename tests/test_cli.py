@@ -8,6 +8,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import STORM_PAGE
@@ -387,3 +388,25 @@ def test_a_reader_that_stops_early_ends_the_command_quietly(tmp_path: Path) -> N
         err = process.stderr.read().decode()
         assert process.wait(timeout=60) == 1
     assert err == ""
+
+
+def test_corpus_gets_the_options_converted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The corpus records its options in the digest that decides whether a run resumes: it
+    gets the values the extractor gets, so ``0.90`` and ``0.9`` are the same run."""
+    from scrapy_cetd import corpus
+
+    seen: list[corpus.CorpusSettings] = []
+
+    def run_corpus(inputs: Any, out: Any, settings: corpus.CorpusSettings, **kwargs: Any) -> Any:
+        seen.append(settings)
+        raise OSError("stop here")
+
+    monkeypatch.setattr(corpus, "run_corpus", run_corpus)
+    argv = ["corpus", "x.warc", "--out", str(tmp_path / "x.jsonl"), "-O", "include_comments=no"]
+    assert main([*argv, "-O", "threshold_coefficient=0.90"]) == 1
+    assert main([*argv, "-O", "threshold_coefficient=0.9"]) == 1
+    assert "stop here" in capsys.readouterr().err
+    assert seen[0].options == {"include_comments": False, "threshold_coefficient": 0.9}
+    assert seen[0].digest() == seen[1].digest()
