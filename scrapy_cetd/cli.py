@@ -286,13 +286,7 @@ def _run_extract(args: argparse.Namespace) -> int:
     printed = 0
     for name in args.files:
         try:
-            data = _read(name)
-            try:
-                result = extract(
-                    data, algorithm=args.algorithm, url=args.url, encoding=args.encoding, **options
-                )
-            except ValueError as error:
-                raise CommandError(f"{name}: {error}") from None
+            result = _extract_file(name, args, options)
         except CommandError as error:
             print(f"{PROG}: error: {error}", file=sys.stderr)
             status = 1
@@ -302,6 +296,16 @@ def _run_extract(args: argparse.Namespace) -> int:
         _print_result(name, result, args.format, header=len(args.files) > 1, first=printed == 0)
         printed += 1
     return status
+
+
+def _extract_file(name: str, args: argparse.Namespace, options: dict[str, Any]) -> ExtractionResult:
+    data = _read(name)
+    try:
+        return extract(
+            data, algorithm=args.algorithm, url=args.url, encoding=args.encoding, **options
+        )
+    except ValueError as error:
+        raise CommandError(f"{name}: {error}") from None
 
 
 def _print_result(
