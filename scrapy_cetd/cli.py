@@ -131,6 +131,19 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="empty, not remove, elements before a kept sibling of their tag (positional XPaths)",
     )
+    prune.add_argument(
+        "--max-nodes",
+        type=_optional(int),
+        metavar="N",
+        help=f"leave a page of more than N elements unpruned and exit 1 "
+        f"(default {DEFAULT_MAX_NODES}; none = no limit)",
+    )
+    prune.add_argument(
+        "--time-budget",
+        type=_optional(float),
+        metavar="SECONDS",
+        help="leave a page that takes longer unpruned and exit 1 (default: none = no limit)",
+    )
     prune.add_argument("--encoding", help="charset to assume, as an HTTP header would declare")
     prune.add_argument("--url", help="the page's URL")
     prune.set_defaults(run=_run_prune)
@@ -360,9 +373,13 @@ def _run_prune(args: argparse.Namespace) -> int:
             remove_furniture=args.remove_furniture,
             remove_widgets=args.remove_widgets,
             keep_positions=args.keep_positions,
+            max_nodes=_limit(args.max_nodes, DEFAULT_MAX_NODES),
+            time_budget=_limit(args.time_budget, None),
         )
     except ValueError as error:
         raise CommandError(f"{args.file}: {error}") from None
+    if region.reason is not None:
+        raise CommandError(f"{args.file}: not pruned: {region.reason}")
     before, after = region.node_count, region.kept_count
     _declare_utf8(pruned)
     html = lxml.html.tostring(pruned, encoding="unicode", doctype="<!DOCTYPE html>")

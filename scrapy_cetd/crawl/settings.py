@@ -17,7 +17,9 @@ from typing import TYPE_CHECKING, Any
 from scrapy.exceptions import NotConfigured
 from scrapy.settings import BaseSettings
 
+from scrapy_cetd.crawl.isolation import ISOLATIONS
 from scrapy_cetd.extractors import DEFAULT_ALGORITHM
+from scrapy_cetd.guard import DEFAULT_MAX_ATTRIBUTES
 from scrapy_cetd.limits import DEFAULT_MAX_BODY_SIZE, DEFAULT_MAX_NODES, DEFAULT_TIME_BUDGET
 
 if TYPE_CHECKING:
@@ -31,7 +33,10 @@ DEFAULTS: Mapping[str, Any] = {
     "CETD_OPTIONS": {},
     "CETD_MAX_BODY_SIZE": DEFAULT_MAX_BODY_SIZE,
     "CETD_MAX_NODES": DEFAULT_MAX_NODES,
+    "CETD_MAX_ATTRIBUTES": DEFAULT_MAX_ATTRIBUTES,
     "CETD_TIME_BUDGET": DEFAULT_TIME_BUDGET,
+    "CETD_ISOLATION": "threads",
+    "CETD_WORKERS": 16,
     "CETD_EAGER_PARSE": False,
     "CETD_HTML_FIELD": "main_content_html",
     "CETD_TEXT_FIELD": "main_content_text",
@@ -46,6 +51,10 @@ DEFAULTS: Mapping[str, Any] = {
 DOWNLOADER_MIDDLEWARE_PRIORITY = 540
 """Below ``RetryMiddleware`` (550), ``HttpCompressionMiddleware`` (590) and the redirect
 middlewares, so ``process_response`` sees the final, decompressed response."""
+
+DECODING_MIDDLEWARE_PRIORITY = 585
+"""Below ``HttpCompressionMiddleware`` (590) and above ``MetaRefreshMiddleware`` (580):
+``process_response`` sees the decompressed body before anything reads its text."""
 
 SPIDER_MIDDLEWARE_PRIORITY = 10
 """The lowest built-in spider middleware is 25: at 10 the link is made on the item object that
@@ -94,7 +103,10 @@ class CETDSettings:
     options: dict[str, Any] = field(default_factory=dict)
     max_body_size: int | None = DEFAULTS["CETD_MAX_BODY_SIZE"]
     max_nodes: int | None = DEFAULTS["CETD_MAX_NODES"]
+    max_attributes: int | None = DEFAULTS["CETD_MAX_ATTRIBUTES"]
     time_budget: float | None = DEFAULTS["CETD_TIME_BUDGET"]
+    isolation: str = DEFAULTS["CETD_ISOLATION"]
+    workers: int = DEFAULTS["CETD_WORKERS"]
     eager_parse: bool = False
     html_field: str | None = "main_content_html"
     text_field: str | None = "main_content_text"
@@ -141,13 +153,24 @@ def read_settings(settings: BaseSettings) -> CETDSettings:
     link_table_size = settings.getint("CETD_LINK_TABLE_SIZE", DEFAULTS["CETD_LINK_TABLE_SIZE"])
     if link_table_size <= 0:
         raise ValueError(f"CETD_LINK_TABLE_SIZE must be positive: {link_table_size}")
+    isolation = get("CETD_ISOLATION")
+    if isolation not in ISOLATIONS:
+        raise ValueError(
+            f"CETD_ISOLATION must be one of {', '.join(map(repr, ISOLATIONS))}, not {isolation!r}"
+        )
+    workers = settings.getint("CETD_WORKERS", DEFAULTS["CETD_WORKERS"])
+    if workers <= 0:
+        raise ValueError(f"CETD_WORKERS must be positive: {workers}")
     return CETDSettings(
         enabled=settings.getbool("CETD_ENABLED", DEFAULTS["CETD_ENABLED"]),
         algorithm=algorithm,
         options=dict(options),
         max_body_size=_optional_positive(settings, "CETD_MAX_BODY_SIZE", int),
         max_nodes=_optional_positive(settings, "CETD_MAX_NODES", int),
+        max_attributes=_optional_positive(settings, "CETD_MAX_ATTRIBUTES", int),
         time_budget=_optional_positive(settings, "CETD_TIME_BUDGET", float),
+        isolation=isolation,
+        workers=workers,
         eager_parse=settings.getbool("CETD_EAGER_PARSE", DEFAULTS["CETD_EAGER_PARSE"]),
         html_field=_optional_str(settings, "CETD_HTML_FIELD"),
         text_field=_optional_str(settings, "CETD_TEXT_FIELD"),

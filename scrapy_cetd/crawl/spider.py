@@ -6,6 +6,7 @@ them, and the pipeline that extracts the main content, share a single parse.
 
 from __future__ import annotations
 
+import logging
 from typing import cast
 
 from lxml import etree
@@ -13,8 +14,11 @@ from scrapy import Selector
 from scrapy.http import HtmlResponse, Response
 
 from scrapy_cetd.crawl.middleware import decline_reason
+from scrapy_cetd.limits import DEFAULT_MAX_NODES
 from scrapy_cetd.page.parse import selector_root
-from scrapy_cetd.tps import MIN_SIZE_GAP, Size, prune_tag_paths
+from scrapy_cetd.tps import MIN_SIZE_GAP, Size, prune_tag_paths_region
+
+logger = logging.getLogger(__name__)
 
 
 def get_dom(response: Response, *, max_body_size: int | None = None) -> etree._Element | None:
@@ -57,6 +61,8 @@ def tps_selector(
     remove_furniture: bool = False,
     remove_widgets: bool = False,
     keep_positions: bool = False,
+    max_nodes: int | None = DEFAULT_MAX_NODES,
+    time_budget: float | None = None,
 ) -> Selector:
     """A :class:`scrapy.Selector` over the TPS-pruned copy of ``response``'s page.
 
@@ -68,14 +74,16 @@ def tps_selector(
             ...
 
     Each call prunes again: keep the selector in a variable rather than calling this twice.
-    Raises :class:`TypeError` for a response that is not HTML.
+    Raises :class:`TypeError` for a response that is not HTML. A page over ``max_nodes`` or
+    ``time_budget`` gives a selector over the unpruned copy, with a warning in the log that
+    names the limit: the callback still sees every record.
     """
     tree = get_dom(response)
     if tree is None:
         if not isinstance(response, HtmlResponse):
             raise TypeError(f"tps_selector needs an HTML response, not {type(response).__name__}")
         tree = cast("etree._Element", response.selector.root)  # dont_cetd stops the pipeline only
-    pruned = prune_tag_paths(
+    pruned, region = prune_tag_paths_region(
         tree,
         min_size_gap=min_size_gap,
         invert=invert,
@@ -85,5 +93,9 @@ def tps_selector(
         remove_furniture=remove_furniture,
         remove_widgets=remove_widgets,
         keep_positions=keep_positions,
+        max_nodes=max_nodes,
+        time_budget=time_budget,
     )
+    if region.reason is not None:
+        logger.warning("TPS left %s unpruned: %s", response.url, region.reason)
     return Selector(root=pruned, type="html", base_url=response.url)
