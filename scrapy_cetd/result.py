@@ -35,7 +35,7 @@ class ExtractionResult:
     """The page's headline, when the algorithm recovers one."""
     notes: tuple[str, ...] = ()
     """What was repaired on the way, such as a charset label that was ignored because it names
-    no text encoding (``"<kind>: <detail>"``, see :data:`scrapy_cetd.parse.NOTE_KINDS`)."""
+    no text encoding (``"<kind>: <detail>"``, see :data:`scrapy_cetd.page.parse.NOTE_KINDS`)."""
 
     def __bool__(self) -> bool:
         return bool(self.text)

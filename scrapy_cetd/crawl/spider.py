@@ -25,12 +25,23 @@ def get_dom(response: Response, *, max_body_size: int | None = None) -> etree._E
     """The parsed document of ``response``: the very tree behind ``response.css()``.
 
     It is parsel's root element, parsed once and cached on ``response.selector`` by Scrapy, so
-    calling this before or after the spider reads the page costs no second parse (except for a
-    page whose ``<base href>`` Scrapy cannot resolve: see
-    :func:`~scrapy_cetd.page.parse.selector_root`). Returns ``None`` for a response
-    scrapy-cetd leaves alone (see :func:`~scrapy_cetd.crawl.middleware.decline_reason`). The
-    tree belongs to the response: read it, do not modify it, and do not store it in ``meta`` or
-    in an item (it is neither small nor picklable).
+    calling this before or after the spider reads the page costs no second parse. What it adds
+    to ``response.selector.root``:
+
+    - ``None``, not a tree, for a response scrapy-cetd leaves alone
+      (:func:`~scrapy_cetd.crawl.middleware.decline_reason`): a response that is not an
+      :class:`~scrapy.http.HtmlResponse` (an XML response's selector is an XML tree, a plain
+      ``TextResponse`` gets one too), a request with ``dont_cetd`` in its ``meta``, and, when
+      ``max_body_size`` is given, a larger body;
+    - a tree where ``response.selector`` raises :class:`ValueError` because w3lib cannot
+      resolve the page's ``<base href>`` (a port that is not a number): the same text parsed
+      the same way without the base URL, not cached
+      (:func:`~scrapy_cetd.page.parse.selector_root`).
+
+    It does not check that the body is a document: a JSON body served as ``text/html`` gives
+    a tree here, while the pipeline reports it as not an HTML document. The tree belongs to
+    the response: read it, do not modify it, and do not store it in ``meta`` or in an item (it
+    is neither small nor picklable).
     """
     if not isinstance(response, HtmlResponse):
         return None
