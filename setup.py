@@ -1,4 +1,4 @@
-"""The optional compiled accelerator ``scrapy_cetd._speedups`` (everything else is in
+"""The optional compiled accelerator ``scrapy_cetd.page._speedups`` (everything else is in
 ``pyproject.toml``).
 
 The extension is compiled with Cython against the headers of the lxml in the build environment
@@ -40,7 +40,7 @@ class OptionalBuildExt(build_ext):
     @staticmethod
     def _skip(error: Exception) -> None:
         print(
-            f"warning: scrapy_cetd._speedups not built ({error}); using pure Python",
+            f"warning: scrapy_cetd.page._speedups not built ({error}); using pure Python",
             file=sys.stderr,
         )
 
@@ -51,17 +51,17 @@ def extensions() -> list[Any]:
         import lxml  # noqa: PLC0415 - build requirements, optional for this script
         from Cython.Build import cythonize  # noqa: PLC0415
     except ImportError as error:
-        print(f"warning: scrapy_cetd._speedups not built ({error})", file=sys.stderr)
+        print(f"warning: scrapy_cetd.page._speedups not built ({error})", file=sys.stderr)
         return []
     extension = Extension(
-        "scrapy_cetd._speedups",
-        ["scrapy_cetd/_speedups.pyx"],
+        "scrapy_cetd.page._speedups",
+        ["scrapy_cetd/page/_speedups.pyx"],
         include_dirs=lxml.get_include(),
     )
     try:
         return list(cythonize([extension], quiet=True))
     except Exception as error:  # a Cython error also leaves the pure-Python package
-        print(f"warning: scrapy_cetd._speedups not built ({error})", file=sys.stderr)
+        print(f"warning: scrapy_cetd.page._speedups not built ({error})", file=sys.stderr)
         return []
 
 

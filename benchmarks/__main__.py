@@ -4,15 +4,16 @@ Runs every algorithm registered in :data:`scrapy_cetd.ALGORITHMS` at the time of
 every peer of :data:`benchmarks.peers.PEERS`, each in its own process, on the same pages of all
 the main-content datasets of ``../shared/datasets`` (:mod:`benchmarks.accuracy`); then the crawl
 benchmark (:mod:`benchmarks.crawl`: the example spider without the add-on, with it, and with
-trafilatura in the callback). It writes ``benchmarks/results/results.json``, ``results.md``,
-``scatter.png`` and ``datasets.png``, compares the peers with ``peers.md``, and regenerates the
-README block of ``## Accuracy and speed``.
+trafilatura in the callback). It writes ``results.json`` and ``results.md`` into
+``benchmarks/results`` and the plots ``scatter.png`` and ``datasets.png`` into ``docs/images``,
+compares the peers with ``peers.md``, and regenerates the block of ``## Accuracy and speed`` in
+``docs/benchmarks.md``.
 
 ``--quick`` runs a fixed subset (``QUICK_PAGES`` evenly spread pages per dataset, a short
-crawl) and writes to ``benchmarks/results/tmp/quick`` instead, so a smoke test never overwrites
-the full results; the README is regenerated only by a full run of every system and dataset.
-``--render`` measures nothing: it rewrites ``results.md``, the plots and the README block from
-the saved ``results.json`` (after a change of format).
+crawl) and writes to ``benchmarks/results/tmp/quick`` instead (plots included), so a smoke
+test never overwrites the full results; the docs page is regenerated only by a full run of every
+system and dataset. ``--render`` measures nothing: it rewrites ``results.md``, the plots and the
+page's block from the saved ``results.json`` (after a change of format).
 """
 
 from __future__ import annotations
@@ -28,14 +29,16 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from benchmarks import crawl, reference, report
+from benchmarks import crawl, datasets_root, reference, report
 from benchmarks.accuracy import all_systems, benchmark_datasets, our_algorithms, run_all
 from benchmarks.peers import PEERS
 from benchmarks.summary import summarize
-from scrapy_cetd.datasets import default_datasets_root
 
 HERE = Path(__file__).resolve().parent
-README = HERE.parent / "README.md"
+PAGE = HERE.parent / "docs" / "benchmarks.md"
+"""The docs page whose ``## Accuracy and speed`` block a full run regenerates."""
+IMAGES = PAGE.parent / "images"
+"""Where a full run writes the plots that page shows."""
 RESULTS = HERE / "results"
 
 QUICK_PAGES = 20
@@ -145,12 +148,15 @@ def _plots(results: dict[str, Any], out: Path) -> list[Path]:
     ]
 
 
-def publish(results: dict[str, Any], out: Path, readme: bool) -> list[Path]:
-    """Write the results, the plots and (for a full run, if ``readme``) the README block."""
-    written = report.write(results, out) + _plots(results, out)
-    if readme and results.get("full_run"):
-        report.update_readme(README, results, os.path.relpath(out, README.parent))
-        written.append(README)
+def publish(results: dict[str, Any], out: Path, docs: bool) -> list[Path]:
+    """Write the results and the plots into ``out``; for a full run, if ``docs``, the plots go
+    to :data:`IMAGES` instead and the block of :data:`PAGE` is regenerated."""
+    update = docs and bool(results.get("full_run"))
+    written = report.write(results, out) + _plots(results, IMAGES if update else out)
+    if update:
+        results_dir = os.path.relpath(out, PAGE.parent)
+        report.update_page(PAGE, results, results_dir, os.path.relpath(IMAGES, PAGE.parent))
+        written.append(PAGE)
     return written
 
 
@@ -160,20 +166,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help=f"{QUICK_PAGES} pages per dataset")
     parser.add_argument("--systems", help="comma-separated systems, or 'ours' / 'peers'")
     parser.add_argument("--datasets", help="only these datasets (comma-separated names)")
-    parser.add_argument("--datasets-root", type=Path, default=default_datasets_root())
+    parser.add_argument("--datasets-root", type=Path, default=datasets_root())
     parser.add_argument("--out", type=Path, help="results folder (default benchmarks/results)")
     parser.add_argument("--no-crawl", action="store_true", help="skip the crawl benchmark")
-    parser.add_argument("--no-readme", action="store_true", help="leave README.md as it is")
+    parser.add_argument(
+        "--no-docs", action="store_true", help="leave docs/benchmarks.md and docs/images alone"
+    )
     parser.add_argument(
         "--render",
         action="store_true",
-        help="measure nothing: rewrite results.md, the plots and the README from results.json",
+        help="measure nothing: rewrite results.md, the plots and the docs from results.json",
     )
     args = parser.parse_args(argv)
     out: Path = args.out or (RESULTS / "tmp" / "quick" if args.quick else RESULTS)
     if args.render:
         saved = json.loads((out / report.RESULTS_JSON).read_text(encoding="utf-8"))
-        print("\nwrote " + ", ".join(map(str, publish(saved, out, not args.no_readme))))
+        print("\nwrote " + ", ".join(map(str, publish(saved, out, not args.no_docs))))
         return 0
     root: Path | None = args.datasets_root
     if root is None:
@@ -212,8 +220,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "crawl": crawled,
         "reference": compare_with_peers_md(summary, root, subset=limit is not None),
     }
-    written = publish(results, out, not args.no_readme)
-    print(report.readme_table(results))
+    written = publish(results, out, not args.no_docs)
+    print(report.page_table(results))
     print("\n" + report.reference_summary(results["reference"]))
     print("\nwrote " + ", ".join(str(path) for path in written))
     return 1 if summary["missing"] or crawl_failed else 0

@@ -8,7 +8,7 @@ response (:func:`benchmarks.speed.decoded_text`), outside the timings. Then:
 * the lxml parse of the page, exactly as parsel does it, is timed once per page (the yardstick
   that makes times comparable across processes on a noisy machine: every time is also reported
   as a multiple of this parse, measured in the same process on the same page);
-* :func:`scrapy_cetd.evaluation.evaluate` runs the system on the decoded text and scores it
+* :func:`scrapy_cetd.evaluation.scoring.evaluate` runs the system on the decoded text and scores it
   (LCS, BOW and SH with precision, recall and a bootstrap interval; a page that raises or runs
   over ``PAGE_TIMEOUT`` seconds counts as a failure with empty output). For our algorithms the
   system is the parse plus ``Extractor.extract``; both are timed, so the extraction alone is also
@@ -35,11 +35,13 @@ from types import FrameType
 from typing import Any
 
 import scrapy_cetd
+from benchmarks import datasets_root
 from benchmarks.peers import PEERS
 from benchmarks.speed import decoded_text, parse, parsel_body
-from scrapy_cetd.datasets import Dataset, Page, default_datasets_root, find_datasets
-from scrapy_cetd.evaluation import DatasetScore, PageScore, Predict, evaluate
-from scrapy_cetd.metrics import METRICS, bootstrap_interval
+from scrapy_cetd.evaluation.datasets import Dataset, Page, find_datasets
+from scrapy_cetd.evaluation.metrics import METRICS, bootstrap_interval
+from scrapy_cetd.evaluation.scoring import DatasetScore, PageScore, Predict, evaluate
+from scrapy_cetd.extractors.registry import build_extractor
 
 PAGE_TIMEOUT = 60
 """Seconds a system may spend on one page before the page counts as a failure."""
@@ -133,7 +135,7 @@ class Runner:
 
     def _build(self) -> Callable[[str, str], str]:
         if is_ours(self.system):
-            extractor = scrapy_cetd.get_extractor(self.system)
+            extractor = build_extractor(self.system)
 
             def ours(page_id: str, text: str) -> str:
                 tree = parse(parsel_body(text))
@@ -309,7 +311,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """The child process: one system on the datasets, its results as JSON to ``--out``."""
     parser = argparse.ArgumentParser(prog="python -m benchmarks.accuracy", description=__doc__)
     parser.add_argument("--child", required=True, choices=all_systems(), help="the system")
-    parser.add_argument("--datasets-root", type=Path, default=default_datasets_root())
+    parser.add_argument("--datasets-root", type=Path, default=datasets_root())
     parser.add_argument("--datasets", help="only these datasets (comma-separated names)")
     parser.add_argument("--limit", type=int, help="at most this many pages per dataset")
     parser.add_argument("--out", type=Path, required=True)

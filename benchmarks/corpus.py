@@ -47,9 +47,10 @@ import psutil  # type: ignore[import-untyped]
 from distributed import Client, LocalCluster
 from fastwarc import WarcRecordType
 
+from benchmarks import datasets_root
 from benchmarks.make_warc import WarcFile, response_block
 from scrapy_cetd.corpus import to_dask_bag
-from scrapy_cetd.datasets import Dataset, Page, default_datasets_root, find_datasets
+from scrapy_cetd.evaluation.datasets import Dataset, Page, find_datasets
 
 SAMPLE_SECONDS = 0.05
 
@@ -177,7 +178,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--json", type=Path, help="also write the results here")
     args = parser.parse_args(argv)
-    root = default_datasets_root()
+    root = datasets_root()
     if root is None:
         print("no shared datasets (../shared/datasets or $CETD_DATASETS)", file=sys.stderr)
         return 1

@@ -50,9 +50,9 @@ from scrapy.crawler import AsyncCrawlerProcess
 from scrapy.http import Response
 
 import scrapy_cetd
+from benchmarks import datasets_root
 from benchmarks.accuracy import benchmark_datasets, select_ids
 from example_project.demo import serve_with
-from scrapy_cetd.datasets import default_datasets_root
 
 EXAMPLE_PROJECT = Path(__file__).resolve().parent.parent / "example_project"
 ARTICLES = EXAMPLE_PROJECT / "site" / "articles"
@@ -281,7 +281,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--pages", type=int, default=300)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--source", choices=SOURCES, default="shared")
-    parser.add_argument("--datasets-root", type=Path, default=default_datasets_root())
+    parser.add_argument("--datasets-root", type=Path, default=datasets_root())
     parser.add_argument("--json", type=Path)
     parser.add_argument("--child", help=argparse.SUPPRESS)
     parser.add_argument("--variant", choices=VARIANTS, help=argparse.SUPPRESS)

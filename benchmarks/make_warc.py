@@ -5,7 +5,7 @@ crawls it as the example spider does (``robots.txt``, then ``index.html`` and ev
 index that stays on the site) and writes every HTTP exchange as it went over the wire: a
 ``warcinfo`` record, then for each URL a ``request`` and a ``response`` record, each record its
 own gzip member as in Common Crawl's files. The result is committed as
-``tests/data/example-site.warc.gz``, the WARC of the corpus tests and of the README's example
+``tests/data/example-site.warc.gz``, the WARC of the corpus tests and of the corpus page's example
 (the pages are WCXB pages under CC BY 4.0, see ``example_project/site/ATTRIBUTION.md``).
 
 :class:`WarcFile` and :func:`response_block` are also what ``benchmarks/corpus.py`` uses to

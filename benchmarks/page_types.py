@@ -1,10 +1,10 @@
-"""Train and cross-validate the page-type classifier (:mod:`scrapy_cetd.page_types`).
+"""Train and cross-validate the page-type classifier (:mod:`scrapy_cetd.page.page_types`).
 
 Pages: every page of the shared datasets ``wcxb`` and ``wcxb_dev`` (labelled with WCXB's seven
 types) and of the article datasets ``cleaneval``, ``utomo_big9_chaos``, ``l3s_gn1``,
 ``dragnet``, ``readability`` and ``scrapinghub`` (all articles). Each page is decoded and
 parsed as :func:`scrapy_cetd.classify_page_type` does, and described by
-:func:`scrapy_cetd.page_types.page_features`.
+:func:`scrapy_cetd.page.page_types.page_features`.
 
 Sites: a page's site is the registered domain of its URL host (WCXB's ``domain``, else the
 URL's host: its last two labels, three under a two-letter country code with a short
@@ -15,7 +15,7 @@ second-level label such as ``co.uk``); a page without a URL is a site of its own
 skips it), best of three runs each, back to back on the same parsed tree, and prints the
 median over pages of the ratio and of each time.
 
-``train`` fits the shipped model on all pages and writes ``scrapy_cetd/page_types_model.json``.
+``train`` fits the shipped model on all pages and writes ``scrapy_cetd/page/page_types_model.json``.
 ``evaluate`` cross-validates by site (:class:`~sklearn.model_selection.GroupKFold`, five folds,
 no site in two folds; the token vocabulary is learned on each training fold alone) and prints
 the accuracy over all pages, over the WCXB pages and over the 50-per-type ``wcxb``, the
@@ -51,9 +51,9 @@ from sklearn.ensemble import HistGradientBoostingClassifier, RandomForestClassif
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import GroupKFold
 
-from scrapy_cetd.api import get_extractor
-from scrapy_cetd.datasets import Page, default_datasets_root, load_dataset
-from scrapy_cetd.page_types import (
+from scrapy_cetd.evaluation.datasets import Page, default_datasets_root, load_dataset
+from scrapy_cetd.extractors.registry import get_extractor
+from scrapy_cetd.page.page_types import (
     FEATURES,
     MODEL_PATH,
     PAGE_TYPES,
@@ -61,7 +61,7 @@ from scrapy_cetd.page_types import (
     PageTypeModel,
     page_features,
 )
-from scrapy_cetd.parse import html_response, response_tree
+from scrapy_cetd.page.parse import html_response, response_tree
 
 LABELLED = ("wcxb", "wcxb_dev")
 """The datasets whose MANIFEST gives each page's type."""

@@ -4,7 +4,7 @@ Every adapter takes the page as a decoded ``str`` (the HTML as Scrapy decodes th
 :func:`benchmarks.speed.decoded_text`) and returns the main content as plain text, calling the
 library with its documented defaults, as ``../shared/datasets/peers.md`` did. trafilatura also
 runs with ``favor_recall=True`` and with ``fast=True`` (no fallback extractors). A peer that
-raises is not caught here: :func:`scrapy_cetd.evaluation.evaluate` counts it as a failure.
+raises is not caught here: :func:`scrapy_cetd.evaluation.scoring.evaluate` counts it as a failure.
 
 A peer whose library is not installed is reported as missing (``pip install -e .[bench]``),
 never silently dropped.
@@ -64,7 +64,7 @@ def _trafilatura(**options: Any) -> Callable[[], Adapter]:
 
 
 def _readability() -> Adapter:
-    from readability import Document  # type: ignore[import-untyped]
+    from readability import Document
 
     def run(html: str) -> str:
         return fragment_text(Document(html).summary(html_partial=True))
@@ -83,7 +83,7 @@ def _resiliparse() -> Adapter:
 
 
 def _justext() -> Adapter:
-    import justext  # type: ignore[import-untyped]
+    import justext
 
     stoplist = justext.get_stoplist("English")
 
@@ -95,7 +95,7 @@ def _justext() -> Adapter:
 
 
 def _boilerpy3() -> Adapter:
-    from boilerpy3 import extractors  # type: ignore[import-untyped]
+    from boilerpy3 import extractors
 
     # boilerpy3 logs a warning or a traceback for every page its parser has to recover; the
     # pages it cannot recover still raise HTMLExtractionError, which is counted as a failure.
@@ -110,7 +110,7 @@ def _boilerpy3() -> Adapter:
 
 
 def _goose3() -> Adapter:
-    from goose3 import Goose  # type: ignore[import-untyped]
+    from goose3 import Goose
 
     # goose3 warns on every page whose publication date it cannot parse (metadata only).
     logging.getLogger("goose3").setLevel(logging.ERROR)

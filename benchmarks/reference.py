@@ -13,7 +13,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from scrapy_cetd.metrics import METRICS
+from scrapy_cetd.evaluation.metrics import METRICS
 
 TOLERANCE = 0.01
 """The largest F1 difference from ``peers.md`` that is not flagged."""

@@ -1,9 +1,9 @@
-"""The benchmark's outputs: ``results.json``, ``results.md`` and the README block.
+"""The benchmark's outputs: ``results.json``, ``results.md`` and the block of the docs page.
 
 Everything here formats numbers already computed (:mod:`benchmarks.summary`,
-:mod:`benchmarks.reference`, :mod:`benchmarks.crawl`); nothing is measured. The README block is
-the part of the ``## Accuracy and speed`` section between ``<!-- bench:start -->`` and
-``<!-- bench:end -->``; the rest of the README is never touched.
+:mod:`benchmarks.reference`, :mod:`benchmarks.crawl`); nothing is measured. The block is the
+part of the ``## Accuracy and speed`` section of ``docs/benchmarks.md`` between
+``<!-- bench:start -->`` and ``<!-- bench:end -->``; the rest of the page is never touched.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.reference import KNOWN_CAUSES
-from scrapy_cetd.metrics import METRICS
+from scrapy_cetd.evaluation.metrics import METRICS
 
 START = "<!-- bench:start -->"
 END = "<!-- bench:end -->"
@@ -25,6 +25,8 @@ RESULTS_JSON = "results.json"
 RESULTS_MD = "results.md"
 SCATTER_PNG = "scatter.png"
 DATASETS_PNG = "datasets.png"
+RESULTS_PAGE = "benchmark-results.md"
+"""The docs page that includes ``results.md`` (beside ``benchmarks.md``)."""
 
 CRAWL_LABELS = {
     "without": "without the add-on",
@@ -418,8 +420,8 @@ def markdown(results: Mapping[str, Any]) -> str:
     return "\n\n".join(parts) + "\n"
 
 
-def readme_table(results: Mapping[str, Any]) -> str:
-    """The README's table: SH-F1 per dataset, the means, speed, memory and failures."""
+def page_table(results: Mapping[str, Any]) -> str:
+    """The docs page's table: SH-F1 per dataset, the means, speed, memory and failures."""
     names = results["datasets"]
     rows = []
     for system, entry in results["systems"].items():
@@ -446,21 +448,23 @@ def readme_table(results: Mapping[str, Any]) -> str:
     return table(header, rows)
 
 
-def readme_block(results: Mapping[str, Any], results_dir: str) -> str:
-    """The README block (between the markers, markers excluded)."""
+def page_block(results: Mapping[str, Any], results_dir: str, images_dir: str) -> str:
+    """The block of the docs page (between the markers, markers excluded); ``results_dir``
+    (where ``results.json`` is) and ``images_dir`` (the plots) are relative to the page."""
     pages = sum(results["pages"].values())
     parts = [
         _header(results)
         + f" Every algorithm of ours and every peer, each in its own process, on the same "
         f"{pages:,} pages of {len(results['datasets'])} datasets of `../shared/datasets`. "
         f"Full tables (precision, recall, LCS-F1, p95, WCXB page types, intervals): "
-        f"[`{results_dir}/{RESULTS_MD}`]({results_dir}/{RESULTS_MD}), numbers in "
-        f"[`{RESULTS_JSON}`]({results_dir}/{RESULTS_JSON}).",
-        f"![SH-F1 against median ms per page]({results_dir}/{SCATTER_PNG})",
+        f"[Benchmark results]({RESULTS_PAGE}), numbers in "
+        f"{{download}}`{RESULTS_JSON} <{results_dir}/{RESULTS_JSON}>`.",
+        f"![SH-F1 against median ms per page]({images_dir}/{SCATTER_PNG})",
+        f"![SH-F1 of every system on every dataset]({images_dir}/{DATASETS_PNG})",
         "**SH-F1** by dataset (mean over pages), means over datasets and speed over all pages "
         "(median ms per page including the parse; *extract ÷ parse*: our extraction alone as "
         "a multiple of the lxml parse of the same page):",
-        readme_table(results),
+        page_table(results),
         sample_note(results),
     ]
     if not_english_note(results):
@@ -473,22 +477,22 @@ def readme_block(results: Mapping[str, Any], results_dir: str) -> str:
     return "\n\n".join(parts)
 
 
-def replace_block(readme: str, block: str) -> str:
-    """``readme`` with the text between the bench markers of its ``## Accuracy and speed``
+def replace_block(page: str, block: str) -> str:
+    """``page`` with the text between the bench markers of its ``## Accuracy and speed``
     section replaced by ``block``; everything else is kept byte for byte.
 
     Raises ``ValueError`` when the section or its markers are missing or out of order.
     """
-    section = readme.find(f"\n{SECTION}\n")
+    section = page.find(f"\n{SECTION}\n")
     if section < 0:
-        raise ValueError(f"README has no {SECTION!r} section")
-    next_section = readme.find("\n## ", section + 1)
-    end_of_section = len(readme) if next_section < 0 else next_section
-    start = readme.find(START, section, end_of_section)
-    end = readme.find(END, section, end_of_section)
+        raise ValueError(f"the page has no {SECTION!r} section")
+    next_section = page.find("\n## ", section + 1)
+    end_of_section = len(page) if next_section < 0 else next_section
+    start = page.find(START, section, end_of_section)
+    end = page.find(END, section, end_of_section)
     if start < 0 or end < start:
-        raise ValueError(f"no {START} ... {END} in the README's {SECTION!r} section")
-    return readme[: start + len(START)] + "\n" + block.strip("\n") + "\n" + readme[end:]
+        raise ValueError(f"no {START} ... {END} in the page's {SECTION!r} section")
+    return page[: start + len(START)] + "\n" + block.strip("\n") + "\n" + page[end:]
 
 
 def write(results: Mapping[str, Any], out: Path) -> list[Path]:
@@ -500,7 +504,9 @@ def write(results: Mapping[str, Any], out: Path) -> list[Path]:
     return [json_path, md_path]
 
 
-def update_readme(readme: Path, results: Mapping[str, Any], results_dir: str) -> None:
-    """Regenerate the README block from ``results`` (``results_dir`` relative to the README)."""
-    text = readme.read_text(encoding="utf-8")
-    readme.write_text(replace_block(text, readme_block(results, results_dir)), encoding="utf-8")
+def update_page(page: Path, results: Mapping[str, Any], results_dir: str, images_dir: str) -> None:
+    """Regenerate the block of the docs page ``page`` from ``results`` (the folders are
+    relative to the page, as for :func:`page_block`)."""
+    text = page.read_text(encoding="utf-8")
+    block = page_block(results, results_dir, images_dir)
+    page.write_text(replace_block(text, block), encoding="utf-8")

@@ -115,7 +115,7 @@ def rss_at(samples: Sequence[Sequence[float]], page: int) -> float:
 
 
 def summary(result: dict[str, Any], pages: int) -> dict[str, Any]:
-    """The numbers the README reports."""
+    """The numbers the robustness page of the docs reports."""
     samples = result["samples"]
     last = samples[-1][0]
     start, end = rss_at(samples, WARM_UP), samples[-1][1]

@@ -12,7 +12,7 @@ process and one page after the other, the script times
 Each timing is the best of ``--repeat`` runs (3 by default) to cut scheduling noise, and both
 are measured on the same page back to back, so their ratio holds on a busy machine.
 
-The table says which implementation ran: the compiled ``scrapy_cetd._speedups`` when it is
+The table says which implementation ran: the compiled ``scrapy_cetd.page._speedups`` when it is
 built for the installed lxml, else the pure-Python reference. Set ``SCRAPY_CETD_PURE_PYTHON=1``
 to time the pure-Python code on purpose.
 
@@ -36,10 +36,11 @@ import lxml.html
 from lxml import etree
 from scrapy.http import HtmlResponse
 
-from scrapy_cetd import dom
-from scrapy_cetd.api import ALGORITHMS, get_extractor
-from scrapy_cetd.datasets import Page, default_datasets_root, find_datasets
-from scrapy_cetd.extractor import Extractor
+from benchmarks import datasets_root
+from scrapy_cetd.evaluation.datasets import Page, find_datasets
+from scrapy_cetd.extractors.registry import ALGORITHMS, build_extractor
+from scrapy_cetd.limits import TreeExtractor
+from scrapy_cetd.page import dom
 
 DEFAULT_ALGORITHMS = ("cetd-ds", "cectd-ds", "cectd-s")
 
@@ -85,7 +86,7 @@ def best_ms(run: Callable[[], object], repeat: int) -> float:
 
 
 def time_dataset(
-    name: str, pages: Sequence[Page], extractors: dict[str, Extractor], repeat: int
+    name: str, pages: Sequence[Page], extractors: dict[str, TreeExtractor], repeat: int
 ) -> DatasetTimes:
     """Parse and extraction times of every page of one dataset."""
     times = DatasetTimes(name, extract={algorithm: [] for algorithm in extractors})
@@ -102,7 +103,7 @@ def implementation() -> str:
     """Which code the extractors run: the compiled accelerator or the pure-Python reference."""
     if dom.speedups is None:
         return "pure Python"
-    return f"compiled scrapy_cetd._speedups (lxml {dom.speedups.LXML_VERSION_COMPILED})"
+    return f"compiled scrapy_cetd.page._speedups (lxml {dom.speedups.LXML_VERSION_COMPILED})"
 
 
 def percentile(values: Sequence[float], fraction: float) -> float:
@@ -169,7 +170,7 @@ def print_table(summaries: Sequence[dict[str, Any]], algorithms: Sequence[str]) 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the benchmark; prints a table and optionally writes the numbers as JSON."""
     parser = argparse.ArgumentParser(prog="python -m benchmarks.speed", description=__doc__)
-    parser.add_argument("--datasets-root", type=Path, default=default_datasets_root())
+    parser.add_argument("--datasets-root", type=Path, default=datasets_root())
     parser.add_argument("--algorithms", default=",".join(DEFAULT_ALGORITHMS))
     parser.add_argument("--json", type=Path, help="write the summaries to this file")
     parser.add_argument("--repeat", type=int, default=3, help="timed runs per page (best kept)")
@@ -182,7 +183,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     unknown = [name for name in algorithms if name not in ALGORITHMS]
     if unknown:
         parser.error(f"unknown algorithm(s): {', '.join(unknown)}")
-    extractors = {name: get_extractor(name) for name in algorithms}
+    extractors = {name: build_extractor(name) for name in algorithms}
     wanted = set(args.datasets.split(",")) if args.datasets else None
 
     all_times: list[DatasetTimes] = []

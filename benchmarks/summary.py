@@ -25,7 +25,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from scrapy_cetd.metrics import METRICS
+from scrapy_cetd.evaluation.metrics import METRICS
 
 RESAMPLES = 1000
 """Bootstrap resamples, as in ``score.py``."""
@@ -71,7 +71,8 @@ def stratified_interval(groups: Sequence[Sequence[float]], seed: int = 0) -> tup
 
 
 def nearest_rank(values: Sequence[float], percent: int) -> float:
-    """The nearest-rank percentile, as :func:`scrapy_cetd.evaluation.evaluate` computes p95."""
+    """The nearest-rank percentile, as :func:`scrapy_cetd.evaluation.scoring.evaluate` computes
+    p95."""
     if not values:
         return 0.0
     ordered = sorted(values)

@@ -2,7 +2,7 @@
 
 Pages: the WCXB pages of type ``listing``, ``collection`` and ``product`` in
 ``../shared/datasets/wcxb`` (150) and the 25 pages of ``record_pages_wri``. Each page is
-decoded and parsed as a Scrapy crawl does (:func:`scrapy_cetd.parse.to_tree`) and pruned by
+decoded and parsed as a Scrapy crawl does (:func:`scrapy_cetd.page.parse.to_tree`) and pruned by
 :func:`scrapy_cetd.prune_tag_paths` with its defaults. Two numbers, as in the paper's
 Table I (``docs/algorithms.md`` §5.7: 86.96% and 46.22%):
 
@@ -45,11 +45,12 @@ from pathlib import Path
 
 from lxml import etree
 
-from scrapy_cetd.datasets import Dataset, Page, default_datasets_root, load_dataset
-from scrapy_cetd.dom import build_view, find_body
-from scrapy_cetd.metrics import tokens
-from scrapy_cetd.output import Keep, render
-from scrapy_cetd.parse import to_tree
+from benchmarks import datasets_root
+from scrapy_cetd.evaluation.datasets import Dataset, Page, load_dataset
+from scrapy_cetd.page.dom import build_view, find_body
+from scrapy_cetd.page.output import Keep, render
+from scrapy_cetd.page.parse import to_tree
+from scrapy_cetd.page.words import tokens
 from scrapy_cetd.tps import MIN_SIZE_GAP, prune_tag_paths_region
 
 RECORD_TYPES = ("listing", "collection", "product")
@@ -190,7 +191,7 @@ def _line(name: str, results: Sequence[PageResult]) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.tps", description=__doc__)
-    parser.add_argument("--datasets-root", type=Path, default=default_datasets_root())
+    parser.add_argument("--datasets-root", type=Path, default=datasets_root())
     parser.add_argument("--min-size-gap", type=float, default=MIN_SIZE_GAP)
     parser.add_argument("--size", choices=("nodes", "text"), default="nodes")
     parser.add_argument("--keep-main-content", action="store_true")

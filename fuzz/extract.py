@@ -7,7 +7,7 @@ or missing ``CORPUS_DIR`` is seeded first.
 
 One input is one page: its first byte picks the algorithm, its second the TPS options (one
 bit each), the rest is the page's bytes, decoded and parsed as a Scrapy crawl would. What the
-fuzzer looks for is what the README promises of bad input: the only exception is a
+fuzzer looks for is what the docs promise of bad input: the only exception is a
 ``ValueError`` saying the input is not an HTML document; the parsed tree is never modified; a
 result has text exactly when it has no reason; and no input hangs (libFuzzer's ``-timeout``).
 """
@@ -20,7 +20,7 @@ from pathlib import Path
 from lxml import etree
 
 from scrapy_cetd import ALGORITHMS, extract, prune_tag_paths
-from scrapy_cetd.parse import to_tree
+from scrapy_cetd.page.parse import to_tree
 
 NAMES = sorted(ALGORITHMS)
 SITE = Path(__file__).resolve().parent.parent / "example_project" / "site"

@@ -1,28 +1,37 @@
 """scrapy-cetd: the main content of every page a Scrapy crawler fetches."""
 
-from scrapy_cetd.addon import Addon
-from scrapy_cetd.api import ALGORITHMS, DEFAULT_ALGORITHM, extract, get_extractor
-from scrapy_cetd.cetd import (
+from importlib.metadata import PackageNotFoundError
+from importlib.metadata import version as _distribution_version
+
+from scrapy_cetd.api import classify_page_type, extract
+from scrapy_cetd.crawl.addon import Addon
+from scrapy_cetd.crawl.middleware import CETDDownloaderMiddleware, CETDSpiderMiddleware
+from scrapy_cetd.crawl.pipeline import CETDPipeline
+from scrapy_cetd.crawl.spider import get_dom, tps_selector
+from scrapy_cetd.extractors.base import Extractor
+from scrapy_cetd.extractors.cetd import (
     CompositeTextDensityExtractor,
     SmoothedCompositeTextDensityExtractor,
     TextDensityExtractor,
 )
-from scrapy_cetd.cetd_plus import CetdPlusExtractor
-from scrapy_cetd.cetr import CetrExtractor, CetrThresholdExtractor
-from scrapy_cetd.coreex import CoreExExtractor
-from scrapy_cetd.cset import CSetExtractor
-from scrapy_cetd.extractor import Extractor
-from scrapy_cetd.middleware import CETDDownloaderMiddleware, CETDSpiderMiddleware, get_dom
-from scrapy_cetd.page_types import PAGE_TYPES, PageType, classify_page_type
-from scrapy_cetd.pipeline import CETDPipeline
+from scrapy_cetd.extractors.cetd_plus import CetdPlusExtractor
+from scrapy_cetd.extractors.cetr import CetrExtractor, CetrThresholdExtractor
+from scrapy_cetd.extractors.coreex import CoreExExtractor
+from scrapy_cetd.extractors.cset import CSetExtractor
+from scrapy_cetd.extractors.registry import ALGORITHMS, DEFAULT_ALGORITHM, get_extractor
+from scrapy_cetd.page.page_types import PAGE_TYPES, PageType
 from scrapy_cetd.result import ExtractionResult
 from scrapy_cetd.tps import (
     TagPathRegion,
     TagPathSplit,
     prune_tag_paths,
     search_tag_path_region,
-    tps_selector,
 )
+
+try:
+    __version__ = _distribution_version("scrapy-cetd")
+except PackageNotFoundError:  # imported from a checkout that was never installed
+    __version__ = "0+unknown"
 
 __all__ = [
     "ALGORITHMS",
@@ -45,6 +54,7 @@ __all__ = [
     "TagPathRegion",
     "TagPathSplit",
     "TextDensityExtractor",
+    "__version__",
     "classify_page_type",
     "extract",
     "get_dom",

@@ -4,6 +4,7 @@ prune record pages (TPS), extract a corpus from WARC archives."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gzip
 import json
 import os
@@ -14,11 +15,18 @@ from typing import Any
 
 import lxml.html
 
-from scrapy_cetd.api import ALGORITHMS, DEFAULT_ALGORITHM, get_extractor
-from scrapy_cetd.datasets import Dataset, Page, find_datasets, load_dataset
-from scrapy_cetd.evaluation import DatasetScore, Predict, evaluate, format_table
-from scrapy_cetd.extractor import Extractor
-from scrapy_cetd.parse import to_tree
+from scrapy_cetd import __version__
+from scrapy_cetd.api import extract
+from scrapy_cetd.evaluation.datasets import Dataset, Page, find_datasets, load_dataset
+from scrapy_cetd.evaluation.scoring import DatasetScore, Predict, evaluate, format_table
+from scrapy_cetd.extractors.registry import (
+    ALGORITHMS,
+    DEFAULT_ALGORITHM,
+    build_extractor,
+    coerce_options,
+)
+from scrapy_cetd.limits import DEFAULT_MAX_NODES, DEFAULT_TIME_BUDGET, TreeExtractor
+from scrapy_cetd.page.parse import to_tree
 from scrapy_cetd.result import ExtractionResult
 from scrapy_cetd.tps import MIN_SIZE_GAP, prune_tag_paths_region
 
@@ -29,6 +37,11 @@ class CommandError(Exception):
     """A failure to report as one line on stderr, with exit status 1."""
 
 
+class UsageError(CommandError):
+    """A command line that cannot run (an unknown algorithm, an option of the wrong type):
+    reported as one line on stderr, with exit status 2 as argparse gives."""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     parser = _parser()
@@ -37,7 +50,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         status: int = args.run(args)
     except CommandError as error:
         print(f"{PROG}: error: {error}", file=sys.stderr)
-        return 1
+        return 2 if isinstance(error, UsageError) else 1
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
@@ -50,17 +63,22 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog=PROG, description=__doc__)
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(required=True, metavar="COMMAND")
 
-    extract = commands.add_parser("extract", help="print the main content of HTML files")
-    extract.add_argument("files", nargs="+", metavar="FILE", help="HTML file (.gz too); - = stdin")
-    _add_algorithm_options(extract, many=False)
-    extract.add_argument(
+    pages = commands.add_parser("extract", help="print the main content of HTML files")
+    pages.add_argument("files", nargs="+", metavar="FILE", help="HTML file (.gz too); - = stdin")
+    _add_algorithm_options(pages, many=False)
+    pages.add_argument(
         "--format", choices=("text", "html", "json"), default="text", help="output (text)"
     )
-    extract.add_argument("--encoding", help="charset to assume, as an HTTP header would declare")
-    extract.add_argument("--url", help="the page's URL")
-    extract.set_defaults(run=_run_extract)
+    pages.add_argument("--encoding", help="charset to assume, as an HTTP header would declare")
+    pages.add_argument(
+        "--url",
+        help="the URL the files came from (nothing is fetched): the page is parsed as the "
+        "response of that URL and the URL is handed to the extractor, as in a crawl",
+    )
+    pages.set_defaults(run=_run_extract)
 
     score = commands.add_parser("evaluate", help="score algorithms on datasets with gold text")
     score.add_argument(
@@ -113,6 +131,19 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="empty, not remove, elements before a kept sibling of their tag (positional XPaths)",
     )
+    prune.add_argument(
+        "--max-nodes",
+        type=_optional(int),
+        metavar="N",
+        help=f"leave a page of more than N elements unpruned and exit 1 "
+        f"(default {DEFAULT_MAX_NODES}; none = no limit)",
+    )
+    prune.add_argument(
+        "--time-budget",
+        type=_optional(float),
+        metavar="SECONDS",
+        help="leave a page that takes longer unpruned and exit 1 (default: none = no limit)",
+    )
     prune.add_argument("--encoding", help="charset to assume, as an HTTP header would declare")
     prune.add_argument("--url", help="the page's URL")
     prune.set_defaults(run=_run_prune)
@@ -145,6 +176,20 @@ def _parser() -> argparse.ArgumentParser:
         help="skip bodies over N bytes, as stored or decoded (default 10 MiB)",
     )
     corpus.add_argument(
+        "--max-nodes",
+        type=_optional(int),
+        metavar="N",
+        help="empty row for pages of more than N elements, as extract() gives "
+        "(default CETD_MAX_NODES's 200000; none = no limit)",
+    )
+    corpus.add_argument(
+        "--time-budget",
+        type=_optional(float),
+        metavar="SECONDS",
+        help="empty row for pages whose extraction takes longer, as extract() gives "
+        "(default CETD_TIME_BUDGET's 10; none = no limit)",
+    )
+    corpus.add_argument(
         "--progress",
         action=argparse.BooleanOptionalAction,
         default=None,
@@ -155,14 +200,37 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+_NO_LIMIT = object()
+"""What ``--max-nodes none`` and ``--time-budget none`` parse to."""
+
+
+def _optional(kind: type[int] | type[float]) -> Any:
+    """An argparse type: a number of ``kind``, or ``none`` for no limit."""
+
+    def parse(value: str) -> object:
+        if value.strip().lower() == "none":
+            return _NO_LIMIT
+        return kind(value)
+
+    parse.__name__ = kind.__name__  # argparse names the type in its error message
+    return parse
+
+
+def _limit(value: Any, default: Any) -> Any:
+    """An option's value for a limit: ``default`` when not given, ``None`` for ``none``."""
+    if value is None:
+        return default
+    return None if value is _NO_LIMIT else value
+
+
 def _add_algorithm_options(parser: argparse.ArgumentParser, *, many: bool) -> None:
     names = ", ".join(sorted(ALGORITHMS))
     parser.add_argument(
         "-a",
         "--algorithm",
         default=DEFAULT_ALGORITHM,
-        help=f"{'comma-separated algorithms' if many else 'algorithm'}: {names} "
-        f"(default {DEFAULT_ALGORITHM})",
+        help=f"{'comma-separated algorithms' if many else 'algorithm'}: {names}, or the import "
+        f"path of an extractor class (default {DEFAULT_ALGORITHM})",
     )
     parser.add_argument(
         "-O",
@@ -170,31 +238,47 @@ def _add_algorithm_options(parser: argparse.ArgumentParser, *, many: bool) -> No
         action="append",
         default=[],
         metavar="NAME=VALUE",
-        help="extractor option; VALUE is read as JSON when it parses (1.0, true), else a string",
+        help="extractor option, converted to the type the option declares (a bool: "
+        "true/false, yes/no, on/off, 1/0; a number; none); a JSON list or object is parsed",
     )
 
 
 def _options(pairs: Sequence[str]) -> dict[str, Any]:
+    """``-O NAME=VALUE`` pairs as options: a value stays text, which the registry converts to
+    the option's declared type (``False`` and ``no`` are false), unless it is a JSON list or
+    object."""
     options: dict[str, Any] = {}
     for pair in pairs:
         name, sep, raw = pair.partition("=")
         if not sep or not name:
-            raise CommandError(f"option {pair!r} is not NAME=VALUE")
-        try:
-            options[name] = json.loads(raw)
-        except json.JSONDecodeError:
-            options[name] = raw
+            raise UsageError(f"option {pair!r} is not NAME=VALUE")
+        options[name] = raw
+        if raw.lstrip()[:1] in ("[", "{"):
+            with contextlib.suppress(json.JSONDecodeError):
+                options[name] = json.loads(raw)
     return options
 
 
-def _extractor(name: str, options: dict[str, Any]) -> Extractor:
+def _extractor(name: str, options: dict[str, Any]) -> TreeExtractor:
     try:
-        return get_extractor(name, **options)
+        return build_extractor(name, options)
     except ValueError as error:
-        raise CommandError(str(error)) from None
+        raise UsageError(str(error)) from None
+
+
+def _checked_options(name: str, options: dict[str, Any]) -> dict[str, Any]:
+    """``options`` converted to the types algorithm ``name`` declares (``"0.90"`` is ``0.9``),
+    so what is passed on, and what the corpus records of a run, is the value the extractor
+    gets. An unknown algorithm or a bad option is a :class:`UsageError`, before any file."""
+    return coerce_options(type(_extractor(name, options)), options)
 
 
 def _read(name: str) -> bytes:
+    if "://" in name and not Path(name).exists():
+        raise CommandError(
+            f"cannot read {name}: URLs are not fetched; save the page to a file and give the "
+            "file, with --url URL if the URL matters"
+        )
     try:
         data = sys.stdin.buffer.read() if name == "-" else Path(name).read_bytes()
     except OSError as error:
@@ -208,15 +292,33 @@ def _read(name: str) -> bytes:
 
 
 def _run_extract(args: argparse.Namespace) -> int:
-    extractor = _extractor(args.algorithm, _options(args.option))
-    for position, name in enumerate(args.files):
-        data = _read(name)
+    """Each file in turn; a file that cannot be read or is not a page is reported on stderr
+    and the others still go out, with exit status 1 at the end."""
+    options = _checked_options(args.algorithm, _options(args.option))
+    status = 0
+    printed = 0
+    for name in args.files:
         try:
-            result = extractor.extract(to_tree(data, url=args.url, encoding=args.encoding))
-        except ValueError as error:
-            raise CommandError(f"{name}: {error}") from None
-        _print_result(name, result, args.format, header=len(args.files) > 1, first=position == 0)
-    return 0
+            result = _extract_file(name, args, options)
+        except CommandError as error:
+            print(f"{PROG}: error: {error}", file=sys.stderr)
+            status = 1
+            continue
+        for note in result.notes:
+            print(f"{PROG}: {name}: {note}", file=sys.stderr)
+        _print_result(name, result, args.format, header=len(args.files) > 1, first=printed == 0)
+        printed += 1
+    return status
+
+
+def _extract_file(name: str, args: argparse.Namespace, options: dict[str, Any]) -> ExtractionResult:
+    data = _read(name)
+    try:
+        return extract(
+            data, algorithm=args.algorithm, url=args.url, encoding=args.encoding, **options
+        )
+    except ValueError as error:
+        raise CommandError(f"{name}: {error}") from None
 
 
 def _print_result(
@@ -230,6 +332,7 @@ def _print_result(
             "title": result.title,
             "text": result.text,
             "html": result.html,
+            "notes": list(result.notes),
         }
         print(json.dumps(record, ensure_ascii=False))
         return
@@ -243,14 +346,13 @@ def _print_result(
 
 def _run_evaluate(args: argparse.Namespace) -> int:
     options = _options(args.option)
-    extractors = [
-        _extractor(name.strip(), options) for name in args.algorithm.split(",") if name.strip()
-    ]
+    names = [name.strip() for name in args.algorithm.split(",") if name.strip()]
+    extractors = [(name, _extractor(name, options)) for name in names]
     scores: list[DatasetScore] = []
     for dataset in _datasets(args.datasets):
         ids = dataset.page_ids[: args.limit] if args.limit else None
-        for extractor in extractors:
-            scores.append(evaluate(dataset, _predictor(extractor), system=extractor.name, ids=ids))
+        for name, extractor in extractors:
+            scores.append(evaluate(dataset, _predictor(extractor), system=name, ids=ids))
     if args.json:
         print(json.dumps([score.to_dict() for score in scores], indent=2, ensure_ascii=False))
     else:
@@ -271,9 +373,13 @@ def _run_prune(args: argparse.Namespace) -> int:
             remove_furniture=args.remove_furniture,
             remove_widgets=args.remove_widgets,
             keep_positions=args.keep_positions,
+            max_nodes=_limit(args.max_nodes, DEFAULT_MAX_NODES),
+            time_budget=_limit(args.time_budget, None),
         )
     except ValueError as error:
         raise CommandError(f"{args.file}: {error}") from None
+    if region.reason is not None:
+        raise CommandError(f"{args.file}: not pruned: {region.reason}")
     before, after = region.node_count, region.kept_count
     _declare_utf8(pruned)
     html = lxml.html.tostring(pruned, encoding="unicode", doctype="<!DOCTYPE html>")
@@ -300,13 +406,15 @@ def _run_corpus(args: argparse.Namespace) -> int:
         from scrapy_cetd import corpus  # noqa: PLC0415 - needs the optional corpus extra
     except ImportError as error:
         raise CommandError(str(error)) from None
-    options = _options(args.option)
+    options = _checked_options(args.algorithm, _options(args.option))
     try:
         settings = corpus.CorpusSettings(
             algorithm=args.algorithm,
             options=options,
             html=args.html,
             max_bytes=corpus.DEFAULT_MAX_BYTES if args.max_bytes is None else args.max_bytes,
+            max_nodes=_limit(args.max_nodes, DEFAULT_MAX_NODES),
+            time_budget=_limit(args.time_budget, DEFAULT_TIME_BUDGET),
         )
         summary = corpus.run_corpus(
             args.inputs, args.out, settings, jobs=args.jobs, progress=args.progress, echo=True
@@ -347,7 +455,7 @@ def _datasets(folders: Sequence[str]) -> list[Dataset]:
     return found
 
 
-def _predictor(extractor: Extractor) -> Predict:
+def _predictor(extractor: TreeExtractor) -> Predict:
     """Decode and parse as a crawl would, then extract: the time measured covers all three."""
 
     def predict(page: Page) -> str:

@@ -34,10 +34,13 @@ class ExtractionResult:
     title: str | None = None
     """The page's headline, when the algorithm recovers one."""
     page_type: str | None = None
-    """The kind of page (one of :data:`scrapy_cetd.page_types.PAGE_TYPES`: ``article``,
+    """The kind of page (one of :data:`scrapy_cetd.page.page_types.PAGE_TYPES`: ``article``,
     ``forum``, ``product``...), when the algorithm classifies pages (cetd-plus does)."""
     page_type_confidence: float | None = None
     """The classifier's probability for :attr:`page_type` (1.0 when the type was forced)."""
+    notes: tuple[str, ...] = ()
+    """What was repaired on the way, such as a charset label that was ignored because it names
+    no text encoding (``"<kind>: <detail>"``, see :data:`scrapy_cetd.page.parse.NOTE_KINDS`)."""
 
     def __bool__(self) -> bool:
         return bool(self.text)

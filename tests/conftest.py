@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import os
 import threading
+from pathlib import Path
 from typing import Any
 
 import lxml.html
@@ -16,7 +17,8 @@ from scrapy.http import Response
 from scrapy.utils.misc import build_from_crawler
 
 from scrapy_cetd import CETDPipeline, Extractor
-from scrapy_cetd.linking import ItemResponseLinks
+from scrapy_cetd.crawl.linking import ItemResponseLinks
+from scrapy_cetd.evaluation.datasets import DATASETS_ENV
 
 EXAMPLE_1 = """<body><div class="main"><div class="article"><div class="articleHeadline">
   South Korea to Hold Artillery Drills on Island</div>
@@ -110,3 +112,13 @@ class PipelineHarness:
 settings.register_profile("fast", max_examples=30, deadline=None, print_blob=True, derandomize=True)
 settings.register_profile("long", max_examples=3_000, deadline=None, print_blob=True)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "fast"))
+
+SHARED_DATASETS = Path("..", "shared", "datasets")
+"""The shared datasets when ``$CETD_DATASETS`` is not set, from the directory pytest runs in (the
+repository's root); the tests that need them are skipped when neither is there."""
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Point ``$CETD_DATASETS`` at :data:`SHARED_DATASETS` unless it is set or there is none."""
+    if not os.environ.get(DATASETS_ENV) and SHARED_DATASETS.is_dir():
+        os.environ[DATASETS_ENV] = str(SHARED_DATASETS.resolve())

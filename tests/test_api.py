@@ -10,7 +10,7 @@ from conftest import STORM_PAGE, parse
 
 import scrapy_cetd
 from scrapy_cetd import ALGORITHMS, ExtractionResult, extract, get_extractor
-from scrapy_cetd.parse import NotADocumentError, encode_text
+from scrapy_cetd.page.parse import NotADocumentError, encode_text
 
 
 def test_registry_names() -> None:

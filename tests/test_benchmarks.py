@@ -1,4 +1,4 @@
-"""The pure parts of ``benchmarks/``: statistics, peers.md parsing, report and README block.
+"""The pure parts of ``benchmarks/``: statistics, peers.md parsing, report and docs block.
 
 Tiny synthetic inputs only; nothing here needs the ``bench`` extra (the plot and peer tests
 skip without it) and nothing asserts on a wall-clock time.
@@ -6,6 +6,7 @@ skip without it) and nothing asserts on a wall-clock time.
 
 from __future__ import annotations
 
+import dataclasses
 import gzip
 import importlib.util
 import json
@@ -22,10 +23,10 @@ sys.path.insert(0, str(REPO))
 
 import scrapy_cetd  # noqa: E402
 from benchmarks import __main__ as bench  # noqa: E402
-from benchmarks import accuracy, crawl, reference, report, summary  # noqa: E402
+from benchmarks import accuracy, crawl, output_hashes, reference, report, summary  # noqa: E402
 from benchmarks.peers import PEERS, fragment_text  # noqa: E402
-from scrapy_cetd.datasets import default_datasets_root, load_dataset  # noqa: E402
-from scrapy_cetd.metrics import METRICS, bootstrap_interval  # noqa: E402
+from scrapy_cetd.evaluation.datasets import default_datasets_root, load_dataset  # noqa: E402
+from scrapy_cetd.evaluation.metrics import METRICS, bootstrap_interval  # noqa: E402
 
 # --- bootstrap and pooled statistics ---------------------------------------------------------
 
@@ -240,9 +241,9 @@ def test_compare_flags_only_differences_beyond_the_tolerance() -> None:
     assert reference.Difference("s", "BOW", "x", 0.5, 0.5106).flagged
 
 
-# --- report and README block ------------------------------------------------------------------
+# --- report and docs block --------------------------------------------------------------------
 
-README = """# Project
+PAGE = """# Project
 
 ## Usage
 
@@ -267,11 +268,11 @@ Kept too.
 
 
 def test_replace_block_touches_only_the_accuracy_section() -> None:
-    new = report.replace_block(README, "| new | table |\n")
+    new = report.replace_block(PAGE, "| new | table |\n")
     assert "old table" not in new
     assert "not this one" in new
     assert "Intro kept.\n\n<!-- bench:start -->\n| new | table |\n<!-- bench:end -->\n" in new
-    assert new.replace("| new | table |", "old table") == README
+    assert new.replace("| new | table |", "old table") == PAGE
     assert report.replace_block(new, "| new | table |") == new
 
 
@@ -284,7 +285,7 @@ def test_replace_block_touches_only_the_accuracy_section() -> None:
         "# P\n\n## Accuracy and speed\n\n## Next\n\n<!-- bench:start -->\n<!-- bench:end -->\n",
     ],
 )
-def test_replace_block_refuses_a_readme_without_its_markers(text: str) -> None:
+def test_replace_block_refuses_a_page_without_its_markers(text: str) -> None:
     with pytest.raises(ValueError):
         report.replace_block(text, "x")
 
@@ -356,12 +357,14 @@ def test_tables_are_well_formed_and_bold_the_best(raw: dict[str, Any]) -> None:
     assert row.count("**") == 4  # the best system's dataset and mean cells
 
 
-def test_readme_block_links_the_results_and_plot(raw: dict[str, Any]) -> None:
-    block = report.readme_block(_results(raw), "benchmarks/results")
+def test_page_block_links_the_results_and_plots(raw: dict[str, Any]) -> None:
+    block = report.page_block(_results(raw), "../benchmarks/results", "images")
     assert "with `python -m benchmarks`" in block
     assert "2-core machine" in block and "2026-11-23" in block
-    assert "![SH-F1 against median ms per page](benchmarks/results/scatter.png)" in block
-    assert "(benchmarks/results/results.md)" in block
+    assert "![SH-F1 against median ms per page](images/scatter.png)" in block
+    assert "(images/datasets.png)" in block
+    assert "[Benchmark results](benchmark-results.md)" in block
+    assert "{download}`results.json <../benchmarks/results/results.json>`" in block
     assert "| system | tiny | mean SH-F1 | mean BOW-F1 |" in block
     assert "pages/s" in block and "Against `../shared/datasets/peers.md`" in block
     assert "| system | BOW-F1 [95%] | SH-F1 [95%] |" in block
@@ -416,10 +419,34 @@ def test_labels_are_moved_apart() -> None:
 def test_render_rewrites_the_outputs_from_results_json(raw: dict[str, Any], tmp_path: Path) -> None:
     results = {**_results(raw), "full_run": False}
     (tmp_path / "results.json").write_text(json.dumps(results), encoding="utf-8")
-    readme = bench.README.read_text(encoding="utf-8")
+    page = bench.PAGE.read_text(encoding="utf-8")
     assert bench.main(["--render", "--out", str(tmp_path)]) == 0
     assert (tmp_path / "results.md").read_text(encoding="utf-8") == report.markdown(results)
-    assert bench.README.read_text(encoding="utf-8") == readme  # not a full run
+    assert bench.PAGE.read_text(encoding="utf-8") == page  # not a full run
+
+
+def test_a_full_run_regenerates_the_docs_page(
+    raw: dict[str, Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    page = tmp_path / "docs" / "benchmarks.md"
+    page.parent.mkdir()
+    page.write_text(PAGE, encoding="utf-8")
+    monkeypatch.setattr(bench, "PAGE", page)
+    monkeypatch.setattr(bench, "IMAGES", page.parent / "images")
+    out = tmp_path / "results"
+    results = {**_results(raw), "full_run": True}
+    assert page not in bench.publish(results, out, docs=False)
+    assert page.read_text(encoding="utf-8") == PAGE
+    assert page in bench.publish(results, out, docs=True)
+    text = page.read_text(encoding="utf-8")
+    assert "old table" not in text and "not this one" in text and "Intro kept." in text
+    assert "{download}`results.json <../results/results.json>`" in text
+    assert "![SH-F1 against median ms per page](images/scatter.png)" in text
+    assert (out / "results.md").is_file()
+    if importlib.util.find_spec("matplotlib") is not None:
+        assert (page.parent / "images" / "scatter.png").is_file()
+        assert (page.parent / "images" / "datasets.png").is_file()
+        assert not (out / "scatter.png").exists()
 
 
 # --- systems, datasets and the crawl site -----------------------------------------------------
@@ -454,6 +481,32 @@ def test_benchmark_datasets_leave_out_record_pages(tmp_path: Path) -> None:
     assert [d.name for d in named] == ["record_pages_wri"]
     with pytest.raises(ValueError, match="no dataset nope"):
         accuracy.benchmark_datasets(tmp_path, ["nope"])
+
+
+def test_output_hashes_fingerprint_every_page_and_algorithm(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _dataset(tmp_path / "tiny")
+    assert output_hashes.main(["--datasets-root", str(tmp_path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    rows = [line.split(" ") for line in lines[:-1]]
+    expected = [(page, name) for page in PAGES for name in scrapy_cetd.ALGORITHMS]
+    assert [(row[1], row[2]) for row in rows] == expected
+    assert lines[-1] == f"# {len(PAGES)} pages, {len(expected)} results, 0 exceptions"
+    by_page = {(row[1], row[2]): row[3] for row in rows}
+    assert by_page["a1", "cetd-plus"] != by_page["a2", "cetd-plus"]
+
+
+def test_result_hash_covers_text_html_title_and_reason() -> None:
+    base = scrapy_cetd.ExtractionResult(text="t", html="<p>t</p>", algorithm="a")
+    variants = [
+        base,
+        dataclasses.replace(base, text="u"),
+        dataclasses.replace(base, html="<p>u</p>"),
+        dataclasses.replace(base, title="T"),
+        dataclasses.replace(base, reason="r"),
+    ]
+    assert len({output_hashes.result_hash(result) for result in variants}) == len(variants)
 
 
 def test_crawl_site_is_what_the_example_spider_reads(tmp_path: Path) -> None:

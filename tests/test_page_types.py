@@ -14,7 +14,7 @@ import pytest
 from lxml import etree, html
 
 from scrapy_cetd import PAGE_TYPES, classify_page_type, extract, get_extractor
-from scrapy_cetd.page_types import (
+from scrapy_cetd.page.page_types import (
     FEATURES,
     MODEL_PATH,
     PageType,
@@ -215,9 +215,10 @@ def test_classify_accepts_bytes_and_trees_and_leaves_the_tree_alone() -> None:
         classify_page_type(b"")
 
 
-def test_cetd_plus_gives_the_type_and_other_algorithms_none() -> None:
+def test_cetd_plus_gives_the_type_when_asked_and_other_algorithms_none() -> None:
     source, url = HAND_MADE["product"]
-    result = extract(source, url=url)
+    assert extract(source, url=url).page_type is None  # the classifier is opt-in
+    result = extract(source, url=url, detect_page_type=True)
     assert result.page_type == "product"
     assert result.page_type_confidence == classify_page_type(source, url=url).confidence
     assert pickle.loads(pickle.dumps(result)) == result

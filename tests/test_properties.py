@@ -34,8 +34,8 @@ from hypothesis import strategies as st
 from lxml import etree
 
 from scrapy_cetd import ALGORITHMS, ExtractionResult, extract
-from scrapy_cetd.dom import INVISIBLE_TAGS, is_hidden, local_tag
-from scrapy_cetd.parse import to_tree
+from scrapy_cetd.page.dom import INVISIBLE_TAGS, is_hidden, local_tag
+from scrapy_cetd.page.parse import to_tree
 from scrapy_cetd.tps import prune_tag_paths, prune_tag_paths_region
 
 TAGS = (

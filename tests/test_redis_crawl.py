@@ -3,7 +3,7 @@
 A ``redis-server`` on 127.0.0.1 (a free port, no persistence) holds the scheduler queue and the
 duplicate filter; the bundled example site is served on 127.0.0.1; two crawler processes run
 the example project's spider with the project's settings (the add-on included) plus the
-scrapy-redis settings of the README. The server answers the index only once both crawlers are
+scrapy-redis settings of docs/scrapy.md. The server answers the index only once both crawlers are
 running, and each crawler fetches one page at a time with a download delay, so the crawl
 lasts longer than the 5 s in which an idle crawler looks at the shared queue again: both take
 pages from it.
@@ -138,7 +138,7 @@ def serve_counting(
 
 
 def crawler_command(base_url: str, redis_url: str, out: Path, number: int) -> list[str]:
-    """``scrapy runspider`` in the example project with the README's scrapy-redis settings."""
+    """``scrapy runspider`` in the example project with the scrapy-redis settings of the docs."""
     settings = {
         "SCHEDULER": "scrapy_redis.scheduler.Scheduler",
         "DUPEFILTER_CLASS": "scrapy_redis.dupefilter.RFPDupeFilter",

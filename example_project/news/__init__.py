@@ -1,1 +1,1 @@
-"""The ``news`` Scrapy project (see ``example_project/README`` in the main README)."""
+"""The ``news`` Scrapy project (see "The example project" in ``docs/quickstart.md``)."""

@@ -1,0 +1,687 @@
+"""The item pipeline: the main content of the page an item came from, written into the item.
+
+For each item, :class:`CETDPipeline` finds the document (the DOM of the linked response, see
+:mod:`scrapy_cetd.crawl.linking`, else raw HTML in ``CETD_SOURCE_FIELD``), runs the configured
+extractor on it and writes ``main_content_html`` / ``main_content_text`` /
+``main_content_title`` through :class:`~itemadapter.ItemAdapter`, so dicts,
+:class:`scrapy.Item`, dataclass and attrs items all work.
+
+The extraction runs in a worker thread (or, with ``CETD_ISOLATION = "process"``, a worker
+process, see :mod:`scrapy_cetd.crawl.isolation`), never in the reactor's thread, within the limits
+of :mod:`scrapy_cetd.limits` (``CETD_MAX_ATTRIBUTES``, ``CETD_MAX_NODES``,
+``CETD_TIME_BUDGET``). The budget counts from the response's arrival (recorded by
+:class:`~scrapy_cetd.crawl.middleware.CETDDownloaderMiddleware`), so time spent waiting for a worker
+counts too: when it runs out the item goes on at once, whether or not the extractor notices,
+and a job still waiting is not started. The items of one response share one extraction.
+
+Bad input never costs an item: when there is nothing to extract from, the input is not a
+document, a limit is hit, the extractor fails or finds nothing, or the item cannot hold the
+fields, the item goes on with the fields set to ``""`` (left untouched when ``CETD_OVERWRITE``
+is off and the spider filled them), one warning names the URL and the cause, and a ``cetd/``
+stat counts it. ``CETD_DROP_EMPTY`` drops such items instead, with the cause in the
+:exc:`~scrapy.exceptions.DropItem` message.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import queue
+import threading
+import time
+import weakref
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from itemadapter import ItemAdapter
+from scrapy.exceptions import DropItem, NotConfigured
+from scrapy.http import TextResponse
+from scrapy.utils.asyncio import call_later, is_asyncio_available
+from twisted.internet.defer import Deferred
+
+from scrapy_cetd.crawl.isolation import ProcessExtractors, extract_response
+from scrapy_cetd.crawl.linking import ItemResponseLinks
+from scrapy_cetd.crawl.middleware import arrival_time, decline_reason
+from scrapy_cetd.crawl.settings import CETDSettings, disabled, read_settings
+from scrapy_cetd.extractors.registry import build_extractor
+from scrapy_cetd.limits import LimitExceededError, Limits, TreeExtractor, limit_of
+from scrapy_cetd.page.parse import (
+    NotADocumentError,
+    html_response,
+)
+from scrapy_cetd.result import ExtractionResult
+
+if TYPE_CHECKING:
+    from collections.abc import Awaitable
+    from concurrent.futures import Future
+
+    from scrapy.crawler import Crawler
+    from scrapy.http import Response
+    from scrapy.utils.asyncio import CallLaterResult
+
+logger = logging.getLogger(__name__)
+
+_MAX_WARNED = 10_000
+"""How many (URL, cause) pairs the pipeline remembers to warn about each only once."""
+
+KEEP_ON_DROP_EMPTY = frozenset({"dont_cetd", "already_set"})
+"""Skip reasons that do not mean "no main content": ``CETD_DROP_EMPTY`` keeps these items."""
+
+MAX_STUCK_THREADS = 16
+"""Threads given up on an extraction past its budget (and replaced) while it still runs, at
+most; beyond that a thread past its budget keeps its place."""
+
+KILL_GRACE = 0.5
+"""With ``CETD_ISOLATION = "process"``: seconds a job may run past its budget (counted from
+when a worker process took it) to stop at its own next deadline check, before its worker is
+killed. Killing costs a new process; most jobs stop on their own within milliseconds."""
+
+IDLE_SECONDS = 30.0
+"""A worker thread without work for this long ends (another starts when work comes)."""
+
+
+class _NoContentError(Exception):
+    """An item for which no main content could be written: ``stat`` is the stat to count,
+    ``reason`` its short name, ``message`` the warning and, for ``stat == "empty"``, ``cause``
+    the kind of emptiness (``cetd/item_empty_reason_count/<cause>``)."""
+
+    def __init__(
+        self,
+        stat: str,
+        reason: str,
+        message: str,
+        *,
+        warn_key: str | None = None,
+        cause: str | None = None,
+    ):
+        super().__init__(message)
+        self.stat = stat
+        self.reason = reason
+        self.message = message
+        self.warn_key = warn_key
+        self.cause = cause
+
+
+def empty_cause(reason: str | None) -> str:
+    """The stat suffix for an empty result's ``reason``: the limit it names, ``frameset``,
+    ``too_deep``, ``no_visible_text``, or ``no_content`` for any other reason."""
+    limit = limit_of(reason)
+    if limit is not None:
+        return limit
+    if reason is None:
+        return "no_content"
+    if "where the HTML parser stops" in reason:
+        return "too_deep"
+    return {"frameset page": "frameset", "no visible text": "no_visible_text"}.get(
+        reason, "no_content"
+    )
+
+
+Outcome = tuple[ExtractionResult | None, BaseException | None]
+"""What an extraction ended with: its result, or the exception it raised."""
+
+
+class _Bridge:
+    """The reactor's ways to be called from a worker thread, to wait and to time: asyncio's
+    loop (the asyncio reactor, or a crawl without Twisted reactor) or Twisted's reactor."""
+
+    def __init__(self) -> None:
+        self.loop: asyncio.AbstractEventLoop | None = None
+        if is_asyncio_available():
+            self.loop = asyncio.get_running_loop()
+
+    def call_from_thread(self, function: Callable[..., object], *args: Any) -> None:
+        """Run ``function(*args)`` in the reactor's thread, soon."""
+        if self.loop is not None:
+            self.loop.call_soon_threadsafe(function, *args)
+        else:
+            from twisted.internet import reactor  # noqa: PLC0415 - the installed one
+
+            reactor.callFromThread(function, *args)
+
+    def waiter(self) -> tuple[Awaitable[Outcome], Callable[[Outcome], None]]:
+        """Something to await, and the function that ends the wait with a value."""
+        if self.loop is not None:
+            future: asyncio.Future[Outcome] = self.loop.create_future()
+
+            def set_future(outcome: Outcome) -> None:
+                if not future.done():
+                    future.set_result(outcome)
+
+            return future, set_future
+        deferred: Deferred[Outcome] = Deferred()
+
+        def fire_deferred(outcome: Outcome) -> None:
+            if not deferred.called:
+                deferred.callback(outcome)
+
+        return deferred, fire_deferred
+
+
+class _Extraction:
+    """One page's extraction: run once by a worker, awaited by every item of the page.
+
+    Everything but the job itself happens in the reactor's thread. The timer is armed at
+    creation, for what is left of the budget at ``deadline`` (a :func:`time.monotonic` time):
+    whichever comes first, the job's outcome or the timer, ends the wait of every item. A job
+    whose deadline passes is given up: a worker that has not started it skips it, a running
+    one is replaced or killed (``on_overrun``); its late outcome only counts in the stats.
+    """
+
+    def __init__(
+        self,
+        job: Callable[[], ExtractionResult] | None,
+        *,
+        name: str,
+        budget: float | None,
+        deadline: float | None,
+        bridge: _Bridge,
+        on_timing: Callable[[float], None],
+        on_overrun: Callable[[_Extraction], None],
+    ) -> None:
+        self._job = job
+        self._name = name
+        self._budget = budget
+        self._bridge = bridge
+        self._on_timing = on_timing
+        self._on_overrun = on_overrun
+        self.outcome: Outcome | None = None
+        self._waiters: list[Callable[[Outcome], None]] = []
+        self._timer: CallLaterResult | None = None
+        self.started = False
+        """Set by the worker thread that takes the job (under the workers' lock)."""
+        self.cancelled = False
+        """Set when the deadline passed before a worker took the job: it is skipped."""
+        self.finished = False
+        """Set by the worker when the job has returned (under the workers' lock)."""
+        self.abandoned = False
+        """Set when the budget ran out first and the thread was replaced."""
+        self.future: Future[tuple[ExtractionResult, float]] | None = None
+        """The worker process's job, with ``CETD_ISOLATION = "process"``."""
+        if budget is not None and deadline is not None:
+            self._timer = call_later(max(0.0, deadline - time.monotonic()), self._expire)
+
+    def run(self) -> None:
+        """The worker thread's part: run the job, then hand its outcome to the reactor."""
+        job, self._job = self._job, None  # the tree is not kept once the job is done
+        assert job is not None
+        started = time.perf_counter()
+        outcome: Outcome
+        try:
+            outcome = (job(), None)
+        except Exception as exc:
+            outcome = (None, exc)
+        del job
+        self._bridge.call_from_thread(self.resolve, outcome, time.perf_counter() - started)
+
+    def skip(self) -> None:
+        """Drop the job without running it (its deadline passed while it waited)."""
+        self._job = None
+
+    async def wait(self) -> Outcome:
+        """The outcome, once there is one."""
+        if self.outcome is not None:
+            return self.outcome
+        awaitable, fire = self._bridge.waiter()
+        self._waiters.append(fire)
+        return await awaitable
+
+    def _expire(self) -> None:
+        self._timer = None
+        if self.outcome is not None:
+            return
+        detail = (
+            f"more than {self._budget:g} s since the response arrived, the extraction was given up"
+        )
+        reason = str(LimitExceededError("time_budget", detail))
+        self._end((ExtractionResult.empty(self._name, reason), None))
+        self._on_overrun(self)
+
+    def resolve(self, outcome: Outcome, seconds: float | None) -> None:
+        """The job's outcome (in the reactor's thread); ``seconds`` of work, when known."""
+        if seconds is not None:
+            self._on_timing(seconds)
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if self.outcome is None:
+            self._end(outcome)
+
+    def _end(self, outcome: Outcome) -> None:
+        self.outcome = outcome
+        waiters, self._waiters = self._waiters, []
+        for fire in waiters:
+            fire(outcome)
+
+
+class _Workers:
+    """Daemon threads that run :class:`_Extraction` jobs, started on demand.
+
+    Daemon threads, so that an extractor stuck for good cannot keep the process from exiting;
+    a thread idle for :data:`IDLE_SECONDS` ends, so a pipeline that is never closed leaves no
+    threads behind.
+
+    When an extraction outlives its budget, :meth:`abandon` gives its thread up: another
+    thread takes its place (while fewer than :data:`MAX_STUCK_THREADS` are given up) and the
+    stuck one ends once its job returns (at its next deadline check), so a few pathological
+    pages never stall the others. A job whose deadline passed before a thread took it is
+    skipped.
+    """
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._tasks: queue.SimpleQueue[_Extraction | None] = queue.SimpleQueue()
+        self._lock = threading.Lock()
+        self._threads = 0
+        self._stuck = 0
+        self._serial = 0
+
+    @property
+    def threads(self) -> int:
+        """Worker threads alive, stuck ones included."""
+        return self._threads
+
+    def submit(self, extraction: _Extraction) -> None:
+        """Queue ``extraction``; start a thread if fewer than ``size`` are available."""
+        with self._lock:
+            self._tasks.put(extraction)
+            if self._threads - self._stuck < self.size:
+                self._start()
+
+    def abandon(self, extraction: _Extraction) -> bool:
+        """Give up the thread running ``extraction`` and start one in its place. False when
+        the job has not started (it is then skipped) or has returned meanwhile, or
+        :data:`MAX_STUCK_THREADS` are already given up."""
+        with self._lock:
+            if not extraction.started:
+                extraction.cancelled = True
+                return False
+            if extraction.finished or self._stuck >= MAX_STUCK_THREADS:
+                return False
+            extraction.abandoned = True
+            self._stuck += 1
+            if self._threads - self._stuck < self.size:
+                self._start()
+            return True
+
+    def close(self) -> None:
+        """Let every thread end once the queued jobs are done."""
+        with self._lock:
+            count = self._threads
+        for _ in range(count):
+            self._tasks.put(None)
+
+    def _start(self) -> None:
+        self._threads += 1
+        self._serial += 1
+        name = f"scrapy-cetd-extract-{self._serial}"
+        threading.Thread(target=self._work, name=name, daemon=True).start()
+
+    def _work(self) -> None:
+        while True:
+            try:
+                extraction = self._tasks.get(timeout=IDLE_SECONDS)
+            except queue.Empty:
+                with self._lock:
+                    if self._tasks.empty():  # else a job came in meanwhile: take it
+                        self._threads -= 1
+                        return
+                continue
+            if extraction is None:
+                with self._lock:
+                    self._threads -= 1
+                return
+            with self._lock:
+                skip = extraction.cancelled
+                extraction.started = not skip
+            if skip:
+                extraction.skip()
+                continue
+            try:
+                extraction.run()
+            except RuntimeError:  # the event loop closed under a job given up long ago
+                logger.debug("scrapy-cetd: late extraction outcome dropped", exc_info=True)
+            with self._lock:
+                extraction.finished = True
+                if extraction.abandoned:  # another thread has taken this one's place
+                    self._stuck -= 1
+                    self._threads -= 1
+                    return
+
+
+class CETDPipeline:
+    """Writes the main content of each item's page into the item (see the module docstring).
+
+    Stats: ``cetd/item_extracted_count``, ``cetd/item_empty_count`` (with
+    ``cetd/item_empty_reason_count/<cause>``), ``cetd/item_error_count``,
+    ``cetd/item_skipped_count/<reason>``, ``cetd/extract_seconds`` (total) /
+    ``cetd/extract_seconds_max``, ``cetd/extract_expired_waiting_count`` (jobs whose deadline
+    passed before a worker was free), ``cetd/extract_thread_replaced_count`` and
+    ``cetd/extract_process_killed_count``.
+    """
+
+    def __init__(self, crawler: Crawler) -> None:
+        settings = read_settings(crawler.settings)
+        if not settings.enabled:
+            raise disabled(crawler)
+        if not settings.fields:
+            raise NotConfigured(
+                "CETD_HTML_FIELD, CETD_TEXT_FIELD and CETD_TITLE_FIELD are all None"
+            )
+        self.crawler = crawler
+        self.settings: CETDSettings = settings
+        self.extractor: TreeExtractor = build_extractor(settings.algorithm, settings.options)
+        self.limits = Limits(
+            max_body_size=settings.max_body_size,
+            max_nodes=settings.max_nodes,
+            time_budget=settings.time_budget,
+            max_attributes=settings.max_attributes,
+        )
+        self.links = ItemResponseLinks.for_crawler(crawler)
+        self.workers = _Workers(settings.workers)
+        self.processes: ProcessExtractors | None = None
+        if settings.isolation == "process":
+            self.processes = ProcessExtractors(
+                settings.workers,
+                build=build_extractor,
+                algorithm=settings.algorithm,
+                options=settings.options,
+                limits=self.limits,
+            )
+        self._extractions: weakref.WeakKeyDictionary[Response, _Extraction] = (
+            weakref.WeakKeyDictionary()
+        )
+        self._name = str(getattr(self.extractor, "name", "") or type(self.extractor).__name__)
+        self._warned: set[tuple[str, str]] = set()
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> CETDPipeline:
+        """Build the pipeline and its extractor from the crawler's ``CETD_*`` settings."""
+        return cls(crawler)
+
+    async def open_spider(self) -> None:
+        """With ``CETD_ISOLATION = "process"``, start the worker processes and wait until they
+        answer, so that the first pages do not spend their budget on the start."""
+        if self.processes is None:
+            return
+        bridge = _Bridge()
+        for future in self.processes.start():
+            awaitable, fire = bridge.waiter()
+
+            def answered(_: Future[bool], fire: Callable[[Outcome], None] = fire) -> None:
+                bridge.call_from_thread(fire, (None, None))
+
+            future.add_done_callback(answered)
+            await awaitable
+
+    async def close_spider(self) -> None:
+        """Let the worker threads end; stop the worker processes."""
+        self.workers.close()
+        if self.processes is not None:
+            self.processes.close()
+
+    async def process_item(self, item: Any) -> Any:
+        """Fill the main content fields of ``item`` and return it (or drop it, see above)."""
+        response = self.links.pop(item)
+        url = response.url if response is not None else _item_url(item)
+        try:
+            adapter = ItemAdapter(item)
+        except TypeError:
+            self._report(
+                item,
+                None,
+                url,
+                _NoContentError("skipped", "not_an_item", f"not an item: {item!r:.80}"),
+            )
+            return item
+        try:
+            await self._fill(adapter, response, url)
+        except _NoContentError as failure:
+            self._report(item, adapter, url, failure)
+        return item
+
+    def _writable(self, adapter: ItemAdapter) -> tuple[str, ...]:
+        """The fields this item can hold; raises for a declared class without the content
+        fields (the title field is optional)."""
+        settings = self.settings
+        item_class = type(adapter.item)
+        declared = ItemAdapter.get_field_names_from_class(item_class)
+        if declared is None:
+            return settings.fields
+        missing = [name for name in settings.content_fields if name not in declared]
+        writable = tuple(name for name in settings.fields if name in declared)
+        if missing or not writable:
+            raise _NoContentError(
+                "skipped",
+                "missing_fields",
+                f"{item_class.__name__} declares no field "
+                f"{', '.join(missing or settings.fields)} (declare it, or set CETD_HTML_FIELD /"
+                " CETD_TEXT_FIELD / CETD_TITLE_FIELD to another name or None)",
+                warn_key=item_class.__qualname__,
+            )
+        return writable
+
+    async def _fill(self, adapter: ItemAdapter, response: Response | None, url: str | None) -> None:
+        settings = self.settings
+        writable = self._writable(adapter)
+        if not settings.overwrite and all(_is_set(adapter, name) for name in writable):
+            self.crawler.stats.inc_value("cetd/item_skipped_count/already_set")
+            return
+        extraction = self._extraction(adapter, response, url)
+        result, error = await extraction.wait()
+        if isinstance(error, NotADocumentError):
+            raise _NoContentError(
+                "empty", "empty", f"no main content ({error})", cause="not_a_document"
+            )
+        if error is not None:
+            raise _NoContentError("error", "error", f"extractor failed: {error!r}")
+        assert result is not None
+        if not result.text:
+            reason = result.reason or "no text"
+            raise _NoContentError(
+                "empty", "empty", f"no main content ({reason})", cause=empty_cause(reason)
+            )
+        values = {
+            settings.html_field: result.html,
+            settings.text_field: result.text,
+            settings.title_field: result.title or "",
+        }
+        try:
+            for name in writable:
+                if settings.overwrite or not _is_set(adapter, name):
+                    adapter[name] = values[name]
+        except Exception as exc:
+            raise _NoContentError(
+                "error", "error", f"cannot set the item's fields: {exc!r}"
+            ) from exc
+        self.crawler.stats.inc_value("cetd/item_extracted_count")
+
+    def _extraction(
+        self, adapter: ItemAdapter, response: Response | None, url: str | None
+    ) -> _Extraction:
+        """The extraction for this item: the one of its response (shared by the response's
+        items), else one of the source field's HTML. Raises :class:`_NoContentError` when there
+        is nothing to extract from."""
+        reason = "no_source"
+        if response is not None:
+            reason = decline_reason(response, max_body_size=self.settings.max_body_size) or ""
+            if not reason:
+                return self._response_extraction(response, url)
+            if reason == "dont_cetd":
+                raise _NoContentError("skipped", reason, "")
+        field = self.settings.source_field
+        raw = adapter.get(field) if field is not None else None
+        if isinstance(raw, str | bytes):
+            source = html_response(raw, url=url)
+            if self.limits.size_reason(len(source.body)) is not None:
+                raise _NoContentError(
+                    "skipped",
+                    "too_large",
+                    f"nothing to extract from: {field} is larger than CETD_MAX_BODY_SIZE",
+                )
+            return self._start(source, url, time.monotonic())
+        what = {
+            "no_source": "no response is linked to the item and "
+            + (f"its {field} field holds no HTML" if field else "CETD_SOURCE_FIELD is unset"),
+            "not_html": "the response is not HTML",
+            "too_large": "the response is larger than CETD_MAX_BODY_SIZE",
+        }.get(reason, reason)
+        raise _NoContentError("skipped", reason, f"nothing to extract from: {what}")
+
+    def _response_extraction(self, response: Response, url: str | None) -> _Extraction:
+        """The response's extraction, started by its first item, its budget counted from the
+        response's arrival (or from now, for a response the downloader middleware has not
+        seen). Nothing is decoded or parsed here, in the reactor's thread: the worker does it,
+        and reuses ``response.selector`` when the spider has already parsed the page."""
+        extraction = self._extractions.get(response)
+        if extraction is None:
+            assert isinstance(response, TextResponse)
+            start = arrival_time(response)
+            extraction = self._start(response, url, time.monotonic() if start is None else start)
+            self._extractions[response] = extraction
+        return extraction
+
+    def _start(self, response: TextResponse, url: str | None, start: float) -> _Extraction:
+        """Queue the extraction of ``response`` (a worker thread's or process's job)."""
+        budget = self.limits.time_budget
+        bridge = _Bridge()
+        extraction = _Extraction(
+            None
+            if self.processes is not None
+            else functools.partial(
+                extract_response, self.extractor, self.limits, response, url=url, start=start
+            ),
+            name=self._name,
+            budget=budget,
+            deadline=None if budget is None else start + budget,
+            bridge=bridge,
+            on_timing=self._count_time,
+            on_overrun=self._overrun,
+        )
+        if self.processes is None:
+            self.workers.submit(extraction)
+            return extraction
+        try:
+            future = self.processes.submit(
+                response,
+                url=url,
+                start=start,
+                timeout=None if budget is None else budget + KILL_GRACE,
+            )
+        except Exception as exc:  # a broken or stopped pool: the item still goes on
+            extraction.resolve((None, exc), None)
+            return extraction
+        extraction.future = future
+
+        def done(future: Future[tuple[ExtractionResult, float]]) -> None:
+            try:
+                bridge.call_from_thread(self._process_done, extraction, future)
+            except RuntimeError:  # the event loop closed under a job given up long ago
+                logger.debug("scrapy-cetd: late extraction outcome dropped", exc_info=True)
+
+        future.add_done_callback(done)
+        return extraction
+
+    def _process_done(
+        self, extraction: _Extraction, future: Future[tuple[ExtractionResult, float]]
+    ) -> None:
+        """A worker process's job ended (in the reactor's thread): hand its outcome over."""
+        if future.cancelled():  # given up at the deadline; the items have gone on
+            return
+        error = future.exception()
+        if error is None:
+            result, seconds = future.result()
+            extraction.resolve((result, None), seconds)
+        elif isinstance(error, TimeoutError):
+            self.crawler.stats.inc_value("cetd/extract_process_killed_count")
+            detail = f"more than {self.limits.time_budget:g} s, the worker process was killed"
+            reason = str(LimitExceededError("time_budget", detail))
+            extraction.resolve((ExtractionResult.empty(self._name, reason), None), None)
+        else:
+            extraction.resolve((None, error), None)
+
+    def _count_time(self, seconds: float) -> None:
+        stats = self.crawler.stats
+        stats.set_value(
+            "cetd/extract_seconds", stats.get_value("cetd/extract_seconds", 0.0) + seconds
+        )
+        stats.max_value("cetd/extract_seconds_max", seconds)
+
+    def _overrun(self, extraction: _Extraction) -> None:
+        """The budget ran out before the job returned: skip the job if it has not started,
+        else kill its process or give its thread up."""
+        stats = self.crawler.stats
+        if extraction.future is not None:
+            # A running job stops at its next deadline check, or pebble kills its worker at
+            # the job's timeout (see _start); a waiting one is dropped.
+            if not extraction.future.running() and extraction.future.cancel():
+                stats.inc_value("cetd/extract_expired_waiting_count")
+            return
+        if self.workers.abandon(extraction):
+            stats.inc_value("cetd/extract_thread_replaced_count")
+        elif extraction.cancelled:
+            stats.inc_value("cetd/extract_expired_waiting_count")
+        elif not extraction.finished:
+            logger.error(
+                "scrapy-cetd: %d extractions are past CETD_TIME_BUDGET and still running; no "
+                "more threads are started in their place",
+                MAX_STUCK_THREADS,
+                extra={"crawler": self.crawler},
+            )
+
+    def _report(
+        self, item: Any, adapter: ItemAdapter | None, url: str | None, failure: _NoContentError
+    ) -> None:
+        """Count, warn once per (URL, cause), clear the fields or drop the item."""
+        stats = self.crawler.stats
+        if failure.stat == "skipped":
+            stats.inc_value(f"cetd/item_skipped_count/{failure.reason}")
+        else:
+            stats.inc_value(f"cetd/item_{failure.stat}_count")
+        if failure.cause is not None:
+            stats.inc_value(f"cetd/item_empty_reason_count/{failure.cause}")
+        if failure.reason == "dont_cetd":
+            return
+        where = url or "an item without URL"
+        if self.settings.drop_empty and failure.reason not in KEEP_ON_DROP_EMPTY:
+            raise DropItem(f"scrapy-cetd: no main content for {where}: {failure.message}")
+        if adapter is not None:
+            self._clear(adapter)
+        key = (failure.warn_key or url or "", failure.reason)
+        if key not in self._warned:
+            if len(self._warned) >= _MAX_WARNED:
+                self._warned.clear()
+            self._warned.add(key)
+            logger.warning(
+                "scrapy-cetd: %s: %s", where, failure.message, extra={"crawler": self.crawler}
+            )
+
+    def _clear(self, adapter: ItemAdapter) -> None:
+        """Set the fields the item can hold to ``""``, sparing the spider's own values when
+        ``CETD_OVERWRITE`` is off."""
+        declared = ItemAdapter.get_field_names_from_class(type(adapter.item))
+        for name in self.settings.fields:
+            if declared is not None and name not in declared:
+                continue
+            if not self.settings.overwrite and _is_set(adapter, name):
+                continue
+            try:
+                adapter[name] = ""
+            except Exception:  # a frozen item: leave it as it is
+                logger.debug("scrapy-cetd: cannot clear %s", name, exc_info=True)
+
+
+def _is_set(adapter: ItemAdapter, name: str) -> bool:
+    """Whether the spider gave the field a value (``None`` and ``""`` are no value)."""
+    value = adapter.get(name)
+    return value is not None and value != ""
+
+
+def _item_url(item: Any) -> str | None:
+    """The item's own ``url`` field, for messages when no response is linked."""
+    try:
+        value = ItemAdapter(item).get("url")
+    except TypeError:
+        return None
+    return value if isinstance(value, str) else None

@@ -1,0 +1,199 @@
+"""The ``CETD_*`` Scrapy settings: names, defaults, and reading them the same way everywhere.
+
+Every component reads its settings through :func:`read_settings` in ``from_crawler``, so a
+component enabled by hand (without :class:`~scrapy_cetd.crawl.addon.Addon`) gets the same defaults
+as one enabled by the add-on, and a setting the user set explicitly to ``None`` stays ``None``
+(``Settings.get`` would turn it back into the default).
+"""
+
+from __future__ import annotations
+
+import logging
+import weakref
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from scrapy.exceptions import NotConfigured
+from scrapy.settings import BaseSettings
+
+from scrapy_cetd.crawl.isolation import ISOLATIONS
+from scrapy_cetd.extractors import DEFAULT_ALGORITHM
+from scrapy_cetd.guard import DEFAULT_MAX_ATTRIBUTES
+from scrapy_cetd.limits import DEFAULT_MAX_BODY_SIZE, DEFAULT_MAX_NODES, DEFAULT_TIME_BUDGET
+
+if TYPE_CHECKING:
+    from scrapy.crawler import Crawler
+
+logger = logging.getLogger(__name__)
+
+DEFAULTS: Mapping[str, Any] = {
+    "CETD_ENABLED": True,
+    "CETD_ALGORITHM": DEFAULT_ALGORITHM,
+    "CETD_OPTIONS": {},
+    "CETD_MAX_BODY_SIZE": DEFAULT_MAX_BODY_SIZE,
+    "CETD_MAX_NODES": DEFAULT_MAX_NODES,
+    "CETD_MAX_ATTRIBUTES": DEFAULT_MAX_ATTRIBUTES,
+    "CETD_TIME_BUDGET": DEFAULT_TIME_BUDGET,
+    "CETD_ISOLATION": "threads",
+    "CETD_WORKERS": 16,
+    "CETD_EAGER_PARSE": False,
+    "CETD_HTML_FIELD": "main_content_html",
+    "CETD_TEXT_FIELD": "main_content_text",
+    "CETD_TITLE_FIELD": "main_content_title",
+    "CETD_SOURCE_FIELD": None,
+    "CETD_OVERWRITE": True,
+    "CETD_DROP_EMPTY": False,
+    "CETD_LINK_TABLE_SIZE": 10_000,
+}
+"""Every setting of scrapy-cetd and its default (the README's settings table lists them)."""
+
+DOWNLOADER_MIDDLEWARE_PRIORITY = 540
+"""Below ``RetryMiddleware`` (550), ``HttpCompressionMiddleware`` (590) and the redirect
+middlewares, so ``process_response`` sees the final, decompressed response."""
+
+DECODING_MIDDLEWARE_PRIORITY = 585
+"""Below ``HttpCompressionMiddleware`` (590) and above ``MetaRefreshMiddleware`` (580):
+``process_response`` sees the decompressed body before anything reads its text."""
+
+SPIDER_MIDDLEWARE_PRIORITY = 10
+"""The lowest built-in spider middleware is 25: at 10 the link is made on the item object that
+leaves the spider middleware chain, which is the one the pipelines receive."""
+
+PIPELINE_PRIORITY = 300
+"""The conventional middle of ``ITEM_PIPELINES``: validation pipelines before it can drop items
+cheaply, export and storage pipelines after it see the main content fields."""
+
+DONT_CETD_META_KEY = "dont_cetd"
+"""``Request.meta`` key: a true value leaves the response and its items alone."""
+
+
+def _optional_positive(settings: BaseSettings, name: str, kind: type[int] | type[float]) -> Any:
+    """A positive number, or ``None`` (also from ``"None"`` or ``""`` on the command line),
+    which switches the limit off."""
+    value = settings[name] if name in settings else DEFAULTS[name]
+    if value is None or (isinstance(value, str) and value.strip().lower() in ("", "none")):
+        return None
+    try:
+        number = kind(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a positive number or None, not {value!r}") from None
+    if isinstance(value, bool) or number <= 0:
+        raise ValueError(f"{name} must be a positive number or None, not {value!r}")
+    return number
+
+
+def _optional_str(settings: BaseSettings, name: str) -> str | None:
+    """A field name, or ``None`` (also from ``"None"`` or ``""`` on the command line), which
+    switches the field off."""
+    value = settings[name] if name in settings else DEFAULTS[name]
+    if value is None or (isinstance(value, str) and value.strip().lower() in ("", "none")):
+        return None
+    if not isinstance(value, str):
+        raise ValueError(f"{name} must be a field name or None, not {value!r}")
+    return value
+
+
+@dataclass(frozen=True)
+class CETDSettings:
+    """The ``CETD_*`` settings of one crawler, validated (see :data:`DEFAULTS`)."""
+
+    enabled: bool = True
+    algorithm: str = DEFAULT_ALGORITHM
+    options: dict[str, Any] = field(default_factory=dict)
+    max_body_size: int | None = DEFAULTS["CETD_MAX_BODY_SIZE"]
+    max_nodes: int | None = DEFAULTS["CETD_MAX_NODES"]
+    max_attributes: int | None = DEFAULTS["CETD_MAX_ATTRIBUTES"]
+    time_budget: float | None = DEFAULTS["CETD_TIME_BUDGET"]
+    isolation: str = DEFAULTS["CETD_ISOLATION"]
+    workers: int = DEFAULTS["CETD_WORKERS"]
+    eager_parse: bool = False
+    html_field: str | None = "main_content_html"
+    text_field: str | None = "main_content_text"
+    title_field: str | None = "main_content_title"
+    source_field: str | None = None
+    overwrite: bool = True
+    drop_empty: bool = False
+    link_table_size: int = DEFAULTS["CETD_LINK_TABLE_SIZE"]
+
+    @property
+    def content_fields(self) -> tuple[str, ...]:
+        """The HTML and text fields (none, one or two): an item class must declare them."""
+        return tuple(name for name in (self.html_field, self.text_field) if name is not None)
+
+    @property
+    def fields(self) -> tuple[str, ...]:
+        """Every field the pipeline writes: the content fields, then the title field. An item
+        class that does not declare the title field just does not get the title."""
+        title = (self.title_field,) if self.title_field is not None else ()
+        return self.content_fields + title
+
+
+def read_settings(settings: BaseSettings) -> CETDSettings:
+    """The ``CETD_*`` settings of ``settings``, defaults filled in.
+
+    Raises :class:`ValueError` for a value of the wrong kind, so a typo stops the crawl at
+    start-up instead of surfacing as a warning on every item.
+    """
+
+    def get(name: str) -> Any:
+        return settings[name] if name in settings else DEFAULTS[name]
+
+    algorithm = get("CETD_ALGORITHM")
+    if not isinstance(algorithm, str) or not algorithm:
+        raise ValueError(f"CETD_ALGORITHM must be an algorithm name or import path: {algorithm!r}")
+    try:
+        # getdict reads a JSON object too: -s 'CETD_OPTIONS={"include_comments": true}'
+        options = settings.getdict("CETD_OPTIONS") if "CETD_OPTIONS" in settings else {}
+    except (TypeError, ValueError):
+        raise ValueError(
+            f"CETD_OPTIONS must be a dict of extractor options (or a JSON object), "
+            f"not {settings['CETD_OPTIONS']!r}"
+        ) from None
+    link_table_size = settings.getint("CETD_LINK_TABLE_SIZE", DEFAULTS["CETD_LINK_TABLE_SIZE"])
+    if link_table_size <= 0:
+        raise ValueError(f"CETD_LINK_TABLE_SIZE must be positive: {link_table_size}")
+    isolation = get("CETD_ISOLATION")
+    if isolation not in ISOLATIONS:
+        raise ValueError(
+            f"CETD_ISOLATION must be one of {', '.join(map(repr, ISOLATIONS))}, not {isolation!r}"
+        )
+    workers = settings.getint("CETD_WORKERS", DEFAULTS["CETD_WORKERS"])
+    if workers <= 0:
+        raise ValueError(f"CETD_WORKERS must be positive: {workers}")
+    return CETDSettings(
+        enabled=settings.getbool("CETD_ENABLED", DEFAULTS["CETD_ENABLED"]),
+        algorithm=algorithm,
+        options=dict(options),
+        max_body_size=_optional_positive(settings, "CETD_MAX_BODY_SIZE", int),
+        max_nodes=_optional_positive(settings, "CETD_MAX_NODES", int),
+        max_attributes=_optional_positive(settings, "CETD_MAX_ATTRIBUTES", int),
+        time_budget=_optional_positive(settings, "CETD_TIME_BUDGET", float),
+        isolation=isolation,
+        workers=workers,
+        eager_parse=settings.getbool("CETD_EAGER_PARSE", DEFAULTS["CETD_EAGER_PARSE"]),
+        html_field=_optional_str(settings, "CETD_HTML_FIELD"),
+        text_field=_optional_str(settings, "CETD_TEXT_FIELD"),
+        title_field=_optional_str(settings, "CETD_TITLE_FIELD"),
+        source_field=_optional_str(settings, "CETD_SOURCE_FIELD"),
+        overwrite=settings.getbool("CETD_OVERWRITE", DEFAULTS["CETD_OVERWRITE"]),
+        drop_empty=settings.getbool("CETD_DROP_EMPTY", DEFAULTS["CETD_DROP_EMPTY"]),
+        link_table_size=link_table_size,
+    )
+
+
+_TOLD_DISABLED: weakref.WeakSet[Crawler] = weakref.WeakSet()
+"""The crawlers already told that scrapy-cetd is off, so they are told once."""
+
+
+def disabled(crawler: Crawler) -> NotConfigured:
+    """What a component raises in its constructor when ``CETD_ENABLED`` is false.
+
+    Switching scrapy-cetd off is a choice, not a problem: Scrapy logs a WARNING for a
+    :class:`~scrapy.exceptions.NotConfigured` that has a message, so this one has none, and
+    the crawl logs one INFO line instead of a warning per component.
+    """
+    if crawler not in _TOLD_DISABLED:
+        _TOLD_DISABLED.add(crawler)
+        logger.info("scrapy-cetd is off (CETD_ENABLED is False)", extra={"crawler": crawler})
+    return NotConfigured()

@@ -1,0 +1,697 @@
+"""cetd-plus: CECTD-DS with what the page itself says about its structure.
+
+The paper's CECTD-DS (:mod:`scrapy_cetd.extractors.cetd`) scores every element by composite
+text density and keeps, across the whole body, each region whose density clears a threshold. On
+modern news pages that also keeps navigation, related-article lists, comment threads and
+footers, whose density is as high as the article's. cetd-plus keeps the CETD statistics and
+DensitySum, and adds a few named heuristics, each an option that can be turned off. The gain of
+each, measured by turning it off alone (BOW-F1 on ``shared/datasets``), is in
+``docs/benchmarks.md``.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from itertools import accumulate
+
+from lxml import etree
+
+from scrapy_cetd.extractors.base import Extractor
+from scrapy_cetd.extractors.cetd import NO_TEXT, density_sum_scores, expand
+from scrapy_cetd.extractors.furniture import CHECK_EVERY, boilerplate, located, without
+from scrapy_cetd.limits import check_deadline
+from scrapy_cetd.page import dom
+from scrapy_cetd.page.density import EPSILON, NodeCounts, count_nodes
+from scrapy_cetd.page.dom import (
+    BLOCK_TAGS,
+    DomView,
+    attribute_owners,
+    build_view,
+    hidden_text_length,
+    local_tag,
+    normalized_length,
+)
+from scrapy_cetd.page.flags import ancestors_of, holding, within
+from scrapy_cetd.page.markup import ARTICLE_TYPES, PageMarkup, page_markup, page_title, text_of
+from scrapy_cetd.page.output import Keep, content_modes, kept_elements
+from scrapy_cetd.page.page_types import PageType, check_page_type, classify_tree
+from scrapy_cetd.page.words import tokens
+from scrapy_cetd.result import ExtractionResult
+
+LINK_BLOCK_TAGS = frozenset(
+    {
+        *("div", "section", "header", "ul", "ol", "li", "dl", "dt", "dd", "p", "span", "form"),
+        *("table", "tbody", "tr", "td", "h2", "h3", "h4", "h5", "h6", "figure"),
+    }
+)
+"""Elements that may form a block of links (a menu, a list of related articles)."""
+
+MEDIA_TAGS = frozenset({"img", "picture", "video", "audio", "svg", "iframe", "canvas", "figure"})
+"""Elements that show media: what makes a run of sibling cards a gallery."""
+
+GALLERY_MIN_CARDS = 3
+"""The fewest sibling cards that make a gallery (two images side by side are an illustration)."""
+
+GALLERY_MAX_SHARE = 0.5
+"""A run of cards holding at least this share of the selected text is the content itself (a
+listicle, a recipe's steps), not a gallery inside it."""
+
+CAPTION_OVERLAP = 0.9
+"""A block at least this share of whose tokens are words of one image's alternative text
+describes that image: a caption."""
+
+CAPTION_TOKENS = 5
+"""The fewest tokens a block needs to be told a caption by its words (a credit such as "Photo:
+AP" is too short to tell)."""
+
+ARTICLE_BODY_LOOKUPS = 8
+"""Up to this many ``itemprop="articleBody"`` elements are looked up in the view one by one;
+a page with more (almost always one) is read in one pass over the view."""
+
+CAPTION_WORK = 16
+"""Look-ups of a word among the images' words that finding captions may make per element and
+token of the view (:func:`_drop_captions`). The pages of the shared datasets make at most 1.3
+(measured 2026-11-25); a page that needs more is made to be compared without end (deep chains
+of small blocks of words shared by many images), and keeps the blocks not yet compared."""
+
+HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+"""Headings: a headline that repeats an image's alternative text, or a block holding one, is
+no caption."""
+
+
+@dataclass(frozen=True, eq=False)
+class _PageView(DomView):
+    """A view that remembers the page's markup, read once by :meth:`CetdPlusExtractor.view`."""
+
+    markup: PageMarkup | None = None
+    visible_chars: int = 0
+
+
+class CetdPlusExtractor(Extractor):
+    """cetd-plus: composite text density and DensitySum (CETD §3.3, §4.2), told apart from page
+    furniture by the page's own markup, and narrowed to the main block when one block holds
+    most of the content.
+
+    Steps, each named by the option that turns it off:
+
+    1. ``fallback_content``: a page whose visible body is (almost) empty is read from its
+       ``<noscript>`` content or with hidden wrappers shown (pages rendered by scripts).
+    2. ``remove_boilerplate``: ``nav``, ``aside``, ``footer``, ``dialog``, ``menu``, ``select``,
+       ARIA furniture roles and forms holding less than half the text are removed before
+       scoring, except (``content_forms``) a form holding the page's best block;
+       ``include_comments=False`` removes comment sections too, and the reviews, comments and
+       answers whose text the page's JSON-LD declares, unless the page declares itself a
+       discussion (schema.org), where the comments are the content.
+    3. CECTD-DS scores and thresholds the rest; ``href_links`` counts only ``<a href>`` as a
+       link (an unclosed ``<a name>`` otherwise turns a whole page into "link text").
+    4. ``article_body``: an ``itemprop="articleBody"`` element, when the page has one, bounds
+       the selection.
+    5. ``single_block_share``: the expansion of DensitySum is done twice, around the best block
+       (its closest ancestor that adds text) and over the whole body; the first wins when it
+       holds at least this share of the second's text, unless (``whole_page_share``) the second
+       holds nearly all the page's visible text: there was no furniture left to narrow away.
+       When the first wins, ``same_path_blocks`` adds the second's blocks whose tag path (tags
+       and classes from the body down: TPS's tag path without the style) is that of an
+       element of the first: the same kind of element in the same layout (the other column of
+       a table of categories, an article continued in a second table of its template).
+    6. ``include_title``: the headline joins the content; it always goes to ``.title``.
+    7. ``shell_prose_chars``: an element kept only because it holds selected blocks keeps its
+       own text too when that text is this long, with the inline elements it runs through:
+       prose written straight into the block (paragraphs parted by ``<br>``, text after bold
+       lead-ins), which DensitySum, summing over children, does not see; such an element's
+       own text is otherwise a separator or a label. The body's own text stays out.
+    8. ``link_block_ratio``: inside the selection, blocks whose link text exceeds this share of
+       their text go (menus, "related" lists; the post-process of Alarte & Silva §3.5), unless
+       the page declares types and none is an article type: the links of a product, collection
+       or documentation page are its content.
+    9. ``remove_galleries``: inside the selection, runs of at least three sibling cards (same
+       tag and class) that each show media go (slideshows with their captions and counters,
+       strips of teaser cards), unless they hold half the selected text (a listicle) or the
+       page declares types and none is an article type.
+    10. ``remove_captions``: on a page that declares an article type, the kept blocks without
+        headings that repeat an image's alternative text go (photo captions, the captions
+        of a slideshow kept apart from its images), unless one holds half the selected text.
+    11. ``listing_share``: when what is left holds less than this share of the text that step 2
+        left, the page is not an article with a main block but a list (search results, a
+        category page, job offers whose records are links, a table of contents): all of that
+        text is its content.
+    """
+
+    name = "cetd-plus"
+
+    def __init__(
+        self,
+        *,
+        include_comments: bool = False,
+        include_title: bool = False,
+        remove_boilerplate: bool = True,
+        fallback_content: bool = True,
+        href_links: bool = True,
+        article_body: bool = True,
+        single_block_share: float = 0.5,
+        link_block_ratio: float = 0.7,
+        listing_share: float = 0.05,
+        remove_galleries: bool = True,
+        remove_captions: bool = True,
+        content_forms: bool = True,
+        whole_page_share: float | None = 0.9,
+        same_path_blocks: bool = True,
+        shell_prose_chars: int | None = 50,
+        threshold_coefficient: float = 1.0,
+        remove_hidden: bool = True,
+        page_type: str | None = None,
+        detect_page_type: bool = False,
+    ) -> None:
+        """Options: each turns off or tunes a step of the class docstring.
+
+        - ``include_comments``: keep user comments (off by default: comments are not the main
+          content, except on pages that declare themselves a discussion).
+        - ``include_title``: put the headline in ``.text`` and ``.html`` too (it always goes to
+          ``.title``).
+        - ``fallback_content``, ``remove_boilerplate``, ``content_forms``, ``href_links``,
+          ``article_body``, ``same_path_blocks``, ``remove_galleries``, ``remove_captions``:
+          turn off steps 1, 2, 2, 3, 4, 5, 9 and 10.
+        - ``single_block_share`` (step 5; 0 keeps the paper's whole-body expansion): the share of
+          the whole-body expansion's text that the best block's expansion must hold to win.
+        - ``whole_page_share`` (step 5; None turns it off): the share of the page's visible
+          text, before step 2, that the whole-body expansion must hold for the single block to
+          be skipped.
+        - ``shell_prose_chars`` (step 7; None turns it off): characters of own text (counted as
+          CETD counts them, §0.3) that make a shell keep it.
+        - ``link_block_ratio`` (step 8; 1.0 keeps every block): the share of link text above
+          which a block inside the selection goes.
+        - ``listing_share`` (step 11; 0 turns it off): the share of step 2's text below which
+          what is left makes the page a list.
+        - ``threshold_coefficient``: the paper's λ (§5.5), as in CECTD-DS.
+        - ``remove_hidden``: see :class:`~scrapy_cetd.extractors.base.Extractor`.
+        - ``page_type``: the page's type (one of
+          :data:`~scrapy_cetd.page.page_types.PAGE_TYPES`), when the user knows it (a spider for
+          one shop's category pages): it goes to the result's ``.page_type`` with confidence
+          1.0. The extracted content does not depend on it.
+        - ``detect_page_type``: classify the page (:mod:`scrapy_cetd.page.page_types`) when
+          ``page_type`` is not given, into ``.page_type`` and ``.page_type_confidence``. Off by
+          default: the classifier costs more than the extraction itself (docs/page-types.md),
+          and no step of the extraction uses its answer yet.
+
+        The defaults are the values that measured best on the shared datasets; the gain of each
+        step, and of the alternatives tried, is in ``docs/benchmarks.md`` (cetd-plus step by
+        step). Raises ``ValueError`` naming an option whose value is out of range.
+        """
+        if threshold_coefficient < 0:
+            raise ValueError(f"threshold_coefficient must be >= 0, got {threshold_coefficient}")
+        if not 0 <= single_block_share <= 1:
+            raise ValueError(f"single_block_share must be in [0, 1], got {single_block_share}")
+        if whole_page_share is not None and not 0 < whole_page_share <= 1:
+            raise ValueError(f"whole_page_share must be in (0, 1] or None, got {whole_page_share}")
+        if shell_prose_chars is not None and shell_prose_chars < 0:
+            raise ValueError(f"shell_prose_chars must be >= 0 or None, got {shell_prose_chars}")
+        if not 0 < link_block_ratio <= 1:
+            raise ValueError(f"link_block_ratio must be in (0, 1], got {link_block_ratio}")
+        if not 0 <= listing_share <= 1:
+            raise ValueError(f"listing_share must be in [0, 1], got {listing_share}")
+        super().__init__(remove_hidden=remove_hidden)
+        self.page_type = check_page_type(page_type)
+        self.detect_page_type = detect_page_type
+        self.include_comments = include_comments
+        self.include_title = include_title
+        self.remove_boilerplate = remove_boilerplate
+        self.fallback_content = fallback_content
+        self.href_links = href_links
+        self.article_body = article_body
+        self.single_block_share = single_block_share
+        self.link_block_ratio = link_block_ratio
+        self.listing_share = listing_share
+        self.remove_galleries = remove_galleries
+        self.remove_captions = remove_captions
+        self.content_forms = content_forms
+        self.whole_page_share = whole_page_share
+        self.same_path_blocks = same_path_blocks
+        self.shell_prose_chars = shell_prose_chars
+        self.threshold_coefficient = threshold_coefficient
+
+    def extract(self, tree: etree._Element, *, url: str | None = None) -> ExtractionResult:
+        """As :meth:`Extractor.extract`, with the page's headline in ``.title`` and its type
+        in ``.page_type`` (see the ``page_type`` option)."""
+        result = super().extract(tree, url=url)
+        title = page_title(tree)
+        check_deadline("after reading the title")
+        result = replace(result, title=title) if title else result
+        if self.page_type is not None:
+            kind: PageType | None = PageType(self.page_type, 1.0)
+        else:
+            kind = classify_tree(tree, url) if self.detect_page_type else None
+        if kind is None:
+            return result
+        return replace(result, page_type=kind.name, page_type_confidence=kind.confidence)
+
+    def view(self, tree: etree._Element) -> DomView | str:
+        """The visible body (or its fallback, step 1) without page furniture (step 2)."""
+        view = super().view(tree)
+        if isinstance(view, str):
+            return view
+        markup = page_markup(view.elements[0])  # the document viewed, maybe a repaired copy
+        counts = count_nodes(view)
+        if self.fallback_content:
+            fallback = _fallback_view(view, counts.chars[0])
+            if fallback is not None:
+                view, counts = fallback, count_nodes(fallback)
+        check_deadline("after reading the markup")
+        chars = counts.chars
+        discussion = markup.discussion
+        comments = not (self.include_comments or discussion)
+        drop = boilerplate(view, chars, structural=self.remove_boilerplate, comments=comments)
+        if self.content_forms:
+            drop = _sparing_content_form(view, counts, drop, comments=comments)
+        if comments and markup.user_texts:
+            for i in located(view, markup.user_texts):
+                drop[i] = True
+            drop = within(view, drop)
+        check_deadline("after finding the furniture")
+        pruned = without(view, drop, href_links=self.href_links)
+        return _PageView(
+            pruned.elements,
+            pruned.tags,
+            pruned.parent,
+            pruned.children,
+            pruned.runs,
+            pruned.depth,
+            pruned.in_link,
+            markup=markup,
+            visible_chars=chars[0],
+        )
+
+    def select(self, view: DomView) -> Sequence[Keep] | str:
+        counts = count_nodes(view)
+        if counts.chars[0] == 0:
+            return NO_TEXT
+        scores = density_sum_scores(
+            view, counts, composite=True, threshold_coefficient=self.threshold_coefficient
+        )
+        markup = view.markup if isinstance(view, _PageView) else None
+        markup = markup or page_markup(view.elements[0])
+        discussion = markup.discussion
+
+        hint = (
+            _article_body(view, counts, markup.article_bodies)
+            if self.article_body and not discussion
+            else None
+        )
+        if hint is not None:
+            content = expand(view, scores, hint)
+        else:
+            content = expand(view, scores)
+            if self.single_block_share > 0 and not discussion:
+                whole = _chars(view, counts, content)
+                visible = view.visible_chars if isinstance(view, _PageView) else counts.chars[0]
+                if self.whole_page_share is None or whole < self.whole_page_share * visible:
+                    local = expand(view, scores, _block_anchor(scores.path, counts))
+                    if _chars(view, counts, local) >= self.single_block_share * whole:
+                        if self.same_path_blocks:
+                            _add_same_path_blocks(view, content, local)
+                        content = local
+        check_deadline("after expanding the blocks")
+        if self.include_title:
+            headline = _headline(view)
+            if headline is not None:
+                content[headline] = True
+        shells = ancestors_of(view, content)
+        modes = content_modes(view, content, shells, shell_text=False)
+        if self.shell_prose_chars is not None:
+            _keep_shell_prose(view, modes, self.shell_prose_chars)
+        check_deadline("after keeping the shells' prose")
+        if not markup.not_an_article:
+            if self.link_block_ratio < 1:
+                _drop_link_blocks(view, counts, modes, self.link_block_ratio)
+            if self.remove_galleries:
+                _drop_galleries(view, counts, modes)
+        if self.remove_captions and markup.types & ARTICLE_TYPES:
+            _drop_captions(view, counts, modes)
+        if _kept_chars(view, counts, modes) < self.listing_share * counts.chars[0]:
+            return [Keep.TEXT] * len(view)
+        return modes
+
+
+def _sparing_content_form(
+    view: DomView, counts: NodeCounts, drop: list[bool], *, comments: bool
+) -> list[bool]:
+    """``drop`` without the forms that hold the page's best block, when step 2 drops forms:
+    ``<form>`` says how a page is used, not what its text is, and pages wrap their main content
+    in one (a list of results to tick, an order form around the product)."""
+    parent, tags = view.parent, view.tags
+    forms = [
+        i for i in range(1, len(view)) if drop[i] and not drop[parent[i]] and tags[i] == "form"
+    ]
+    if not forms:
+        return drop
+    holds_best = set(
+        density_sum_scores(view, counts, composite=True, threshold_coefficient=1.0).path
+    )
+    if holds_best.isdisjoint(forms):
+        return drop
+    chars = counts.chars
+    spared = boilerplate(view, chars, structural=True, comments=comments, forms=False)
+    half = chars[0] / 2
+    for i in range(1, len(view)):
+        if tags[i] == "form" and chars[i] < half and i not in holds_best:
+            spared[i] = True
+    return within(view, spared)
+
+
+def _fallback_view(view: DomView, visible: int) -> DomView | None:
+    """The view of what a reader without scripts sees, when it holds more text than the
+    ``visible`` characters of ``view``: the body's ``<noscript>`` with the most text, or the
+    body with its hidden elements shown when that holds four times the visible text (a page
+    hidden until a script runs). Candidates are first sized by their raw text (the hidden
+    elements' must be over three times the visible text), so most pages build no second
+    view. A ``<noscript>`` inside another is no candidate: it holds less text than the one
+    around it, which is read first (sizing and viewing each of a chain of nested ones would
+    cost the chain's length squared)."""
+    body = view.elements[0]
+    candidates: list[tuple[etree._Element, int]] = []
+    if hidden_text_length(body) > 3 * visible:
+        candidates.append((body, 4))
+    candidates.extend(
+        (element, 1)
+        for element in _outermost(body, "noscript")
+        if len(element) and len(text_of(element)) > visible
+    )
+    best = None
+    for root, factor in candidates:
+        alternative = build_view(root, remove_hidden=False)
+        size = count_nodes(alternative).chars[0]
+        if size > factor * visible:
+            visible, best = size, alternative
+    return best
+
+
+def _outermost(root: etree._Element, tag: str) -> list[etree._Element]:
+    """The elements named ``tag`` below ``root`` that lie inside no other one, in document
+    order, listed by XPath (no proxy is made for the other elements, and those made are held
+    together and freed deepest first: lxml walks up from a proxy freed alone)."""
+    found = root.xpath(f"descendant::{tag}")
+    assert isinstance(found, list)
+    outermost: list[etree._Element] = []
+    k = 0
+    while k < len(found):
+        element = found[k]
+        assert isinstance(element, etree._Element)
+        outermost.append(element)
+        k += 1
+        if len(element):
+            inside = element.xpath(f"count(descendant::{tag})")
+            assert isinstance(inside, float)
+            k += int(inside)
+    return outermost
+
+
+def _article_body(
+    view: DomView, counts: NodeCounts, bodies: frozenset[etree._Element]
+) -> int | None:
+    """The element of ``bodies`` with the most text in ``view`` (at least 200 characters).
+
+    A few bodies are looked up one by one (``index`` scans the view in compiled code); more
+    are found in one pass over the view, so that a page of many costs no more than one
+    view. That pass holds every element's proxy until the end, freed deepest first (lxml
+    walks up from a proxy freed alone to the closest ancestor that has one)."""
+    if len(bodies) <= ARTICLE_BODY_LOOKUPS:
+        indices = []
+        for body in bodies:
+            try:
+                indices.append(view.elements.index(body))
+            except ValueError:  # hidden, or furniture
+                continue
+    else:
+        elements = list(view.elements)
+        indices = [i for i, element in enumerate(elements) if element in bodies]
+    found = None
+    for i in indices:
+        chars = counts.chars[i]
+        if chars >= 200 and (
+            found is None
+            or chars > counts.chars[found]
+            or (chars == counts.chars[found] and i < found)
+        ):
+            found = i
+    return found
+
+
+def _block_anchor(path: Sequence[int], counts: NodeCounts) -> int:
+    """The closest ancestor of the best block (``path[0]``) that holds more text than it:
+    wrappers around the block itself are climbed through."""
+    for k in range(1, len(path)):
+        if counts.chars[path[k]] > counts.chars[path[k - 1]]:
+            return path[k]
+    return path[-1]
+
+
+def _chars(view: DomView, counts: NodeCounts, content: Sequence[bool]) -> int:
+    """Characters below the outermost content elements."""
+    if dom.speedups is not None:
+        computed: int | None = dom.speedups.outermost_chars(view.parent, content, counts.chars)
+        if computed is not None:
+            return computed
+    inside = [False] * len(view)
+    total = 0
+    for i in range(len(view)):
+        p = view.parent[i]
+        if p >= 0 and inside[p]:
+            inside[i] = True
+        elif content[i]:
+            inside[i] = True
+            total += counts.chars[i]
+    return total
+
+
+def _headline(view: DomView) -> int | None:
+    """The first ``<h1>`` of the view that has text. The headings inside one without text
+    have none either, and are skipped: each text is read once."""
+    tags, depth, size = view.tags, view.depth, len(view)
+    i = 0
+    while i < size:
+        if tags[i] == "h1":
+            if text_of(view.elements[i]).strip():
+                return i
+            end = i + 1
+            while end < size and depth[end] > depth[i]:
+                end += 1
+            i = end
+        else:
+            i += 1
+    return None
+
+
+def _keep_shell_prose(view: DomView, modes: list[Keep], min_chars: int) -> None:
+    """Let the shells below the root that hold ``min_chars`` or more of their own text keep it
+    (step 7), with the inline elements it runs through: links, emphasis, line breaks."""
+    runs, tags, depth = view.runs, view.tags, view.depth
+    size = len(view)
+    for i in range(1, size):
+        if not i % CHECK_EVERY:
+            check_deadline("keeping the shells' prose")
+        if modes[i] != Keep.SHELL or sum(map(normalized_length, runs[i])) < min_chars:
+            continue
+        modes[i] = Keep.TEXT
+        for c in view.children[i]:
+            if modes[c] == Keep.DROP and (tags[c] not in BLOCK_TAGS or tags[c] == "br"):
+                end = c + 1
+                while end < size and depth[end] > depth[c]:
+                    end += 1
+                modes[c:end] = [Keep.TEXT] * (end - c)
+
+
+def _drop_link_blocks(view: DomView, counts: NodeCounts, modes: list[Keep], ratio: float) -> None:
+    """Drop the kept blocks whose share of link text exceeds ``ratio`` and the page's own
+    (a page that is all links, such as one wrapped in an unclosed ``<a>``, keeps them)."""
+    chars, link_chars = counts.chars, counts.link_chars
+    ratio = max(ratio, min(1.0, counts.link_ratio + 0.1))
+    if dom.speedups is not None and dom.speedups.drop_link_blocks(
+        view.parent, view.tags, chars, link_chars, modes, ratio, LINK_BLOCK_TAGS,
+        (Keep.DROP, Keep.SHELL, Keep.TEXT), EPSILON,
+    ):  # fmt: skip
+        return
+    for i in range(1, len(view)):
+        if (
+            modes[i] == Keep.TEXT
+            and modes[view.parent[i]] == Keep.TEXT
+            and view.tags[i] in LINK_BLOCK_TAGS
+            and chars[i]
+            and link_chars[i] > ratio * chars[i] - EPSILON
+        ):
+            modes[i] = Keep.DROP
+
+
+def _drop_galleries(view: DomView, counts: NodeCounts, modes: list[Keep]) -> None:
+    """Drop the kept runs of :data:`GALLERY_MIN_CARDS` or more sibling cards, alike in tag and
+    class, that each show media, unless they hold :data:`GALLERY_MAX_SHARE` of the kept text."""
+    size = len(view)
+    tags, chars, parent = view.tags, counts.chars, view.parent
+    media = holding(view, [tag in MEDIA_TAGS for tag in tags])
+    media_children = [0] * size
+    for c in range(1, size):
+        if media[c]:
+            media_children[parent[c]] += 1
+    candidates = [p for p in range(size) if media_children[p] >= GALLERY_MIN_CARDS]
+    if not candidates:
+        return
+    in_output = kept_elements(view, modes)
+    kept = -1
+    held: list[etree._Element] = []  # freed together at the end: lxml walks up from one alone
+    for p in candidates:
+        if modes[p] != Keep.TEXT or not in_output[p]:
+            continue
+        children = view.children[p]
+        held.append(view.elements[p])  # its children's proxies, freed alone, stop at it
+        runs: dict[tuple[str, str], list[int]] = {}
+        for c in children:
+            runs.setdefault((tags[c], view.elements[c].get("class") or ""), []).append(c)
+        for run in runs.values():
+            if len(run) < GALLERY_MIN_CARDS or not all(media[c] for c in run):
+                continue
+            if kept < 0:
+                kept = _kept_chars(view, counts, modes)
+            if sum(chars[c] for c in run) < GALLERY_MAX_SHARE * kept:
+                for c in run:
+                    modes[c] = Keep.DROP
+
+
+def _drop_captions(view: DomView, counts: NodeCounts, modes: list[Keep]) -> None:
+    """Drop the outermost kept blocks without headings that repeat one image's alternative
+    text (:data:`CAPTION_OVERLAP` of :data:`CAPTION_TOKENS` or more tokens), unless they hold
+    half the kept text. Blocks are first sized against the words of all the images at once,
+    counted bottom-up, so a page reads each text run once.
+
+    A block that passes is then compared with each image's words through an index from words
+    to the images that have them, and blocks that hold the same words as one already compared
+    (wrappers) reuse its answer. Comparisons stop after :data:`CAPTION_WORK` word look-ups per
+    element and token of the view, which keeps a page made to be compared without end (deep
+    chains of blocks made of words shared by many images) linear."""
+    root = view.elements[0].getroottree().getroot()
+    vocabularies: dict[frozenset[str], int] = {}
+    longest = 0
+    for image in attribute_owners(root, (("alt", None),)):
+        text = image.get("alt") or ""
+        if local_tag(image) == "img" and (vocabulary := frozenset(tokens(text))):
+            vocabularies.setdefault(vocabulary, len(vocabularies))
+            longest = max(longest, len(text))
+    if not vocabularies:
+        return
+    images_of: dict[str, list[int]] = {}
+    for vocabulary, image_number in vocabularies.items():
+        for word in vocabulary:
+            images_of.setdefault(word, []).append(image_number)
+    size, chars, parent = len(view), counts.chars, view.parent
+    in_output = kept_elements(view, modes)
+    small = [
+        0 < chars[i] <= 2 * longest and in_output[i] and modes[i] == Keep.TEXT for i in range(size)
+    ]
+    total, in_alts = [0] * size, [0] * size
+    own: dict[int, list[str]] = {}  # the tokens of each small element's own text
+    end = list(range(1, size + 1))  # one past each element's last descendant
+    heading = holding(view, [tag in HEADING_TAGS for tag in view.tags])
+    for i in range(size - 1, 0, -1):
+        end[parent[i]] = max(end[parent[i]], end[i])
+        if small[i]:
+            words = tokens(" ".join(view.runs[i]))
+            if words:
+                own[i] = words
+            total[i] += len(words)
+            in_alts[i] += sum(word in images_of for word in words)
+            total[parent[i]] += total[i]
+            in_alts[parent[i]] += in_alts[i]
+        if not i % CHECK_EVERY:
+            check_deadline("finding captions")
+    half = _kept_chars(view, counts, modes) / 2
+    bearers = sorted(own)  # the small elements with tokens, in document order
+    before = [0, *accumulate(len(own[j]) for j in bearers)]  # their tokens before each
+    work = CAPTION_WORK * (size + before[-1])
+    answers: dict[tuple[int, int], int] = {}  # (first, last bearer) -> most words of one image
+    for i in range(1, size):
+        if not (
+            small[i]
+            and total[i] >= CAPTION_TOKENS
+            and in_alts[i] >= CAPTION_OVERLAP * total[i]
+            and chars[i] < half
+            and not heading[i]
+        ):
+            continue
+        first, last = bisect_left(bearers, i), bisect_left(bearers, end[i])
+        key = (first, last)
+        if key not in answers:
+            work -= before[last] - before[first]
+            if work < 0:
+                return
+            found = Counter(word for j in bearers[first:last] for word in own[j])
+            shared: dict[int, int] = {}
+            for word, count in found.items():
+                numbers = images_of.get(word, ())
+                work -= len(numbers)
+                if work < 0:
+                    return
+                for image_number in numbers:
+                    shared[image_number] = shared.get(image_number, 0) + count
+            answers[key] = max(shared.values(), default=0)
+            check_deadline("finding captions")
+        if answers[key] >= CAPTION_OVERLAP * total[i]:
+            modes[i] = Keep.DROP
+            for j in range(i, end[i]):
+                small[j] = False
+
+
+def _kept_chars(view: DomView, counts: NodeCounts, modes: Sequence[Keep]) -> int:
+    """The characters ``modes`` keep: those below the outermost elements kept with their text,
+    less the outermost blocks dropped inside them."""
+    chars, parent = counts.chars, view.parent
+    if dom.speedups is not None:
+        computed: int | None = dom.speedups.kept_chars(
+            parent, modes, chars, (Keep.DROP, Keep.SHELL, Keep.TEXT)
+        )
+        if computed is not None:
+            return computed
+    in_output = kept_elements(view, modes)
+    total = 0
+    for i in range(len(view)):
+        if modes[i] == Keep.TEXT and in_output[i] and (i == 0 or modes[parent[i]] != Keep.TEXT):
+            total += chars[i]
+        elif modes[i] == Keep.DROP and i and in_output[parent[i]] and modes[parent[i]] == Keep.TEXT:
+            total -= chars[i]
+    return total
+
+
+def _add_same_path_blocks(view: DomView, whole: Sequence[bool], local: list[bool]) -> None:
+    """Add to ``local`` each block of ``whole`` outside it whose tag path (tags and sorted
+    classes from the root down) is that of an element inside it (step 5). Only the elements
+    inside ``local`` that could match, by depth and tag, get a path.
+
+    The proxies of the elements whose class is read are held until the end and freed deepest
+    first: lxml walks up from a proxy freed alone to the closest ancestor that has one, which
+    on a deep chain costs its depth per element."""
+    inside = within(view, local)
+    size, parent, tags, depth = len(view), view.parent, view.tags, view.depth
+    candidates = [i for i in range(size) if whole[i] and not inside[i]]
+    if not candidates:
+        return
+    wanted = {(depth[i], tags[i]) for i in candidates}
+    path: dict[int, int] = {}
+    known: dict[tuple[int, str, tuple[str, ...]], int] = {}
+    held: list[etree._Element] = []
+
+    def path_of(i: int) -> int:
+        chain = []
+        while i >= 0 and i not in path:
+            chain.append(i)
+            i = parent[i]
+        code = path[i] if i >= 0 else 0
+        for j in reversed(chain):
+            held.append(element := view.elements[j])
+            classes = tuple(sorted((element.get("class") or "").split()))
+            code = path[j] = known.setdefault((code, tags[j], classes), len(known) + 1)
+        return code
+
+    kept = {path_of(i) for i in range(size) if inside[i] and (depth[i], tags[i]) in wanted}
+    check_deadline("comparing tag paths")
+    for i in candidates:
+        if path_of(i) in kept:
+            local[i] = True

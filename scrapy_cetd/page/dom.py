@@ -1,0 +1,449 @@
+"""A read-only, flattened view of the visible part of a page's ``<body>``.
+
+Every extractor starts from the same view, built in one iterative pass: the visible elements in
+document order (preorder) with their parents, children and text runs, stored in plain lists
+beside the tree. The lxml tree itself is never modified, so the spider, the pipeline and every
+extractor can share Scrapy's one parse (``docs/algorithms.md`` §0.1-§0.4).
+
+The per-page passes here and in :mod:`scrapy_cetd.page.density`, :mod:`scrapy_cetd.page.output`
+and :mod:`scrapy_cetd.extractors.cetd` run in the compiled module ``scrapy_cetd.page._speedups``
+when it was built for the installed lxml (see :data:`speedups`). The Python code beside each is
+the reference the compiled code reproduces exactly, and the fallback.
+"""
+
+from __future__ import annotations
+
+import copy
+import logging
+import os
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from types import ModuleType
+
+from lxml import etree
+
+from scrapy_cetd.limits import check_deadline
+
+logger = logging.getLogger(__name__)
+
+PURE_PYTHON_VARIABLE = "SCRAPY_CETD_PURE_PYTHON"
+"""Set this environment variable to 1 before importing scrapy_cetd to run the pure-Python code."""
+
+_CHECK_EVERY = 4095
+"""Long loops check the time budget once in 4,096 iterations, when ``i & _CHECK_EVERY`` is
+``_CHECK_EVERY``: a shorter loop adds no check to those made between the steps."""
+
+
+def _load_speedups() -> ModuleType | None:
+    """The compiled accelerator, or ``None`` (with a debug message) when it is not built, is
+    switched off by :data:`PURE_PYTHON_VARIABLE`, or was compiled against another lxml: it
+    reads lxml's element structs, whose layout may change with any lxml version."""
+    if os.environ.get(PURE_PYTHON_VARIABLE, "0").strip() not in ("", "0"):
+        logger.debug("%s is set: scrapy_cetd runs in pure Python", PURE_PYTHON_VARIABLE)
+        return None
+    try:
+        from scrapy_cetd.page import _speedups  # noqa: PLC0415 - optional compiled module
+    except Exception as error:  # not built, or built for an incompatible lxml C API
+        logger.debug("scrapy_cetd.page._speedups not importable (%s): pure Python", error)
+        return None
+    if _speedups.LXML_VERSION != etree.LXML_VERSION:
+        logger.debug(
+            "scrapy_cetd.page._speedups was compiled against lxml %s, lxml %s is installed: "
+            "pure Python",
+            _speedups.LXML_VERSION_COMPILED,
+            etree.__version__,
+        )
+        return None
+    if not _speedups.READY:
+        logger.debug(
+            "scrapy_cetd.page._speedups unusable (%s): pure Python", _speedups.UNAVAILABLE_REASON
+        )
+        return None
+    return _speedups
+
+
+speedups: ModuleType | None = _load_speedups()
+"""The compiled module the per-page passes use, or ``None`` when they run in pure Python.
+Decided once, at import; the tests swap it for ``None`` to run the reference code."""
+
+INVISIBLE_TAGS = frozenset({"script", "style", "noscript", "template", "title"})
+"""Elements that are never rendered for a reader (§0.2); a `<title>` the parser left in the
+body is not shown by browsers either (and its content would read back as raw text)."""
+
+LINK_TAGS = frozenset({"a", "button", "select"})
+"""Elements whose text is link text: CETD treats buttons and drop-downs as links (§0.4)."""
+
+BLOCK_TAGS = frozenset(
+    {
+        *("p", "div", "h1", "h2", "h3", "h4", "h5", "h6", "li", "ul", "ol", "dl", "dt", "dd"),
+        *("table", "tr", "td", "th", "pre", "blockquote", "section", "article", "header"),
+        *("footer", "aside", "main", "nav", "figure", "figcaption", "form", "hr", "br", "address"),
+    }
+)
+"""Elements that start a new line of text output (§0.6)."""
+
+
+def local_tag(element: etree._Element) -> str | None:
+    """The lower-case local name of an element; ``None`` for comments, PIs and entities."""
+    tag = element.tag
+    if not isinstance(tag, str):
+        return None
+    if tag[:1] == "{":
+        tag = tag.rpartition("}")[2]
+    return tag.lower()
+
+
+def is_hidden(element: etree._Element) -> bool:
+    """Whether markup alone hides the element: ``hidden``, ``input[type=hidden]`` or an inline
+    ``display:none`` / ``visibility:hidden`` style (§0.2; no CSS is evaluated)."""
+    if element.get("hidden") is not None:
+        return True
+    if local_tag(element) == "input" and (element.get("type") or "").strip().lower() == "hidden":
+        return True
+    style = element.get("style")
+    if not style:
+        return False
+    compact = "".join(style.split()).lower()
+    return "display:none" in compact or "visibility:hidden" in compact
+
+
+def find_body(root: etree._Element) -> etree._Element | None:
+    """The ``<body>`` of the document that contains ``root``, or ``root`` itself when it is an
+    element below ``<html>`` (a fragment the caller chose). ``None`` when the document has no
+    body (a frameset page, or a document with only a head)."""
+    if local_tag(root) != "html":
+        return root
+    for child in root:
+        if local_tag(child) == "body":
+            return child
+    return None
+
+
+def has_frameset(root: etree._Element) -> bool:
+    """Whether the document is a frameset page (its content lives in other documents)."""
+    return any(local_tag(child) == "frameset" for child in root)
+
+
+def viewed_body(tree: etree._Element) -> etree._Element | None:
+    """The element to read as the body of ``tree``, as a browser's parser would build it;
+    ``None`` for a frameset page. ``tree`` is a document root or an element taken as the root
+    of a fragment (then it is its own body), and it is never changed: two kinds of document
+    are read in a repaired copy, whose body is returned, in a document that keeps the head:
+
+    - one without ``<body>`` (a tree built by hand or by an XML parser; libxml2's HTML parser
+      always makes one when there is content): everything outside its ``<head>`` is moved
+      into a new body;
+    - one with text after its body (libxml2 closes the body at a stray ``</body>`` and puts
+      what follows beside it, where browsers go on filling the body): what follows is moved
+      to the end of the body.
+    """
+    body = find_body(tree)
+    if body is None:
+        return None if has_frameset(tree) else _with_body(tree)
+    if local_tag(body) == "frameset":
+        return None
+    return _with_text_after(tree, body) if body is not tree and _text_after(body) else body
+
+
+def viewed_document(tree: etree._Element, body: etree._Element) -> etree._Element:
+    """The root that holds ``body``, the :func:`viewed_body` of ``tree``: ``tree`` itself, or
+    the repaired copy of its document."""
+    copied = body.getroottree().getroot()
+    return tree if copied is tree.getroottree().getroot() else copied
+
+
+def _with_body(root: etree._Element) -> etree._Element:
+    """The body of a copy of the document ``root`` (which is not changed) in which everything
+    but the ``<head>`` is moved into a new ``<body>``."""
+    document = copy.deepcopy(root)
+    namespace = etree.QName(root).namespace
+    body = document.makeelement(f"{{{namespace}}}body" if namespace else "body")
+    body.text, document.text = joined_text(None, document.text or "") or None, None
+    for child in list(document):
+        if local_tag(child) != "head":
+            body.append(child)
+    document.append(body)
+    return body
+
+
+def _text_after(body: etree._Element) -> bool:
+    """Whether libxml2 put text after the document's ``<body>``, beside it."""
+    return bool((body.tail or "").strip()) or any(
+        local_tag(sibling) not in INVISIBLE_TAGS and any(t.strip() for t in sibling.itertext())
+        for sibling in body.itersiblings()
+        if isinstance(sibling.tag, str)
+    )
+
+
+def _with_text_after(root: etree._Element, body: etree._Element) -> etree._Element:
+    """The body of a copy of the document ``root`` (which is not changed) that ends with what
+    follows it; ``body`` is ``root``'s."""
+    clone = copy.deepcopy(root)[root.index(body)]
+    tail, clone.tail = clone.tail, None
+    if tail:
+        last = clone[-1] if len(clone) else None
+        if last is None:
+            clone.text = joined_text(clone.text, tail)
+        else:
+            last.tail = joined_text(last.tail, tail)
+    for sibling in list(clone.itersiblings()):
+        clone.append(sibling)
+    etree.strip_tags(clone, "head", "body")  # a second one after the body: browsers ignore it
+    return clone
+
+
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+"""Characters libxml2 keeps from a damaged page but lxml refuses in new text."""
+
+
+def joined_text(first: str | None, second: str) -> str:
+    """``first`` (if any) followed by ``second``, as text lxml accepts in a tree: without the
+    characters of :data:`_NOT_XML`."""
+    return _NOT_XML.sub("", (first or "") + second)
+
+
+def normalized_length(text: str) -> int:
+    """Characters of a text node after collapsing whitespace runs and stripping (§0.3)."""
+    return len(" ".join(text.split()))
+
+
+@dataclass(frozen=True, eq=False)
+class DomView:
+    """The visible elements below a root, in document order; index 0 is the root.
+
+    ``runs[i]`` has ``len(children[i]) + 1`` strings: ``runs[i][k]`` is the raw text directly in
+    element ``i`` before its ``k``-th visible child (the last one after all children). Text on
+    both sides of a removed node (a comment, a script, a hidden element) is joined into one run,
+    as if the node had been deleted from the tree.
+    """
+
+    elements: Sequence[etree._Element]
+    """The elements, a list or, from the compiled build, a sequence that makes each proxy
+    when it is read (the same object while one is held, so sets and dicts of them work)."""
+    tags: list[str]
+    parent: list[int]
+    children: list[list[int]]
+    runs: list[list[str]]
+    depth: list[int]
+    in_link: list[bool]
+    """The element is a link element or lies inside one (§0.4)."""
+
+    def __len__(self) -> int:
+        return len(self.elements)
+
+    def ancestors(self, index: int) -> Iterator[int]:
+        """The indices from ``index``'s parent up to the root."""
+        index = self.parent[index]
+        while index >= 0:
+            yield index
+            index = self.parent[index]
+
+
+ViewFields = tuple[
+    Sequence[etree._Element],
+    list[str],
+    list[int],
+    list[list[int]],
+    list[list[str]],
+    list[int],
+    list[bool],
+]
+"""The fields of a :class:`DomView`, in order."""
+
+
+def build_view(root: etree._Element, *, remove_hidden: bool = True) -> DomView:
+    """Flatten the visible subtree of ``root`` (one iterative preorder pass, O(n)).
+
+    Removed before anything is counted (§0.2): comments, processing instructions, ``script``,
+    ``style``, ``noscript``, ``template`` and, when ``remove_hidden`` is true, elements hidden by
+    their own markup.
+    """
+    if speedups is not None:
+        fields: ViewFields | None = speedups.build_view(root, remove_hidden)
+        if fields is not None:
+            return DomView(*fields)
+    return build_view_python(root, remove_hidden=remove_hidden)
+
+
+def build_view_python(root: etree._Element, *, remove_hidden: bool = True) -> DomView:
+    """:func:`build_view` in pure Python: the reference the compiled pass reproduces.
+
+    The pass is one ``root.iter()`` (a single C iterator, one proxy per node) rather than a
+    Python stack of child iterators, and it makes no function call per node: each raw tag is
+    resolved once per page to its local name, hidden elements are found up front by
+    :func:`hidden_elements`, and a node whose parent is not in the view lies in a removed
+    subtree. Removed nodes stay referenced until the end, so lxml frees no proxy deep in a
+    removed subtree one by one (each free searches the ancestors for a live proxy).
+    """
+    root_tag = local_tag(root) or ""
+    elements = [root]
+    tags = [root_tag]
+    parent = [-1]
+    children: list[list[int]] = [[]]
+    runs: list[list[str]] = [[]]
+    depth = [0]
+    in_link = [root_tag in LINK_TAGS]
+    current = [root.text or ""]  # the run each element is collecting
+    index_of = {root: 0}
+    removed: list[etree._Element] = []
+    hidden = hidden_elements(root) if remove_hidden else set()
+    names: dict[object, str | None] = {}  # raw tag -> local name, None when never visible
+
+    nodes = root.iter()
+    next(nodes)  # the root itself
+    for step, node in enumerate(nodes, 1):
+        if step & _CHECK_EVERY == _CHECK_EVERY:
+            check_deadline("building the view")
+        p = index_of.get(node.getparent())  # type: ignore[arg-type]
+        if p is None:  # inside a removed subtree
+            removed.append(node)
+            continue
+        raw = node.tag
+        try:
+            name = names[raw]
+        except KeyError:
+            name = names[raw] = _visible_name(raw)
+        if name is None or node in hidden:
+            current[p] += node.tail or ""
+            removed.append(node)
+            continue
+        index = len(elements)
+        index_of[node] = index
+        elements.append(node)
+        tags.append(name)
+        parent.append(p)
+        children.append([])
+        children[p].append(index)
+        depth.append(depth[p] + 1)
+        in_link.append(name in LINK_TAGS or in_link[p])
+        runs[p].append(current[p])
+        current[p] = node.tail or ""
+        runs.append([])
+        current.append(node.text or "")
+    for own_runs, last in zip(runs, current, strict=True):
+        own_runs.append(last)
+    return DomView(elements, tags, parent, children, runs, depth, in_link)
+
+
+def _visible_name(tag: object) -> str | None:
+    """The local name for a raw lxml ``tag``, or ``None`` when such a node is never visible
+    (a comment, PI or entity, whose ``tag`` is not a string, or an invisible element)."""
+    if not isinstance(tag, str):
+        return None
+    if tag[:1] == "{":
+        tag = tag.rpartition("}")[2]
+    name = tag.lower()
+    return None if name in INVISIBLE_TAGS else name
+
+
+HIDING_ATTRIBUTES = (("hidden", None), ("style", None), ("type", None))
+"""The attributes :func:`is_hidden` reads; an element without any of them is never hidden."""
+
+
+def attribute_owners(
+    root: etree._Element, attributes: Sequence[tuple[str, str | None]]
+) -> list[etree._Element]:
+    """The elements of ``root``'s subtree, ``root`` first and then in document order, that
+    carry any of ``attributes``, pairs of a name (without a namespace, as ``element.get``
+    reads it) and the value it must have (``None``: any value).
+
+    Pages carry few of the attributes the extractors look for (``itemtype``, ``hidden``...), so
+    one compiled walk over the libxml2 nodes makes proxies for those few elements only. The
+    Python reference walks the proxies instead: an XPath query such as ``//*[@itemtype]``
+    would cost about a parse of the page, but libxml2 sorts its result by comparing the
+    ancestries of the nodes, which takes seconds on a page nested 30,000 deep.
+    """
+    if speedups is not None:
+        found: list[etree._Element] | None = speedups.attribute_owners(
+            root,
+            tuple(
+                (name.encode("utf-8"), None if value is None else value.encode("utf-8"))
+                for name, value in attributes
+            ),
+        )
+        if found is not None:
+            return found
+    nodes = list(root.iter())  # every proxy held: lxml frees one by walking up to a live one
+    owners = []
+    for step, element in enumerate(nodes):
+        if step & _CHECK_EVERY == _CHECK_EVERY:
+            check_deadline("finding attributes")
+        if not isinstance(element.tag, str):
+            continue
+        get = element.get
+        for name, value in attributes:
+            present = get(name)
+            if present is not None and (value is None or present == value):
+                owners.append(element)
+                break
+    return owners
+
+
+def hidden_elements(root: etree._Element) -> set[etree._Element]:
+    """The elements below ``root`` that :func:`is_hidden` rejects.
+
+    Only an element with one of :data:`HIDING_ATTRIBUTES` can be hidden, so
+    :func:`build_view` tests set membership instead of reading three attributes of every
+    element (which would cost more than the rest of its loop). The set holds the proxies
+    alive, so the walk meets these very objects.
+    """
+    if speedups is not None:
+        found: list[etree._Element] | None = speedups.hidden_elements(root)
+        if found is not None:
+            return set(found)
+    hidden: set[etree._Element] = set()
+    for step, element in enumerate(attribute_owners(root, HIDING_ATTRIBUTES)):
+        if step & _CHECK_EVERY == _CHECK_EVERY:
+            check_deadline("finding hidden elements")
+        if element is not root and is_hidden(element):
+            hidden.add(element)
+    return hidden
+
+
+def hidden_text_length(root: etree._Element) -> int:
+    """Characters of the text below the elements :func:`hidden_elements` finds, each hidden
+    subtree counted once (its text and its descendants' text and tails, as ``itertext``
+    reads them)."""
+    if speedups is not None:
+        computed: int | None = speedups.hidden_text_length(root)
+        if computed is not None:
+            return computed
+    hidden = hidden_elements(root)
+    total = 0
+    for step, element in enumerate(_outermost(hidden)):
+        if step & _CHECK_EVERY == _CHECK_EVERY:
+            check_deadline("measuring hidden text")
+        total += len("".join(map(str, element.itertext())))
+    return total
+
+
+def _outermost(elements: set[etree._Element]) -> list[etree._Element]:
+    """The ``elements`` that have none of the others among their ancestors.
+
+    Each ancestor met is remembered with the answer for it, so a walk up stops at the first
+    one already seen: linear in the elements and their ancestors together, where asking each
+    element's whole ancestry costs the square of the depth on hidden elements nested deep."""
+    covered: dict[etree._Element, bool] = {}  # ancestor -> it or one above it is in elements
+    outermost = []
+    for step, element in enumerate(elements):
+        if step & _CHECK_EVERY == _CHECK_EVERY:
+            check_deadline("measuring hidden text")
+        path = []
+        node = element.getparent()
+        inside = False
+        while node is not None:
+            known = covered.get(node)
+            if known is not None:
+                inside = known
+                break
+            if node in elements:
+                inside = True
+                break
+            path.append(node)
+            node = node.getparent()
+        for ancestor in path:
+            covered[ancestor] = inside
+        if not inside:
+            outermost.append(element)
+    return outermost

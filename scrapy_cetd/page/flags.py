@@ -1,0 +1,42 @@
+"""Flags over the elements of a view, spread along its tree: down to every descendant
+(:func:`within`) or up to every ancestor (:func:`holding`, :func:`ancestors_of`).
+
+The extractors and TPS mark elements (content, furniture, media, headings) and need the
+elements inside or around the marked ones; each function is one linear pass over the view's
+preorder numbering, with no recursion.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from scrapy_cetd.page import dom
+from scrapy_cetd.page.dom import DomView
+
+
+def within(view: DomView, flags: Sequence[bool]) -> list[bool]:
+    """Which elements are flagged or lie below a flagged element."""
+    inside = [bool(flag) for flag in flags]
+    parent = view.parent
+    for i in range(1, len(view)):
+        inside[i] = inside[i] or inside[parent[i]]
+    return inside
+
+
+def holding(view: DomView, flags: Sequence[bool]) -> list[bool]:
+    """Which elements are flagged or have a flagged element below them."""
+    return [bool(own) or below for own, below in zip(flags, ancestors_of(view, flags), strict=True)]
+
+
+def ancestors_of(view: DomView, content: Sequence[bool]) -> list[bool]:
+    """Which elements have a content element below them (the shells of the output)."""
+    if dom.speedups is not None:
+        computed: list[bool] | None = dom.speedups.ancestors_of(view.parent, content)
+        if computed is not None:
+            return computed
+    below = [False] * len(view)
+    parent = view.parent
+    for i in range(len(view) - 1, 0, -1):
+        if content[i] or below[i]:
+            below[parent[i]] = True
+    return below

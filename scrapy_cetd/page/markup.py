@@ -1,0 +1,227 @@
+"""What a page says about itself: the schema.org and Open Graph types it declares, its
+``itemprop="articleBody"``, the reader texts its JSON-LD carries, and its headline.
+
+cetd-plus reads this markup to tell an article from a product or a discussion, to bound its
+selection and to find reader comments. None of it is required: a page without any is read by
+its text alone.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+
+from lxml import etree
+
+from scrapy_cetd.limits import check_deadline
+from scrapy_cetd.page.dom import attribute_owners, local_tag
+
+DISCUSSION_TYPES = frozenset({"discussionforumposting", "qapage", "question", "socialmediaposting"})
+"""schema.org types of pages whose main content is the discussion itself."""
+
+USER_CONTENT_TYPES = frozenset({"review", "comment", "answer"})
+"""schema.org types of what readers write about a page: comments unless it is a discussion."""
+
+USER_TEXT_KEYS = ("reviewBody", "text", "description")
+"""The JSON-LD properties that hold the text of a :data:`USER_CONTENT_TYPES` item."""
+
+ARTICLE_TYPES = frozenset(
+    {
+        *("article", "newsarticle", "blogposting", "liveblogposting", "reportagenewsarticle"),
+        *("analysisnewsarticle", "opinionnewsarticle", "techarticle", "scholarlyarticle"),
+        "report",
+    }
+)
+"""schema.org article types, and Open Graph's ``og:type`` ``article``."""
+
+_TYPE_KEY = re.compile(r'"@type"\s*:\s*[\["]')
+"""A JSON-LD ``@type`` key up to the first character of its value (a list or a string).
+
+The value's end is then found with :meth:`str.find` (see :func:`_json_types`): a single
+expression that also matched the value (``"@type"\\s*:\\s*(\\[[^\\]]*\\]|"[^"]*")``) scanned the
+rest of the script from every ``"@type": [`` that no ``]`` closes, in quadratic time."""
+_MARKUP_ATTRIBUTES = (
+    ("itemtype", None),
+    ("itemprop", "articleBody"),
+    ("type", "application/ld+json"),
+    ("property", "og:type"),
+)
+"""The attributes (and values) that carry the markup :func:`page_markup` reads."""
+_HEADINGS = etree.XPath("descendant-or-self::h1")
+_INNER_HEADINGS = etree.XPath("count(descendant::h1)")
+_STRING = etree.XPath("string()")
+"""An element's text, as ``"".join(element.itertext())`` gives it."""
+_TITLE_SOURCES = (
+    "//meta[@property='og:title']/@content",
+    "//meta[@name='twitter:title']/@content",
+    "//title/text()",
+)
+
+
+@dataclass(frozen=True)
+class PageMarkup:
+    """What the document says about itself in structured markup, read in one pass over its
+    attributes."""
+
+    types: frozenset[str]
+    """The lower-case schema.org / Open Graph types it declares (JSON-LD ``@type``, microdata
+    ``itemtype``, ``og:type``), e.g. ``{"newsarticle", "person"}``."""
+    article_bodies: frozenset[etree._Element]
+    """Its ``itemprop="articleBody"`` elements."""
+    user_texts: tuple[str, ...] = ()
+    """The texts of the reviews, comments and answers its JSON-LD declares
+    (:data:`USER_CONTENT_TYPES`)."""
+
+    @property
+    def discussion(self) -> bool:
+        """The page declares itself a discussion (:data:`DISCUSSION_TYPES`)."""
+        return bool(self.types & DISCUSSION_TYPES)
+
+    @property
+    def not_an_article(self) -> bool:
+        """The page declares types, none of them an article (:data:`ARTICLE_TYPES`): a
+        product, a collection, a forum, a service page..."""
+        return bool(self.types) and not self.types & ARTICLE_TYPES
+
+
+def page_markup(tree: etree._Element) -> PageMarkup:
+    """The :class:`PageMarkup` of the document that holds ``tree``, read from its item types,
+    ``itemprop="articleBody"`` elements, JSON-LD scripts and head's ``og:type``."""
+    types: set[str] = set()
+    bodies: set[etree._Element] = set()
+    user_texts: list[str] = []
+    root = tree.getroottree().getroot()
+    for element in attribute_owners(root, _MARKUP_ATTRIBUTES):
+        get = element.get
+        if get("itemprop") == "articleBody":
+            bodies.add(element)
+        itemtype = get("itemtype")
+        if itemtype:
+            types.update(value.rsplit("/", 1)[-1].lower() for value in itemtype.split())
+        tag = local_tag(element)
+        if tag == "meta" and get("property") == "og:type" and _in_head(element, root):
+            types.add((get("content") or "").strip().lower())
+        elif tag == "script" and get("type") == "application/ld+json":
+            script = element.text or ""
+            declared = {name.lower() for name in _json_types(script)}
+            types |= declared
+            if declared & USER_CONTENT_TYPES:
+                user_texts.extend(_json_ld_user_texts(script))
+        check_deadline("reading the page's markup")
+    types.discard("")
+    return PageMarkup(frozenset(types), frozenset(bodies), tuple(user_texts))
+
+
+def _json_types(script: str) -> set[str]:
+    """The names the ``@type`` keys of one JSON-LD script declare, in linear time and whether
+    or not the script is valid JSON: each key's value is a string (up to the next ``"``) or a
+    list of them (up to the next ``]``, read as JSON; a list that is not valid JSON, or nests
+    deeper than Python's parser reads, declares nothing). Keys inside a list that was read are
+    skipped, and a key whose value is not closed declares nothing.
+
+    Every ``str.find`` starts past the previous one, so the script is read a bounded number
+    of times: the position of the next ``]`` is kept until the scan passes it, and once there
+    is none, no list after it can close either."""
+    names: set[str] = set()
+    close = 0  # the next "]" at or after the current list's start; -1 when there is none
+    position = 0
+    while (key := _TYPE_KEY.search(script, position)) is not None:
+        start = key.end() - 1
+        if script[start] == '"':
+            end = script.find('"', start + 1)
+            if end >= 0:
+                names.add(script[start + 1 : end])
+        else:
+            if 0 <= close < start:
+                close = script.find("]", start)
+            end = close
+            if end >= 0:
+                names.update(_listed_names(script[start : end + 1]))
+        position = end + 1 if end >= 0 else key.start() + 1
+    return names
+
+
+def _listed_names(value: str) -> list[str]:
+    """The names of one JSON-LD ``@type`` list (``value`` holds no ``]`` but its last
+    character); none when it is not valid JSON or nests deeper than Python's parser reads."""
+    try:
+        listed = json.loads(value)
+    except (ValueError, RecursionError):
+        return []
+    return [str(name) for name in listed]
+
+
+def _in_head(element: etree._Element, root: etree._Element) -> bool:
+    """``element`` is a child of the ``<head>`` of the document ``root`` (an ``<html>``)."""
+    head = element.getparent()
+    return (
+        head is not None
+        and local_tag(head) == "head"
+        and head.getparent() is root
+        and local_tag(root) == "html"
+    )
+
+
+def _json_ld_user_texts(script: str) -> list[str]:
+    """The texts of the :data:`USER_CONTENT_TYPES` items of one JSON-LD script (none when it
+    does not parse, or nests deeper than Python's limit)."""
+    try:
+        stack: list[object] = [json.loads(script)]
+    except (ValueError, RecursionError):
+        return []
+    texts: list[str] = []
+    while stack:
+        item = stack.pop()
+        if isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, dict):
+            declared = item.get("@type")
+            names = declared if isinstance(declared, list) else [declared]
+            if any(isinstance(name, str) and name.lower() in USER_CONTENT_TYPES for name in names):
+                texts.extend(
+                    text for key in USER_TEXT_KEYS if isinstance(text := item.get(key), str)
+                )
+            stack.extend(item.values())
+    return texts
+
+
+def text_of(element: etree._Element) -> str:
+    """The text of ``element`` and its descendants, as ``"".join(element.itertext())`` gives
+    it, read in C: lxml's ``itertext()`` makes and frees a proxy per element, and freeing one
+    walks up to the closest ancestor that has one, so it costs depth squared on deep trees."""
+    if not len(element):
+        return element.text or ""
+    return str(_STRING(element))
+
+
+def page_title(tree: etree._Element) -> str | None:
+    """The page's headline: its first non-empty ``<h1>``, else its ``og:title``,
+    ``twitter:title`` or ``<title>``.
+
+    Linear in the page: the text of each ``<h1>`` is read once (:func:`text_of`), and not again
+    for the headings nested in one without text. The headings are listed by one XPath query,
+    so that their lxml proxies are held together and freed deepest first: a proxy freed alone
+    walks up to the closest ancestor that has one, which on nested headings costs the depth."""
+    headings = _HEADINGS(tree)
+    assert isinstance(headings, list)
+    k = 0
+    while k < len(headings):
+        heading = headings[k]
+        assert isinstance(heading, etree._Element)
+        k += 1
+        text = " ".join(text_of(heading).split())
+        if text:
+            return text
+        if len(heading):  # the headings inside, next in line, have no text either
+            inside = _INNER_HEADINGS(heading)
+            assert isinstance(inside, float)
+            k += int(inside)
+    for source in _TITLE_SOURCES:
+        values = tree.xpath(source)
+        assert isinstance(values, list)
+        for value in values:
+            text = " ".join(str(value).split())
+            if text:
+                return text
+    return None

@@ -1,0 +1,328 @@
+"""From what a user hands us (text, bytes or a tree) to the lxml tree Scrapy would have built.
+
+Damage that still leaves an HTML document is repaired on the way, as a browser would: invalid
+bytes and wrong or conflicting charset declarations are decoded as Scrapy decodes them (the
+BOM, the HTTP charset, the ``<meta>`` charset, then detection; undecodable bytes become
+U+FFFD), NUL bytes are dropped by parsel, and lone surrogates in a ``str`` become U+FFFD. Input
+that is not an HTML document at all (empty, JSON, a PDF, an image, other binary data) raises
+:class:`NotADocumentError`, a :class:`ValueError`, since no extraction from it means anything.
+
+A charset label is honoured only when it names a text encoding of the WHATWG Encoding
+Standard, the list browsers use (:func:`choose_decoding`): a label such as ``hex``, ``base64``
+or ``unicode_escape`` names a Python codec no browser knows, and is ignored with a note, as a
+browser ignores a label it does not know.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+
+import parsel
+import webencodings
+from charset_normalizer import from_bytes
+from lxml import etree
+from scrapy.http import HtmlResponse, TextResponse
+from w3lib.encoding import (
+    html_body_declared_encoding,
+    http_content_type_encoding,
+    read_bom,
+    resolve_encoding,
+)
+from webencodings.labels import LABELS as WHATWG_LABELS
+
+Source = str | bytes | etree._Element
+"""An HTML document as text, as undecoded bytes, or as an already parsed lxml tree."""
+
+_BLANK_URL = "about:blank"
+
+_SIGNATURES: tuple[tuple[bytes, str], ...] = (
+    (b"%PDF-", "a PDF document"),
+    (b"\x89PNG\r\n\x1a\n", "a PNG image"),
+    (b"\xff\xd8\xff", "a JPEG image"),
+    (b"GIF87a", "a GIF image"),
+    (b"GIF89a", "a GIF image"),
+    (b"II*\x00", "a TIFF image"),
+    (b"MM\x00*", "a TIFF image"),
+    (b"\x00\x00\x01\x00", "an icon image"),
+    (b"wOFF", "a web font"),
+    (b"wOF2", "a web font"),
+    (b"PK\x03\x04", "a ZIP archive"),
+    (b"\x1f\x8b\x08", "gzip-compressed data"),
+    (b"\x28\xb5\x2f\xfd", "zstd-compressed data"),
+    (b"OggS", "an Ogg media file"),
+    (b"\x1a\x45\xdf\xa3", "a Matroska/WebM media file"),
+    (b"\x00asm", "a WebAssembly module"),
+    (b"\x7fELF", "an executable"),
+)
+"""Leading bytes ("magic numbers") of the binary formats a server may label ``text/html``."""
+
+_RIFF_KINDS = {b"WEBP": "a WebP image", b"WAVE": "a WAV audio file", b"AVI ": "an AVI video"}
+"""RIFF containers: ``RIFF``, a 4-byte size, then the kind."""
+
+_CONTROL = re.compile("[\x01-\x08\x0b\x0e-\x1f\x7f]")
+"""Control characters no text document holds (NUL is left out: parsel drops it, and a UTF-16
+page decoded as ASCII is all NULs between readable characters)."""
+
+_SNIFF_CHARS = 8192
+"""How much of the decoded text the binary test reads."""
+
+_MAX_CONTROL_SHARE = 0.05
+"""Above this share of control characters the text is binary data. Random bytes decode to
+about 11%; a damaged page with a few stray control characters is far below 1%."""
+
+_MIN_CONTROLS = 16
+"""Fewer control characters than this never make a body binary, so a short damaged page
+stays a document."""
+
+_BLANK = re.compile(r"[\s\x00]*\Z")
+
+_JSON_START = re.compile(r"[\s\ufeff]*[{\[]")
+
+
+_UNDECODED = frozenset({"replacement", "x-user-defined"})
+"""WHATWG encodings that are no text encoding to decode a page with: ``replacement`` (the
+labels ``iso-2022-kr``, ``hz-gb-2312``, …, which browsers refuse to decode, showing one U+FFFD)
+and ``x-user-defined`` (bytes mapped to private-use characters)."""
+
+_TEXT_CODECS: frozenset[str] = frozenset(
+    codec
+    for label, name in WHATWG_LABELS.items()
+    if name not in _UNDECODED and (codec := resolve_encoding(label)) is not None
+)
+"""The Python codecs Scrapy (w3lib) decodes the labels of the WHATWG Encoding Standard with.
+A declared charset is honoured when Scrapy resolves it to one of them; anything else (``hex``,
+``base64``, ``zlib``, ``rot13``, ``unicode_escape``, ``utf-32``, ``idna``, …) is ignored."""
+
+_UTF16 = frozenset({"utf-16", "utf-16-le", "utf-16-be"})
+
+_UTF16_SNIFF = 1024
+"""A body labelled UTF-16 without a BOM is UTF-16 only when a NUL byte occurs in this many
+leading bytes: HTML markup is ASCII, which UTF-16 writes with a NUL byte per character."""
+
+HTTP_CHARSET_IGNORED = "http-charset-ignored"
+META_CHARSET_IGNORED = "meta-charset-ignored"
+META_CHARSET_UTF16 = "meta-charset-utf-16"
+NOTE_KINDS = (HTTP_CHARSET_IGNORED, META_CHARSET_IGNORED, META_CHARSET_UTF16)
+"""The kinds of decoding note: each note starts with its kind and a colon."""
+
+
+_HEADER_CHARSET = re.compile(r"""(?:^|;)[ \t]*charset=(?:"([\w-]+)"|([\w-]+))""", re.IGNORECASE)
+"""The charset label of a ``Content-Type`` value, as w3lib reads it (a short header value)."""
+
+
+@dataclass(frozen=True)
+class Decoding:
+    """How a body is decoded: what Scrapy is told (see :func:`choose_decoding`)."""
+
+    keep_charset: bool
+    """Whether the HTTP charset stands (Scrapy reads it); otherwise it is dropped."""
+    encoding: str | None = None
+    """An encoding that overrides Scrapy's choice (no BOM then exists), or ``None``."""
+    detect: bool = False
+    """Set ``encoding`` by detection, as Scrapy detects a page without a label."""
+    notes: tuple[str, ...] = ()
+    """Why a declared charset was not honoured (``"<kind>: <detail>"``, :data:`NOTE_KINDS`)."""
+
+
+def choose_decoding(body: bytes, content_type: str | None) -> Decoding:
+    """How to decode ``body`` sent with the HTTP ``content_type``: Scrapy's choice, except
+    where a browser would not follow a declared label.
+
+    The order is the browsers' and Scrapy's: a BOM decides alone; then the HTTP charset; then
+    the ``<meta>`` (or XML declaration) charset; then detection. A label counts only when it
+    names a text encoding of the WHATWG Encoding Standard (as Scrapy resolves its labels, see
+    :data:`_TEXT_CODECS`, or by WHATWG's own codec for a WHATWG label Scrapy does not know).
+    Any other HTTP charset is ignored, so the ``<meta>`` charset and detection decide; any
+    other ``<meta>`` charset is ignored, so detection decides. A ``<meta>`` charset naming
+    UTF-16 means UTF-8, as the HTML standard says (markup read from the bytes is not UTF-16);
+    an HTTP charset naming UTF-16 on bytes that hold no NUL in their first 1,024 (ASCII
+    markup, no BOM: they are not UTF-16) is ignored, and the label ``utf-16`` means
+    little-endian, as in WHATWG's list. Each label ignored leaves a note.
+    """
+    if read_bom(body)[0] is not None:
+        return Decoding(keep_charset=True)
+    notes: list[str] = []
+    resolved = http_content_type_encoding(content_type)
+    match = _HEADER_CHARSET.search(content_type or "")
+    label = resolved if match is None else match.group(1) or match.group(2)
+    if label is not None:
+        whatwg = webencodings.lookup(label)
+        if resolved in _UTF16 and b"\x00" not in body[:_UTF16_SNIFF]:
+            problem = "names UTF-16, but the body has no BOM and no NUL byte: it is not UTF-16"
+        elif resolved == "utf-16":  # Scrapy reads UTF-16 without a BOM as big-endian
+            return Decoding(keep_charset=False, encoding="utf-16-le")
+        elif resolved in _TEXT_CODECS:
+            return Decoding(keep_charset=True)
+        elif whatwg is not None and whatwg.name not in _UNDECODED:
+            return Decoding(keep_charset=False, encoding=whatwg.codec_info.name)
+        elif whatwg is not None:
+            problem = f"names the WHATWG {whatwg.name} encoding, which decodes no text"
+        else:
+            problem = "is not a text encoding of the WHATWG Encoding Standard"
+        notes.append(f"{HTTP_CHARSET_IGNORED}: the HTTP charset {label!r:.60} {problem}")
+    declared = html_body_declared_encoding(body)
+    if declared is None or declared in _TEXT_CODECS - _UTF16:
+        return Decoding(keep_charset=False, notes=tuple(notes))
+    if declared in _UTF16:
+        notes.append(
+            f"{META_CHARSET_UTF16}: the <meta> charset names {declared}, read as UTF-8 as the "
+            "HTML standard says"
+        )
+        return Decoding(keep_charset=False, encoding="utf-8", notes=tuple(notes))
+    notes.append(
+        f"{META_CHARSET_IGNORED}: the <meta> charset {declared!r:.60} is not a text encoding "
+        "of the WHATWG Encoding Standard"
+    )
+    return Decoding(keep_charset=False, detect=True, notes=tuple(notes))
+
+
+def detect_encoding(body: bytes) -> str:
+    """The encoding Scrapy detects for a body without a usable label: ASCII (as windows-1252),
+    UTF-8, or what charset-normalizer finds; UTF-8 when it finds nothing or an encoding that
+    no WHATWG label names."""
+    for candidate in ("ascii", "utf-8"):
+        try:
+            body.decode(candidate)
+        except UnicodeError:
+            continue
+        return resolve_encoding(candidate) or candidate
+    match = from_bytes(body).best()
+    found = resolve_encoding(match.encoding) if match is not None else None
+    return found if found in _TEXT_CODECS else "utf-8"
+
+
+def _content_type(charset: str | None) -> str | None:
+    """The ``Content-Type`` header of an HTML body whose charset is ``charset``."""
+    return f"text/html; charset={charset}" if charset else None
+
+
+def decoding_notes(source: str | bytes | etree._Element, encoding: str | None) -> tuple[str, ...]:
+    """The notes of :func:`choose_decoding` for a source of :func:`html_response` (none for
+    text and trees, which are not decoded)."""
+    if isinstance(source, bytes | bytearray):
+        return choose_decoding(bytes(source), _content_type(encoding)).notes
+    return ()
+
+
+def readable_response(response: TextResponse) -> TextResponse:
+    """``response``, or a copy of it decoded by the rules of :func:`choose_decoding` when
+    Scrapy would follow a charset label no browser follows (where ``response.text`` may
+    raise :class:`LookupError` or give mojibake). The copy keeps the request and the meta."""
+    content_type = response.headers.get(b"Content-Type")
+    header = content_type.decode("latin-1") if content_type else None
+    plan = choose_decoding(response.body, header)
+    if not plan.notes and plan.encoding is None:
+        return response
+    encoding = plan.encoding
+    if encoding is None:
+        declared = None if plan.detect else html_body_declared_encoding(response.body)
+        encoding = declared or detect_encoding(response.body)
+    return response.replace(encoding=encoding)
+
+
+class NotADocumentError(ValueError):
+    """The input holds no HTML document (empty, JSON, a PDF, an image, binary data)."""
+
+
+def encode_text(text: str) -> bytes:
+    """``text`` in UTF-8; lone surrogates (from a careless decode or a JSON ``\\ud800``) become
+    U+FFFD, while a valid surrogate pair becomes the character it encodes."""
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        repaired = text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+        return repaired.encode("utf-8")
+
+
+def html_response(
+    source: str | bytes, *, url: str | None = None, encoding: str | None = None
+) -> HtmlResponse:
+    """``source`` as the :class:`~scrapy.http.HtmlResponse` a crawl would have received.
+
+    ``bytes`` keep their encoding, to be decoded as Scrapy decodes a body (``encoding`` plays
+    the part of the ``Content-Type`` header's charset), except that a charset label that
+    names no text encoding of the WHATWG Encoding Standard is ignored (see
+    :func:`choose_decoding`); a ``str`` is sent as UTF-8. Nothing is parsed yet.
+    """
+    if isinstance(source, str):
+        return HtmlResponse(url or _BLANK_URL, body=encode_text(source), encoding="utf-8")
+    if isinstance(source, bytes | bytearray):
+        body = bytes(source)
+        content_type = _content_type(encoding)
+        plan = choose_decoding(body, content_type)
+        headers = {"Content-Type": content_type} if plan.keep_charset and content_type else None
+        chosen = detect_encoding(body) if plan.detect else plan.encoding
+        return HtmlResponse(url or _BLANK_URL, body=body, headers=headers, encoding=chosen)
+    raise TypeError(f"source must be str, bytes or an lxml element, not {type(source).__name__}")
+
+
+def document_problem(body: bytes, text: str) -> str | None:
+    """Why a body is not an HTML document, or ``None`` when it is (or may be) one.
+
+    ``body`` is the undecoded body, read for the leading bytes of binary formats; ``text`` the
+    decoded body, read for emptiness, JSON and a share of control characters that only binary
+    data has. Anything else is an HTML document, however damaged: it is parsed and repaired.
+    """
+    head = body[:16]
+    for signature, kind in _SIGNATURES:
+        if head.startswith(signature):
+            return f"the body is {kind}"
+    if head.startswith(b"RIFF") and head[8:12] in _RIFF_KINDS:
+        return f"the body is {_RIFF_KINDS[head[8:12]]}"
+    if head[4:8] == b"ftyp":
+        return "the body is an MP4/HEIF media file"
+    if _BLANK.match(text):
+        return "the body is empty or whitespace only"
+    if _JSON_START.match(text):
+        try:
+            json.loads(text.lstrip("\ufeff"))
+        except (ValueError, RecursionError):  # nested deeper than Python's limit: not read
+            pass
+        else:
+            return "the body is JSON"
+    sample = text[:_SNIFF_CHARS]
+    controls = len(_CONTROL.findall(sample))
+    if controls >= _MIN_CONTROLS and controls > _MAX_CONTROL_SHARE * len(sample):
+        return "the body is binary data"
+    return None
+
+
+def response_tree(response: TextResponse) -> etree._Element:
+    """The tree behind ``response.css()``, after checking that the body is a document.
+
+    Raises :class:`NotADocumentError` (see :func:`document_problem`).
+    """
+    problem = document_problem(response.body, response.text)
+    if problem is not None:
+        raise NotADocumentError(f"not an HTML document: {problem}")
+    return selector_root(response)
+
+
+def selector_root(response: TextResponse) -> etree._Element:
+    """The root of ``response.selector``: the tree behind ``response.css()``, parsed once and
+    cached by Scrapy. When Scrapy cannot build that selector because it cannot resolve the
+    page's ``<base href>`` (w3lib rejects a port that is not a number), the same text parsed
+    the same way by parsel, without the base URL, and not cached."""
+    try:
+        root: etree._Element = response.selector.root
+    except ValueError:
+        root = parsel.Selector(text=response.text, type="html").root
+    return root
+
+
+def to_tree(
+    source: Source, *, url: str | None = None, encoding: str | None = None
+) -> etree._Element:
+    """The parsed document for ``source``, built exactly as a Scrapy crawl builds it.
+
+    Bytes are decoded as Scrapy's ``TextResponse`` decodes them (``encoding`` plays the part of
+    the Content-Type header's charset; then the BOM, the ``<meta>`` charset, and detection),
+    and parsed by parsel, so ``extract(response.body)`` and the pipeline see the same tree. A
+    tree is returned as it is. Raises :class:`NotADocumentError` (a :class:`ValueError`) for
+    input that holds no document, and :class:`TypeError` for other types.
+    """
+    if isinstance(source, etree._Element):
+        return source
+    return response_tree(html_response(source, url=url, encoding=encoding))

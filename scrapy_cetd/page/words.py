@@ -1,0 +1,52 @@
+"""Words and tokens of a text.
+
+:func:`count_words` is the word count of the word-based extractors (CoreEx, Alarte & Silva):
+``docs/algorithms.md`` §0.3, words are the whitespace-separated tokens of the text, except that
+every CJK ideograph, kana and Hangul syllable is a word on its own, so that a paragraph of
+Chinese or Japanese is not counted as one or two "words" and does not lose to a menu.
+
+:func:`tokens` is the tokenization of the shared datasets' scorer, which cetd-plus and the
+furniture detection also use to compare texts (a headline with the page title, a block with
+the rest of the page), and the evaluation metrics score with.
+"""
+
+from __future__ import annotations
+
+import re
+
+_CJK = (
+    "\u3040-\u30ff"  # hiragana, katakana
+    "\u31f0-\u31ff"  # katakana phonetic extensions
+    "\u3400-\u4dbf"  # CJK unified ideographs extension A
+    "\u4e00-\u9fff"  # CJK unified ideographs
+    "\uac00-\ud7af"  # Hangul syllables
+    "\uf900-\ufaff"  # CJK compatibility ideographs
+    "\uff66-\uff9f"  # half-width katakana
+    "\U00020000-\U0003134f"  # CJK unified ideographs extensions B-G
+)
+
+_WORD = re.compile(f"[{_CJK}]|[^\\s{_CJK}]+")
+"""One CJK character, or a run of other non-space characters."""
+
+
+def count_words(text: str) -> int:
+    """The number of words in ``text`` (§0.3): whitespace tokens, with every CJK character
+    counted as one word and splitting the token it sits in (``"abc中文"`` is 3 words)."""
+    if text.isascii():
+        return len(text.split())
+    return sum(1 for _ in _WORD.finditer(text))
+
+
+_TOKEN = re.compile(r"[^\W_]+")
+# Same ranges as the datasets' score.py: kana, CJK extension A, CJK unified ideographs, hangul
+# syllables, CJK compatibility ideographs.
+_CJK_CHAR = re.compile(r"([\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff])")
+
+
+def tokens(text: str) -> list[str]:
+    """Lower-cased runs of letters and digits; each CJK ideograph, kana or hangul alone.
+
+    Punctuation, underscores and whitespace separate tokens and are not tokens themselves.
+    CJK characters are split apart because those scripts do not separate words by spaces.
+    """
+    return _TOKEN.findall(_CJK_CHAR.sub(r" \1 ", text.lower()))

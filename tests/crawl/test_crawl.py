@@ -1,0 +1,241 @@
+"""Integration: real crawls (``Crawler.crawl_async()``) of a site served on 127.0.0.1."""
+
+from __future__ import annotations
+
+import gc
+import logging
+import weakref
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
+
+import parsel.selector
+import pytest
+import scrapy
+from crawlkit import article, crawl, make_crawler, make_items, serve
+from itemadapter import ItemAdapter
+from scrapy.http import Response, TextResponse
+
+import scrapy_cetd
+from scrapy_cetd.crawl.linking import ItemResponseLinks
+
+ARTICLES = [f"a{n}.html" for n in range(1, 6)]
+PNG = b"\x89PNG\r\n\x1a\n" + bytes(64)
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, str]]:
+    """A small news site: an index, five articles and pages that go wrong in every way."""
+    root = tmp_path_factory.mktemp("site")
+    links = "".join(f'<li><a href="{name}">{name}</a></li>' for name in ARTICLES)
+    (root / "index.html").write_text(f"<html><body><ul>{links}</ul></body></html>")
+    for n, name in enumerate(ARTICLES, 1):
+        (root / name).write_text(article(f"Story number {n}"))
+    (root / "data.json").write_text('{"title": "not a page"}')
+    (root / "pic.png").write_bytes(PNG)
+    (root / "empty.html").write_bytes(b"")
+    (root / "boom.html").write_text(article("Boom"))
+    (root / "hollow.html").write_text(article("Hollow"))
+    (root / "big.html").write_text(article("Big " * 2000))
+    (root / "dont.html").write_text(article("Leave me alone"))
+    (root / "hexmeta.html").write_text(
+        article("Hex label").replace("<head>", '<head><meta charset="hex">')
+    )
+    with serve(root) as base:
+        yield root, base
+
+
+class NewsSpider(scrapy.Spider):
+    """Index → articles, as a news crawl does; reads every page with ``response.css()``."""
+
+    name = "news"
+
+    def __init__(self, base: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.base = base
+        self.responses: list[weakref.ref[Response]] = []
+
+    async def start(self) -> AsyncIterator[Any]:
+        yield scrapy.Request(self.base + "index.html")
+
+    def parse(self, response: Response) -> Iterator[Any]:
+        self.responses.append(weakref.ref(response))
+        for href in response.css("a::attr(href)").getall():
+            yield response.follow(href, self.parse_article)
+
+    def parse_article(self, response: Response) -> Iterator[Any]:
+        self.responses.append(weakref.ref(response))
+        assert response.css("title::text").get()
+        yield from make_items(response.url)
+
+
+def test_addon_fills_every_kind_of_item_and_leaks_nothing(site: tuple[Path, str]) -> None:
+    root, base = site
+    crawler = make_crawler(NewsSpider, {"ADDONS": {"scrapy_cetd.Addon": 100}})
+    result = crawl(crawler, base=base)
+
+    assert len(result.items) == 4 * len(ARTICLES)
+    kinds = {type(item).__name__ for item in result.items}
+    assert kinds == {"dict", "NewsItem", "NewsDataclass", "NewsAttrs"}
+    for item in result.items:
+        adapter = ItemAdapter(item)
+        url = adapter["url"]
+        expected = scrapy_cetd.extract((root / url.rsplit("/", 1)[1]).read_bytes(), url=url)
+        assert expected.text and "heavy rain" in expected.text
+        assert adapter["main_content_text"] == expected.text
+        assert adapter["main_content_html"] == expected.html
+
+    stats = result.stats
+    assert stats["cetd/response_count"] == 1 + len(ARTICLES)
+    assert stats["cetd/item_extracted_count"] == len(result.items)
+    assert stats["cetd/extract_seconds"] > 0
+    assert not any(key.startswith("cetd/item_skipped_count") for key in stats)
+    # No leak: every link was taken, none was left at spider close, and nothing kept the
+    # responses (or their DOMs) alive once the crawl was over.
+    assert len(ItemResponseLinks.for_crawler(crawler)) == 0
+    assert "cetd/link_leftover_count" not in stats
+    assert "cetd/link_evicted_count" not in stats
+    spider = crawler.spider
+    assert isinstance(spider, NewsSpider)
+    assert len(spider.responses) == 1 + len(ARTICLES)
+    gc.collect()
+    assert all(ref() is None for ref in spider.responses)
+
+
+@pytest.mark.parametrize("eager", [False, True])
+def test_spider_and_pipeline_share_one_parse_per_page(
+    site: tuple[Path, str], monkeypatch: pytest.MonkeyPatch, eager: bool
+) -> None:
+    _, base = site
+    parsed: list[str | None] = []
+    create_root_node = parsel.selector.create_root_node
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        parsed.append(kwargs.get("base_url"))
+        return create_root_node(*args, **kwargs)
+
+    monkeypatch.setattr(parsel.selector, "create_root_node", counting)
+    settings = {"ADDONS": {"scrapy_cetd.Addon": 100}, "CETD_EAGER_PARSE": eager}
+    result = crawl(make_crawler(NewsSpider, settings), base=base)
+
+    pages = 1 + len(ARTICLES)
+    assert result.stats["cetd/item_extracted_count"] == 4 * len(ARTICLES)
+    # The spider's response.css() and four extractions per article page: one parse per page.
+    assert len(parsed) == pages
+    assert len(set(parsed)) == pages
+
+
+class MixedSpider(scrapy.Spider):
+    """One dict item per page, whatever the page is; two items from ``start()``."""
+
+    name = "mixed"
+
+    def __init__(self, base: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.base = base
+
+    async def start(self) -> AsyncIterator[Any]:
+        for name in ("a1.html", "data.json", "pic.png", "empty.html", "boom.html"):
+            yield scrapy.Request(self.base + name)
+        for name in ("hollow.html", "big.html"):
+            yield scrapy.Request(self.base + name)
+        yield scrapy.Request(self.base + "dont.html", meta={"dont_cetd": True})
+        yield {"url": self.base + "raw", "html": article("From the item")}
+        yield {"url": self.base + "nothing"}
+
+    def parse(self, response: Response) -> Iterator[Any]:
+        if isinstance(response, TextResponse) and response.url.endswith(".html"):
+            response.css("title")
+        yield {"url": response.url}
+
+
+def test_bad_pages_pass_through_with_stats_and_one_warning_each(
+    site: tuple[Path, str], caplog: pytest.LogCaptureFixture
+) -> None:
+    _, base = site
+    settings = {  # the components enabled by hand, a user extractor, a raw-HTML fallback
+        "DOWNLOADER_MIDDLEWARES": {"scrapy_cetd.CETDDownloaderMiddleware": 540},
+        "SPIDER_MIDDLEWARES": {"scrapy_cetd.CETDSpiderMiddleware": 10},
+        "ITEM_PIPELINES": {"scrapy_cetd.CETDPipeline": 300},
+        "CETD_ALGORITHM": "crawlkit.BoomExtractor",
+        "CETD_OPTIONS": {"inner": "cetd-ds"},
+        "CETD_MAX_BODY_SIZE": 5000,
+        "CETD_SOURCE_FIELD": "html",
+    }
+    crawler = make_crawler(MixedSpider, settings)
+    with caplog.at_level(logging.WARNING, logger="scrapy_cetd"):
+        result = crawl(crawler, base=base)
+
+    by_name = {ItemAdapter(item)["url"].rsplit("/", 1)[1]: item for item in result.items}
+    assert set(by_name) == {
+        "a1.html", "data.json", "pic.png", "empty.html", "boom.html", "hollow.html",
+        "big.html", "dont.html", "raw", "nothing",
+    }  # fmt: skip
+    assert not result.dropped
+    assert "heavy rain" in by_name["a1.html"]["main_content_text"]
+    assert "From the item" in by_name["raw"]["main_content_text"]
+    for name in ("data.json", "pic.png", "empty.html", "boom.html", "hollow.html", "big.html"):
+        assert by_name[name]["main_content_text"] == "", name
+        assert by_name[name]["main_content_html"] == "", name
+    assert "main_content_text" not in by_name["dont.html"]
+
+    stats = result.stats
+    assert stats["cetd/response_count"] == 4  # a1, empty, boom, hollow
+    assert stats["cetd/response_skipped_count/not_html"] == 2
+    assert stats["cetd/response_skipped_count/too_large"] == 1
+    assert stats["cetd/response_skipped_count/dont_cetd"] == 1
+    assert stats["cetd/item_extracted_count"] == 2  # a1 and the raw-HTML item
+    assert stats["cetd/item_empty_count"] == 2  # empty and hollow
+    assert stats["cetd/item_error_count"] == 1  # boom
+    assert stats["cetd/item_skipped_count/not_html"] == 2
+    assert stats["cetd/item_skipped_count/too_large"] == 1
+    assert stats["cetd/item_skipped_count/dont_cetd"] == 1
+    assert stats["cetd/item_skipped_count/no_source"] == 1
+    assert stats["item_scraped_count"] == 10
+
+    warnings = [r.getMessage() for r in caplog.records if r.name == "scrapy_cetd.crawl.pipeline"]
+    assert len(warnings) == 7  # one per failing item, none for dont_cetd
+    for name in ("data.json", "pic.png", "empty.html", "boom.html", "hollow.html", "big.html"):
+        assert sum(base + name in message for message in warnings) == 1, name
+    assert any("boom" in message and "extractor failed" in message for message in warnings)
+    assert len(ItemResponseLinks.for_crawler(crawler)) == 0
+
+
+def test_drop_empty_drops_items_without_main_content(site: tuple[Path, str]) -> None:
+    _, base = site
+
+    class Spider(MixedSpider):
+        async def start(self) -> AsyncIterator[Any]:
+            for name in ("a1.html", "empty.html", "data.json"):
+                yield scrapy.Request(self.base + name)
+            yield scrapy.Request(self.base + "dont.html", meta={"dont_cetd": True})
+
+    settings = {"ADDONS": {"scrapy_cetd.Addon": 100}, "CETD_DROP_EMPTY": True}
+    result = crawl(make_crawler(Spider, settings), base=base)
+
+    kept = sorted(ItemAdapter(item)["url"].rsplit("/", 1)[1] for item in result.items)
+    assert kept == ["a1.html", "dont.html"]
+    reasons = {ItemAdapter(item)["url"].rsplit("/", 1)[1]: why for item, why in result.dropped}
+    assert set(reasons) == {"empty.html", "data.json"}
+    assert "no main content" in reasons["empty.html"]
+    assert "not HTML" in reasons["data.json"]
+    assert result.stats["item_dropped_count"] == 2
+
+
+def test_a_page_whose_meta_charset_names_no_text_encoding_gives_its_item(
+    site: tuple[Path, str],
+) -> None:
+    _, base = site
+
+    class Spider(MixedSpider):
+        async def start(self) -> AsyncIterator[Any]:
+            yield scrapy.Request(self.base + "hexmeta.html")
+
+        def parse(self, response: Response) -> Iterator[Any]:
+            yield {"url": response.url, "title": response.css("title::text").get()}
+
+    result = crawl(make_crawler(Spider, {"ADDONS": {"scrapy_cetd.Addon": 100}}), base=base)
+    [item] = result.items
+    assert item["title"] == "Hex label"
+    assert "heavy rain" in item["main_content_text"]
+    assert result.stats["cetd/response_charset_ignored_count"] == 1

@@ -1,0 +1,474 @@
+"""The item pipeline, called directly: item kinds, fields, fallbacks, failures, stats."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+import re
+import threading
+import time
+from typing import Any, ClassVar
+
+import pytest
+import scrapy
+from conftest import STORM_PAGE
+from conftest import PipelineHarness as Harness
+from crawlkit import BareItem, NewsAttrs, NewsDataclass, NewsItem
+from itemadapter import ItemAdapter
+from scrapy import Request
+from scrapy.exceptions import DropItem
+from scrapy.http import HtmlResponse, JsonResponse
+from scrapy.utils.misc import build_from_crawler
+
+import scrapy_cetd
+from scrapy_cetd import CETDDownloaderMiddleware
+from scrapy_cetd.crawl.middleware import arrival_time
+from scrapy_cetd.extractors.registry import build_extractor
+from scrapy_cetd.limits import Limits
+
+URL = "http://127.0.0.1/storm.html"
+EXPECTED = scrapy_cetd.extract(STORM_PAGE.encode(), url=URL)
+EMPTY = {"main_content_html": "", "main_content_text": "", "main_content_title": ""}
+
+
+def page(body: str = STORM_PAGE, url: str = URL, **meta: Any) -> HtmlResponse:
+    return HtmlResponse(url, body=body.encode(), encoding="utf-8", request=Request(url, meta=meta))
+
+
+@pytest.mark.parametrize(
+    "item",
+    [{"url": URL}, NewsItem(url=URL), NewsDataclass(url=URL), NewsAttrs(url=URL)],
+    ids=["dict", "scrapy.Item", "dataclass", "attrs"],
+)
+def test_every_item_kind_gets_the_fields(item: Any) -> None:
+    harness = Harness()
+    assert harness.run(item, page()) is item
+    adapter = ItemAdapter(item)
+    assert adapter["main_content_text"] == EXPECTED.text
+    assert adapter["main_content_html"] == EXPECTED.html
+    assert "Heavy rain" in EXPECTED.text
+    assert harness.stat("cetd/item_extracted_count") == 1
+    assert harness.stat("cetd/extract_seconds") > 0
+    assert harness.stat("cetd/extract_seconds_max") > 0
+    assert len(harness.links) == 0
+
+
+def test_field_names_are_configurable_and_none_disables_one() -> None:
+    harness = Harness(CETD_TEXT_FIELD="body", CETD_HTML_FIELD=None, CETD_TITLE_FIELD=None)
+    item = harness.run({}, page())
+    assert item == {"body": EXPECTED.text}
+
+
+def test_algorithm_and_options() -> None:
+    harness = Harness(CETD_ALGORITHM="cetd-ds", CETD_OPTIONS={"threshold_coefficient": 0})
+    item = harness.run({}, page())
+    assert item["main_content_text"] == scrapy_cetd.extract(STORM_PAGE, algorithm="cetd-ds",
+        threshold_coefficient=0).text  # fmt: skip
+    assert "Copyright" in item["main_content_text"]  # λ = 0 keeps the whole body
+
+
+def test_user_extractor_class_by_import_path() -> None:
+    extractor = build_extractor("crawlkit.BoomExtractor", {"inner": "cetd-ds"})
+    assert type(extractor).__name__ == "BoomExtractor"
+    harness = Harness(CETD_ALGORITHM="crawlkit.BoomExtractor")
+    assert harness.run({}, page())["main_content_text"] == EXPECTED.text
+    with pytest.raises(ValueError, match="no extract"):
+        build_extractor("collections.OrderedDict", {})
+
+
+def test_source_field_fallback_when_no_response_is_linked() -> None:
+    harness = Harness(CETD_SOURCE_FIELD="raw")
+    item = harness.run({"url": URL, "raw": STORM_PAGE})
+    assert item["main_content_text"] == EXPECTED.text
+    # Bytes are decoded as Scrapy decodes a body.
+    item = harness.run({"url": URL, "raw": STORM_PAGE.encode()})
+    assert item["main_content_text"] == EXPECTED.text
+    # A non-HTML response falls back to the field too.
+    item = harness.run({"raw": STORM_PAGE}, JsonResponse(URL, body=b"{}"))
+    assert item["main_content_text"] == EXPECTED.text
+    assert harness.stat("cetd/item_extracted_count") == 3
+
+
+def test_no_source_goes_on_with_empty_fields_warning_and_stat(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    harness = Harness()
+    with caplog.at_level(logging.WARNING):
+        item = harness.run({"url": URL})
+    assert item == {"url": URL, **EMPTY}
+    assert harness.stat("cetd/item_skipped_count/no_source") == 1
+    assert [
+        URL in r.getMessage() and "CETD_SOURCE_FIELD" in r.getMessage() for r in caplog.records
+    ] == [True]
+
+
+def test_extractor_error_warns_once_per_url_and_cause(caplog: pytest.LogCaptureFixture) -> None:
+    harness = Harness(CETD_ALGORITHM="crawlkit.BoomExtractor")
+    boom = page(url="http://127.0.0.1/boom.html")
+    with caplog.at_level(logging.WARNING):
+        items = [harness.run({}, boom) for _ in range(3)]
+    assert all(item == EMPTY for item in items)
+    assert harness.stat("cetd/item_error_count") == 3
+    messages = [r.getMessage() for r in caplog.records]
+    assert len(messages) == 1
+    assert "http://127.0.0.1/boom.html" in messages[0] and "RuntimeError" in messages[0]
+
+
+def test_empty_page_is_counted_not_lost() -> None:
+    harness = Harness()
+    item = harness.run({}, page("<html><head><title>t</title></head><body></body></html>"))
+    assert item == EMPTY
+    assert harness.stat("cetd/item_empty_count") == 1
+    item = harness.run({}, page(""))
+    assert item["main_content_text"] == ""
+    assert harness.stat("cetd/item_empty_count") == 2
+
+
+def test_declared_item_without_the_fields(caplog: pytest.LogCaptureFixture) -> None:
+    harness = Harness()
+    with caplog.at_level(logging.WARNING):
+        items = [harness.run(BareItem(url=URL), page()) for _ in range(2)]
+    assert all(dict(item) == {"url": URL} for item in items)
+    assert harness.stat("cetd/item_skipped_count/missing_fields") == 2
+    assert len(caplog.records) == 1  # once per item class
+    assert "BareItem" in caplog.records[0].getMessage()
+    assert len(harness.links) == 0
+
+
+def test_overwrite_false_keeps_what_the_spider_set() -> None:
+    harness = Harness(CETD_OVERWRITE=False)
+    mine = {"main_content_text": "mine", "main_content_html": "<p>mine</p>"}
+    every = harness.run({**mine, "main_content_title": "My title"}, page())
+    assert every == {**mine, "main_content_title": "My title"}
+    assert harness.stat("cetd/item_skipped_count/already_set") == 1
+    both = harness.run(dict(mine), page())  # the title is not set yet: extracted, then kept
+    assert both == {**mine, "main_content_title": EXPECTED.title or ""}
+    one = harness.run({"main_content_text": "mine"}, page())
+    assert one == {
+        "main_content_text": "mine",
+        "main_content_html": EXPECTED.html,
+        "main_content_title": EXPECTED.title or "",
+    }
+    failed = harness.run({"main_content_text": "mine"}, page(""))
+    assert failed == {**EMPTY, "main_content_text": "mine"}
+    overwritten = Harness().run({"main_content_text": "mine"}, page())
+    assert overwritten["main_content_text"] == EXPECTED.text
+
+
+def test_dont_cetd_leaves_the_item_alone(caplog: pytest.LogCaptureFixture) -> None:
+    harness = Harness(CETD_DROP_EMPTY=True)
+    with caplog.at_level(logging.WARNING):
+        item = harness.run({"url": URL}, page(dont_cetd=True))
+    assert item == {"url": URL}
+    assert harness.stat("cetd/item_skipped_count/dont_cetd") == 1
+    assert not caplog.records
+
+
+def test_drop_empty_drops_with_the_reason() -> None:
+    harness = Harness(CETD_DROP_EMPTY=True)
+    with pytest.raises(DropItem, match=r"no main content.*storm\.html"):
+        harness.run({}, page("<html><body></body></html>"))
+    with pytest.raises(DropItem, match="not HTML"):
+        harness.run({}, JsonResponse(URL, body=b"{}"))
+    assert harness.stat("cetd/item_empty_count") == 1
+    assert harness.stat("cetd/item_skipped_count/not_html") == 1
+    assert harness.run({}, page())["main_content_text"] == EXPECTED.text
+
+
+def test_frozen_item_is_an_error_not_a_crash() -> None:
+    import dataclasses
+
+    @dataclasses.dataclass(frozen=True)
+    class Frozen:
+        main_content_html: str = ""
+        main_content_text: str = ""
+
+    harness = Harness()
+    item = Frozen()
+    assert harness.run(item, page()) is item
+    assert harness.stat("cetd/item_error_count") == 1
+
+
+class TitledExtractor:
+    """A user extractor (``CETD_ALGORITHM = "test_pipeline.TitledExtractor"``) that finds a
+    headline, and records the threads it runs in and the URLs it is called for."""
+
+    calls: list[tuple[str, str | None]] = []  # noqa: RUF012 - shared with the test
+
+    def extract(self, tree: Any, *, url: str | None = None) -> scrapy_cetd.ExtractionResult:
+        TitledExtractor.calls.append((threading.current_thread().name, url))
+        result = scrapy_cetd.extract(tree, url=url)
+        return dataclasses.replace(result, title="Storm hits\x01 the coast")
+
+
+def test_title_goes_to_the_title_field_when_the_item_can_hold_it() -> None:
+    class Titled(scrapy.Item):
+        main_content_html = scrapy.Field()
+        main_content_text = scrapy.Field()
+        main_content_title = scrapy.Field()
+
+    harness = Harness(CETD_ALGORITHM="test_pipeline.TitledExtractor")
+    item = harness.run({}, page())
+    assert item["main_content_title"] == "Storm hits the coast"  # control character removed
+    assert dict(harness.run(Titled(), page()))["main_content_title"] == "Storm hits the coast"
+    news = harness.run(NewsItem(url=URL), page())  # declares no title field: no title, no error
+    assert "main_content_title" not in news and news["main_content_text"] == EXPECTED.text
+    assert harness.stat("cetd/item_extracted_count") == 3
+
+    renamed = Harness(CETD_ALGORITHM="test_pipeline.TitledExtractor", CETD_TITLE_FIELD="headline")
+    assert renamed.run({}, page())["headline"] == "Storm hits the coast"
+    disabled = Harness(CETD_ALGORITHM="test_pipeline.TitledExtractor", CETD_TITLE_FIELD=None)
+    assert "main_content_title" not in disabled.run({}, page())
+    kept = Harness(CETD_ALGORITHM="test_pipeline.TitledExtractor", CETD_OVERWRITE=False)
+    assert kept.run({"main_content_title": "Mine"}, page())["main_content_title"] == "Mine"
+
+
+def test_an_item_class_with_only_the_title_field_is_still_missing_the_content_fields() -> None:
+    class OnlyTitle(scrapy.Item):
+        main_content_title = scrapy.Field()
+
+    harness = Harness()
+    assert dict(harness.run(OnlyTitle(), page())) == {"main_content_title": ""}
+    assert harness.stat("cetd/item_skipped_count/missing_fields") == 1
+    only = Harness(CETD_HTML_FIELD=None, CETD_TEXT_FIELD=None)  # the title alone is enough
+    assert dict(only.run(OnlyTitle(), page())) == {"main_content_title": EXPECTED.title or ""}
+    assert only.stat("cetd/item_extracted_count") == 1
+
+
+def test_extraction_runs_off_the_reactor_thread_once_per_response() -> None:
+    TitledExtractor.calls.clear()
+    harness = Harness(CETD_ALGORITHM="test_pipeline.TitledExtractor")
+    response = page()
+
+    async def items_of_one_response() -> list[Any]:
+        items = [{"n": n} for n in range(5)]
+        for item in items:
+            harness.links.link(item, response)
+        return await asyncio.gather(*(harness.pipeline.process_item(item) for item in items))
+
+    items = asyncio.run(items_of_one_response())
+    assert all(item["main_content_text"] == EXPECTED.text for item in items)
+    assert len(TitledExtractor.calls) == 1
+    [(thread, url)] = TitledExtractor.calls
+    assert thread.startswith("scrapy-cetd-extract-") and url == URL
+    assert harness.stat("cetd/item_extracted_count") == 5
+
+
+def test_a_body_that_is_no_document_passes_with_the_reason(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    harness = Harness()
+    with caplog.at_level(logging.WARNING):
+        item = harness.run({"url": URL}, page('{"title": "JSON, not HTML"}'))
+    assert item == {"url": URL, **EMPTY}
+    assert harness.stat("cetd/item_empty_count") == 1
+    assert harness.stat("cetd/item_empty_reason_count/not_a_document") == 1
+    assert "not an HTML document: the body is JSON" in caplog.records[0].getMessage()
+    raw = Harness(CETD_SOURCE_FIELD="raw").run({"raw": b"%PDF-1.4 ..."})
+    assert raw["main_content_text"] == ""
+
+
+def test_max_nodes_and_max_body_size_settings(caplog: pytest.LogCaptureFixture) -> None:
+    harness = Harness(CETD_MAX_NODES=10, CETD_SOURCE_FIELD="raw", CETD_MAX_BODY_SIZE=5000)
+    with caplog.at_level(logging.WARNING):
+        assert harness.run({}, page()) == EMPTY
+        big = {"raw": STORM_PAGE * 20}
+        assert harness.run(big) == {**big, **EMPTY}
+    assert harness.stat("cetd/item_empty_reason_count/max_nodes") == 1
+    assert harness.stat("cetd/item_skipped_count/too_large") == 1
+    messages = [r.getMessage() for r in caplog.records]
+    assert "max_nodes exceeded" in messages[0]
+    assert "raw is larger than CETD_MAX_BODY_SIZE" in messages[1]
+    unlimited = Harness(CETD_MAX_NODES=None, CETD_TIME_BUDGET="None", CETD_MAX_BODY_SIZE="")
+    assert unlimited.pipeline.limits == Limits(None, None, None)
+    assert unlimited.run({}, page())["main_content_text"] == EXPECTED.text
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("CETD_MAX_NODES", 0),
+        ("CETD_MAX_NODES", "many"),
+        ("CETD_TIME_BUDGET", -1.0),
+        ("CETD_MAX_BODY_SIZE", True),
+        ("CETD_MAX_ATTRIBUTES", 0),
+        ("CETD_ISOLATION", "fork"),
+        ("CETD_WORKERS", 0),
+    ],
+)
+def test_limit_settings_are_checked_at_start(name: str, value: Any) -> None:
+    with pytest.raises(ValueError, match=name):
+        Harness(**{name: value})
+
+
+STUCK = threading.Event()
+"""Released at the end of the test that uses :class:`StuckExtractor`."""
+
+
+class StuckExtractor:
+    """A user extractor that never checks a budget: it blocks on :data:`STUCK` for pages
+    whose URL contains ``stuck``."""
+
+    def extract(self, tree: Any, *, url: str | None = None) -> scrapy_cetd.ExtractionResult:
+        if url and "stuck" in url:
+            STUCK.wait(timeout=60)
+        return scrapy_cetd.extract(tree, url=url)
+
+
+def test_an_extractor_past_its_budget_is_given_up_and_replaced(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    harness = Harness(CETD_ALGORITHM="test_pipeline.StuckExtractor", CETD_TIME_BUDGET=0.2)
+    workers = harness.pipeline.workers
+    try:
+        with caplog.at_level(logging.WARNING):
+            stuck = [harness.run({}, page(url=f"http://127.0.0.1/stuck-{n}")) for n in range(3)]
+        assert stuck == [EMPTY] * 3
+        assert harness.stat("cetd/item_empty_reason_count/time_budget") == 3
+        assert harness.stat("cetd/extract_thread_replaced_count") == 3
+        assert "time_budget exceeded: more than 0.2 s" in caplog.records[0].getMessage()
+        # Three threads are stuck; the threads started in their place keep pages going.
+        assert workers.threads > 3
+        assert harness.run({}, page())["main_content_text"] == EXPECTED.text
+    finally:
+        STUCK.set()
+    asyncio.run(harness.pipeline.close_spider())
+
+
+def test_the_budget_counts_from_the_arrival_of_the_response(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    harness = Harness(CETD_TIME_BUDGET=5.0)
+    middleware = build_from_crawler(CETDDownloaderMiddleware, harness.crawler)
+    response = page()
+    assert response.request is not None
+    now = time.monotonic()
+    monkeypatch.setattr("scrapy_cetd.crawl.middleware.time.monotonic", lambda: now - 6.0)
+    middleware.process_response(response.request, response)  # arrived 6 s ago
+    monkeypatch.undo()
+    assert arrival_time(response) == now - 6.0
+    assert harness.run({}, response) == EMPTY
+    assert harness.stat("cetd/item_empty_reason_count/time_budget") == 1
+    # Arrived just now, the same page is extracted.
+    fresh = page()
+    assert fresh.request is not None
+    middleware.process_response(fresh.request, fresh)
+    assert harness.run({}, fresh)["main_content_text"] == EXPECTED.text
+
+
+class GatedExtractor:
+    """A user extractor that records the URLs it is called for and, for URLs containing
+    ``gate``, waits for :attr:`OPEN`."""
+
+    OPEN = threading.Event()
+    called: ClassVar[list[str | None]] = []
+
+    def extract(self, tree: Any, *, url: str | None = None) -> scrapy_cetd.ExtractionResult:
+        self.called.append(url)
+        if url and "gate" in url:
+            self.OPEN.wait(timeout=60)
+        return scrapy_cetd.extract(tree, url=url)
+
+
+def test_a_job_whose_deadline_passes_while_it_waits_is_not_run(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    GatedExtractor.called.clear()
+    harness = Harness(
+        CETD_ALGORITHM="test_pipeline.GatedExtractor", CETD_TIME_BUDGET=0.5, CETD_WORKERS=1
+    )
+    gated, waiting = page(url="http://127.0.0.1/gate"), page(url="http://127.0.0.1/waiting")
+    # The waiting page arrived 0.3 s before the other: its budget ends while the only worker
+    # is held by the gated page.
+    middleware = build_from_crawler(CETDDownloaderMiddleware, harness.crawler)
+    earlier = time.monotonic() - 0.3
+    monkeypatch.setattr("scrapy_cetd.crawl.middleware.time.monotonic", lambda: earlier)
+    assert waiting.request is not None
+    middleware.process_response(waiting.request, waiting)
+    monkeypatch.undo()
+
+    async def both() -> list[Any]:
+        items: list[Any] = [{}, {}]
+        harness.links.link(items[0], gated)
+        harness.links.link(items[1], waiting)
+        return await asyncio.gather(*(harness.pipeline.process_item(item) for item in items))
+
+    try:
+        assert asyncio.run(both()) == [EMPTY, EMPTY]
+        assert harness.stat("cetd/item_empty_reason_count/time_budget") == 2
+        assert harness.stat("cetd/extract_expired_waiting_count") == 1
+        assert GatedExtractor.called == ["http://127.0.0.1/gate"]
+    finally:
+        GatedExtractor.OPEN.set()
+    asyncio.run(harness.pipeline.close_spider())
+
+
+class StallExtractor:
+    """A user extractor that, for URLs containing ``stall``, backtracks for minutes in one call
+    of a regular expression (C code that holds the GIL and no budget check interrupts)."""
+
+    def extract(self, tree: Any, *, url: str | None = None) -> scrapy_cetd.ExtractionResult:
+        if url and "stall" in url:
+            re.match(r"(a+)+$", "a" * 64 + "b")
+        return scrapy_cetd.extract(tree, url=url)
+
+
+def test_worker_processes_extract_and_are_killed_when_stuck() -> None:
+    harness = Harness(
+        CETD_ALGORITHM="test_pipeline.StallExtractor",
+        CETD_ISOLATION="process",
+        CETD_TIME_BUDGET=3.0,
+        CETD_WORKERS=2,
+    )
+    pipeline = harness.pipeline
+
+    async def crawl() -> list[Any]:
+        await pipeline.open_spider()
+        items: list[Any] = [{}, {}, {}]
+        responses = [page(url="http://127.0.0.1/stall"), page(), page()]
+        for item, response in zip(items, responses, strict=True):
+            harness.links.link(item, response)
+        done = await asyncio.gather(*(pipeline.process_item(item) for item in items[:2]))
+        while harness.stat("cetd/extract_process_killed_count") is None:
+            await asyncio.sleep(0.1)  # the worker is killed KILL_GRACE after the budget
+        done.append(await pipeline.process_item(items[2]))
+        await pipeline.close_spider()
+        return done
+
+    stalled, normal, after = asyncio.run(asyncio.wait_for(crawl(), 60))
+    assert stalled == EMPTY
+    assert normal["main_content_text"] == after["main_content_text"] == EXPECTED.text
+    assert harness.stat("cetd/item_empty_reason_count/time_budget") == 1
+    assert harness.stat("cetd/extract_process_killed_count") == 1
+    assert harness.stat("cetd/item_extracted_count") == 2
+
+
+def test_a_stopped_pool_of_worker_processes_costs_no_item() -> None:
+    harness = Harness(CETD_ISOLATION="process", CETD_WORKERS=1)
+    processes = harness.pipeline.processes
+    assert processes is not None
+    pool = processes._started()
+    pool.stop()  # type: ignore[no-untyped-call]
+    pool.join()
+    assert harness.run({}, page()) == EMPTY
+    assert harness.stat("cetd/item_error_count") == 1
+
+
+@pytest.mark.parametrize("isolation", ["threads", "process"])
+def test_a_charset_label_that_names_no_text_encoding_is_ignored(isolation: str) -> None:
+    harness = Harness(CETD_ISOLATION=isolation, CETD_WORKERS=1, CETD_TIME_BUDGET=5.0)
+    headers = {"Content-Type": "text/html; charset=hex"}
+    response = HtmlResponse(URL, body=STORM_PAGE.encode(), headers=headers, request=Request(URL))
+
+    async def run() -> Any:
+        await harness.pipeline.open_spider()
+        item: dict[str, Any] = {}
+        harness.links.link(item, response)
+        try:
+            return await harness.pipeline.process_item(item)
+        finally:
+            await harness.pipeline.close_spider()
+
+    assert asyncio.run(run())["main_content_text"] == EXPECTED.text
+    assert harness.stat("cetd/item_extracted_count") == 1

@@ -1,0 +1,162 @@
+"""What a page says about itself: declared types, article bodies, reader texts, headline."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+
+from conftest import STORM_PAGE, deep_chain, parse
+from lxml import etree
+from ratios import TENFOLD, growth
+
+from scrapy_cetd.page.markup import page_markup, page_title
+
+
+def test_page_markup_reads_json_ld_microdata_and_open_graph() -> None:
+    tree = parse(
+        "<html><head><script type='application/ld+json'>"
+        '{"@context": "https://schema.org", "@graph": [{"@type": ["NewsArticle", "Thing"]},'
+        ' {"@type": "Person"}]}</script>'
+        "<meta property='og:type' content='article'></head>"
+        "<body><div itemscope itemtype='https://schema.org/Comment'>x</div>"
+        "<div itemprop='articleBody'>y</div></body></html>"
+    )
+    markup = page_markup(tree)
+    assert markup.types == {"newsarticle", "thing", "person", "article", "comment"}
+    assert not markup.discussion and not markup.not_an_article
+    assert [element.text for element in markup.article_bodies] == ["y"]
+
+
+def test_a_broken_json_ld_type_list_declares_nothing() -> None:
+    tree = parse(
+        "<html><head><script type='application/ld+json'>"
+        '{"@type": [NewsArticle", "Thing"], "license": {"@type": "CreativeWork"}}'
+        "</script></head><body><p>text</p></body></html>"
+    )
+    assert page_markup(tree).types == {"creativework"}
+
+
+def test_json_ld_nested_deeper_than_python_reads_declares_nothing() -> None:
+    deep_list = "[" * 5_000 + '"Article"]'
+    deep_review = '{"@type": "Review", "reviewBody": ' + "[" * 5_000 + "]" * 5_000 + "}"
+    for script in (f'{{"@type": {deep_list}}}', deep_review):
+        tree = parse(f"<html><head><script type='application/ld+json'>{script}</script></head>")
+        assert not page_markup(tree).user_texts
+
+
+def test_declared_types_tell_discussions_and_pages_that_are_no_article() -> None:
+    forum = page_markup(parse("<body><div itemscope itemtype='https://schema.org/QAPage'>q</div>"))
+    assert forum.discussion and forum.not_an_article
+    product = page_markup(parse("<head><meta property='og:type' content='product'></head><p>x"))
+    assert product.types == {"product"} and product.not_an_article and not product.discussion
+    assert not page_markup(parse("<body><p>nothing declared</p></body>")).not_an_article
+
+
+def test_reader_texts_come_from_json_ld_reviews_comments_and_answers() -> None:
+    data = {
+        "@type": "Product",
+        "review": [{"@type": "Review", "reviewBody": "Warm and dry."}],
+        "comment": {"@type": "Comment", "text": "Nice."},
+        "offers": {"@type": "Offer", "description": "Not a reader's text."},
+    }
+    tree = parse(
+        f"<head><script type='application/ld+json'>{json.dumps(data)}</script>"
+        "<script type='application/ld+json'>{not json</script></head><body>x</body>"
+    )
+    assert sorted(page_markup(tree).user_texts) == ["Nice.", "Warm and dry."]
+
+
+def test_og_type_counts_only_in_the_head() -> None:
+    tree = parse("<body><meta property='og:type' content='product'><p>x</p></body>")
+    assert page_markup(tree).types == frozenset()
+
+
+def test_page_title_falls_back_to_metadata() -> None:
+    assert page_title(parse(STORM_PAGE)) == "Storm hits the coast"
+    og = parse(
+        "<html><head><meta property='og:title' content=' The  headline '><title>t</title>"
+        "</head><body><p>x</p></body></html>"
+    )
+    assert page_title(og) == "The headline"
+    assert page_title(parse("<html><head><title>Only </title></head><body>x</body></html>")) == (
+        "Only"
+    )
+    assert page_title(parse("<body><p>no title</p></body>")) is None
+
+
+def json_ld_page(scripts: list[str]) -> str:
+    head = "".join(f"<script type='application/ld+json'>{script}</script>" for script in scripts)
+    return f"<html><head>{head}</head><body><p>text</p></body></html>"
+
+
+def markup_of(page: Callable[[int], str]) -> Callable[[int], Callable[[], object]]:
+    """For :func:`growth`: reading the markup of ``page(size)``."""
+
+    def make(size: int) -> Callable[[], object]:
+        tree = parse(page(size))
+        return lambda: page_markup(tree)
+
+    return make
+
+
+def test_type_lists_that_never_close_are_read_in_linear_time() -> None:
+    page = markup_of(lambda size: json_ld_page(['"@type": [ "Article", ' * (size // 24)]))
+    assert growth(page, 20_000, 200_000) < TENFOLD
+    tree = parse(json_ld_page(['{"@type": ["Review"], "x": ["@type": [ ' * 100 + "]"]))
+    assert page_markup(tree).types == {"review"}
+
+
+def test_type_keys_are_read_whatever_their_values() -> None:
+    script = (
+        '{"@type" : "NewsArticle", "a": {"@type":["Person", "Thing"]}, "b": {"@type": [1, 2]},'
+        ' "c": {"@type": ["x" "y"]}, "d": {"@type": {"no": "list"}}, "e": "\\"@type\\": \\"Q\\"",'
+        ' "f": ["@type": "Clip"], "g": {"@type": "Never closed'
+    )
+    assert page_markup(parse(json_ld_page([script]))).types == {
+        "newsarticle", "person", "thing", "1", "2", "clip"
+    }  # fmt: skip
+
+
+def test_json_ld_of_every_shape_is_read_in_linear_time() -> None:
+    review = '{"@type": "Review", "reviewBody": "warm and dry and light enough to carry"}'
+    nested = '{"@type": "Review", "reviewBody": "text", "item": ' * 50 + "1" + "}" * 50
+    shapes: dict[str, Callable[[int], str]] = {
+        "many scripts": lambda size: json_ld_page([review] * (size // len(review))),
+        "deep nesting": lambda size: json_ld_page(
+            ["[" + ", ".join([nested] * (size // len(nested))) + "]"]
+        ),
+        "a large @graph": lambda size: json_ld_page(
+            [json.dumps({"@graph": [json.loads(review)] * (size // len(review))})]
+        ),
+    }
+    for name, page in shapes.items():
+        # from 100 kB: below, the objects of one read fit the processor's caches
+        assert growth(markup_of(page), 100_000, 1_000_000) < TENFOLD, name
+
+
+def nested(tag: str, depth: int, text: str = " ") -> etree._Element:
+    """An ``<html>`` whose body nests ``depth`` elements ``tag`` holding ``text`` each, and
+    then a paragraph; built element by element, since :func:`parse` stops at 256 levels."""
+    root, chain = deep_chain(0)
+    for _ in range(depth):
+        chain.append(etree.SubElement(chain[-1], tag))
+        chain[-1].text = text
+    etree.SubElement(chain[0], "p").text = "text"
+    return root
+
+
+def test_page_title_reads_each_heading_once() -> None:
+    def title_of(page: Callable[[int], etree._Element]) -> Callable[[int], Callable[[], object]]:
+        def make(size: int) -> Callable[[], object]:
+            tree = page(size)
+            return lambda: page_title(tree)
+
+        return make
+
+    assert growth(title_of(lambda depth: nested("h1", depth)), 200, 2_000) < TENFOLD
+    siblings = title_of(lambda count: parse("<body>" + "<h1> <b> </b></h1>" * count))
+    assert growth(siblings, 2_000, 20_000) < TENFOLD
+    headings = nested("h1", 3)
+    etree.SubElement(headings[0], "h1").text = "a "
+    etree.SubElement(headings[0][-1], "b").text = "b"
+    assert page_title(headings) == "a b"

@@ -1,0 +1,515 @@
+"""The compiled accelerator against the pure-Python reference: same views, counts, densities,
+modes and renderings, and the same ExtractionResult, on hand-made trees and on every page of the
+shared datasets; plus its guarantees (input untouched, deep trees, threads) and its fallback."""
+
+from __future__ import annotations
+
+import logging
+import random
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import lxml.html
+import pytest
+from conftest import EXAMPLE_1, STORM_PAGE, deep_chain, parse, texts_from_threads
+from lxml import etree
+
+from scrapy_cetd.evaluation.datasets import Page, default_datasets_root, find_datasets
+from scrapy_cetd.extractors import cetd, cetd_plus, furniture
+from scrapy_cetd.extractors.registry import get_extractor
+from scrapy_cetd.limits import LimitExceededError, deadline
+from scrapy_cetd.page import density, dom, flags, markup, output
+from scrapy_cetd.page.dom import DomView, build_view_python, find_body
+from scrapy_cetd.page.output import Keep, render_python
+
+ALGORITHMS = ("cetd-ds", "cectd-ds", "cectd-s", "cetd-plus")
+
+SPEEDUPS = dom.speedups
+needs_speedups = pytest.mark.skipif(
+    SPEEDUPS is None, reason="scrapy_cetd.page._speedups is not built or not usable here"
+)
+pytestmark = needs_speedups
+
+PAGES = {
+    "example_1": EXAMPLE_1,
+    "storm": STORM_PAGE,
+    "removed_nodes": (
+        "<body><div>a<!-- c -->b<script>x</script>c<?pi x?>d<style>s</style>e"
+        "<noscript>n</noscript>f<template>t</template>g<p>kept</p>h</div></body>"
+    ),
+    "hidden": (
+        '<body><div hidden>h</div><p style="DISPLAY : none">s</p><p style="visibility:hidden">'
+        'v</p><input type=" HIDDEN "><input type="text"><span style="color:red">shown</span>'
+        '<div style="">empty style</div><p>text <b hidden="">x</b> after</p></body>'
+    ),
+    "links": (
+        "<body><div><a href='/'>one <b>bold <i>deep</i></b></a> and <button>press</button>"
+        "<select><option>o</option></select><div><a>all</a><a>links</a></div></div>"
+        "<p>plain words here and more words</p></body>"
+    ),
+    "whitespace": (
+        "<body><div>\u00a0 a \u3000 b \t\n<p> \x0c spaced\u2028out\x85x\x1cy </p>\n\n</div>"
+        "<p>\x0c<!-- x -->\x0cjoined\x0b<!-- y --> \x0c tails</p></body>"
+    ),
+    "blocks": (
+        "<body><h1>Title</h1><p>First <br>line</p><ul><li>one</li><li>two<ul><li>in</li>"
+        "</ul></li></ul><table><tr><td>c1</td><td>c2</td></tr></table><pre> keep\n  it</pre>"
+        "<img src='i.png' alt='x'><p>Last paragraph with some text in it.</p></body>"
+    ),
+    "attributes": (
+        '<body><div data-x class="a&amp;b" title="&quot;q&quot;"><p lang=fr>fran\u00e7ais'
+        '</p><a href="/caf\u00e9?a=1&amp;b=2">link</a><input checked disabled></div></body>'
+    ),
+    "empty": "<body></body>",
+    "blank": "<body>  \n  <div> </div></body>",
+    "comment_only": "<body><!-- nothing --></body>",
+    "furniture": (
+        '<html><head><meta property="og:type" content="article"><script type="application/'
+        'ld+json">{"@type": "NewsArticle"}</script></head><body><nav><a href="/">Home</a>'
+        '<a>No link</a></nav><div role=" Navigation ">menu</div><main><article itemprop='
+        '"articleBody"><h1>Title</h1><p>A long paragraph of the article body with words.</p>'
+        '<form><input type="text"><button>Go</button></form><div class="Comments-List">'
+        '<p>a reader writes</p></div><div id="DISQUS_thread">thread</div><div class="kommentar'
+        ' \u0130comment">non-ASCII class</div><div class="caf\u00e9 comment">caf\u00e9</div>'
+        '<div itemtype="http://schema.org/Comment">typed comment</div><div class="x&amp;'
+        'comment">entity</div></article></main><aside>related<p hidden>'
+        'hidden <span style="display:none">nested hidden</span> text</p></aside>'
+        '<footer role="contentinfo">footer text</footer><div itemscope itemtype="https://'
+        'schema.org/Person">author</div></body></html>'
+    ),
+}
+
+
+def tree(name: str) -> etree._Element:
+    return parse(PAGES[name])
+
+
+def body(root: etree._Element) -> etree._Element:
+    found = find_body(root)
+    assert found is not None
+    return found
+
+
+@pytest.fixture
+def pure_python(monkeypatch: pytest.MonkeyPatch) -> Callable[[], Any]:
+    """A context in which every dispatching function runs its Python code."""
+
+    class PurePython:
+        def __enter__(self) -> None:
+            monkeypatch.setattr(dom, "speedups", None)
+
+        def __exit__(self, *exc: object) -> None:
+            monkeypatch.setattr(dom, "speedups", SPEEDUPS)
+
+    return PurePython
+
+
+def view_fields(view: DomView) -> tuple[Any, ...]:
+    return (
+        list(view.elements),
+        view.tags,
+        view.parent,
+        view.children,
+        view.runs,
+        view.depth,
+        view.in_link,
+    )
+
+
+def assert_same_view(root: etree._Element, *, both: bool = True) -> DomView:
+    """Both builds of ``root``'s view, field by field (the very same element proxies), with
+    hidden elements removed and, when ``both``, kept."""
+    for remove_hidden in (False, True) if both else (True,):
+        fast = dom.build_view(root, remove_hidden=remove_hidden)
+        slow = build_view_python(root, remove_hidden=remove_hidden)
+        assert view_fields(fast) == view_fields(slow)
+    return fast
+
+
+def assert_same_numbers(view: DomView) -> None:
+    """Counts, densities, DensitySums, smoothing and argmax, bit for bit."""
+    counts = density.count_nodes(view)
+    reference = density.count_nodes_python(view)
+    assert (counts.chars, counts.tags, counts.link_chars, counts.link_tags) == (
+        reference.chars,
+        reference.tags,
+        reference.link_chars,
+        reference.link_tags,
+    )
+    assert counts.run_chars == reference.run_chars
+    for composite in (False, True):
+        values = density.densities(counts, composite=composite)
+        assert values == density.densities_python(counts, composite=composite)
+        sums = density.density_sums(view, counts, values, composite=composite)
+        assert sums == density.density_sums_python(view, counts, values, composite=composite)
+        assert cetd.smooth_over_siblings(view, values) == cetd.smooth_over_siblings(
+            view, tuple(values)
+        )
+        assert cetd._subtree_argmax(view.parent, sums) == cetd._subtree_argmax(
+            tuple(view.parent), sums
+        )
+
+
+def assert_same_rendering(view: DomView, modes: list[Keep]) -> None:
+    assert output.render(view, modes) == render_python(view, modes)
+
+
+def random_modes(view: DomView, rng: random.Random) -> list[Keep]:
+    modes = [rng.choice((Keep.DROP, Keep.SHELL, Keep.TEXT, Keep.TEXT)) for _ in range(len(view))]
+    modes[0] = rng.choice((Keep.SHELL, Keep.TEXT))
+    return modes
+
+
+def assert_same_results(
+    root: etree._Element, pure_python: Callable[[], Any], algorithms: tuple[str, ...] = ALGORITHMS
+) -> None:
+    for algorithm in algorithms:
+        extractor = get_extractor(algorithm)
+        fast = extractor.extract(root)
+        with pure_python():
+            slow = extractor.extract(root)
+        assert fast == slow, algorithm
+
+
+@pytest.mark.parametrize("name", sorted(PAGES))
+def test_hand_made_pages_match_the_reference(name: str, pure_python: Callable[[], Any]) -> None:
+    root = tree(name)
+    view = assert_same_view(body(root))
+    assert_same_numbers(view)
+    rng = random.Random(name)
+    for _ in range(30):
+        assert_same_rendering(view, random_modes(view, rng))
+    assert_same_results(root, pure_python)
+
+
+def test_counts_of_every_kind_of_whitespace_match_the_reference() -> None:
+    spaces = "".join(chr(code) for code in range(0x3001) if chr(code).isspace())
+    texts = [
+        spaces,
+        f"a{spaces}b",
+        f"{spaces}caf\u00e9 \u00e0 la{spaces}",
+        "\u4e2d\u6587\u3000\u6587\u5b57",
+        "\U0001f600 x\u2029y\x85z",
+        "",
+    ]
+    view = dom.build_view(body(parse("<body><p>x</p><p>y</p></body>")))
+    view = DomView(
+        view.elements,
+        view.tags,
+        view.parent,
+        view.children,
+        [texts[:1], texts[1:2], texts[2:]],
+        view.depth,
+        [False, True, False],
+    )
+    counts = density.count_nodes(view)
+    reference = density.count_nodes_python(view)
+    assert counts.run_chars == reference.run_chars
+    assert counts.chars == reference.chars
+
+
+def test_content_and_own_modes_match_the_reference(pure_python: Callable[[], Any]) -> None:
+    view = dom.build_view(body(tree("blocks")))
+    rng = random.Random(7)
+    for _ in range(20):
+        content = [rng.random() < 0.3 for _ in range(len(view))]
+        shells = [rng.random() < 0.5 for _ in range(len(view))]
+        fast = [
+            output.content_modes(view, content, shells, shell_text=True),
+            output.content_modes(view, content, shells, shell_text=False),
+            output.own_modes(view, content),
+        ]
+        with pure_python():
+            slow = [
+                output.content_modes(view, content, shells, shell_text=True),
+                output.content_modes(view, content, shells, shell_text=False),
+                output.own_modes(view, content),
+            ]
+        assert fast == slow
+
+
+def test_element_nodes_read_as_a_sequence_of_proxies() -> None:
+    root = tree("blocks")
+    view = dom.build_view(body(root))
+    reference = build_view_python(body(root))
+    elements = view.elements
+    assert type(elements).__name__ == "ElementNodes"
+    assert len(elements) == len(reference.elements)
+    assert list(elements) == reference.elements
+    assert elements[-1] is reference.elements[-1]
+    assert elements[1:3] == reference.elements[1:3]
+    assert elements.index(reference.elements[4]) == 4
+    with pytest.raises(ValueError, match="not in the view"):
+        elements.index(root)
+    with pytest.raises(IndexError):
+        elements[len(elements)]
+    with pytest.raises(TypeError):
+        elements["1"]
+
+
+def cetd_plus_passes(root: etree._Element, rng: random.Random) -> list[Any]:
+    """What cetd-plus's passes make of ``root``, with random selections drawn from ``rng``."""
+    page_body = body(root)
+    view = dom.build_view(page_body)
+    counts = density.count_nodes(view)
+    results: list[Any] = [
+        dom.attribute_owners(root, markup._MARKUP_ATTRIBUTES),
+        dom.hidden_elements(page_body),
+        dom.hidden_text_length(page_body),
+        markup.page_markup(root),
+    ]
+    for structural, comments, forms in ((True, True, True), (True, False, False)):
+        drop = furniture.boilerplate(
+            view, counts.chars, structural=structural, comments=comments, forms=forms
+        )
+        results.append(drop)
+        for href_links in (False, True):
+            results.append(view_fields(furniture.without(view, drop, href_links=href_links)))
+    content = [rng.random() < 0.3 for _ in range(len(view))]
+    modes = random_modes(view, rng)
+    results += [
+        flags.ancestors_of(view, content),
+        output.kept_elements(view, modes),
+        cetd_plus._kept_chars(view, counts, modes),
+        cetd_plus._chars(view, counts, content),
+    ]
+    for ratio in (0.0, 0.5):
+        changed = list(modes)
+        cetd_plus._drop_link_blocks(view, counts, changed, ratio)
+        results.append(changed)
+    return results
+
+
+def test_cetd_plus_passes_match_the_reference(pure_python: Callable[[], Any]) -> None:
+    """Furniture, markup, hidden text, pruned views and what a selection keeps, both ways."""
+    for name in sorted(PAGES):
+        root = tree(name)
+        fast = cetd_plus_passes(root, random.Random(name))
+        with pure_python():
+            slow = cetd_plus_passes(root, random.Random(name))
+        assert fast == slow, name
+
+
+def test_furniture_comments_and_hidden_text_on_a_hand_made_page() -> None:
+    """What the passes compared above find, checked by hand once."""
+    root = tree("furniture")
+    page_body = body(root)
+    view = dom.build_view(page_body)
+    counts = density.count_nodes(view)
+    drop = furniture.boilerplate(view, counts.chars, structural=True, comments=True)
+    dropped = {view.elements[i].get("class") or view.elements[i].get("id") or view.tags[i]
+               for i in range(len(view)) if drop[i]}  # fmt: skip
+    assert {"nav", "form", "Comments-List", "DISQUS_thread", "aside", "footer"} <= dropped
+    assert "kommentar \u0130comment" in dropped  # Python lower-cases the non-ASCII name
+    assert {"caf\u00e9 comment", "x&comment"} <= dropped
+    assert "article" not in dropped
+    declared = markup.page_markup(root)
+    assert {"article", "newsarticle", "person"} <= declared.types
+    assert [element.tag for element in declared.article_bodies] == ["article"]
+    assert dom.hidden_text_length(page_body) == len("hidden nested hidden text")
+
+
+def test_filtered_views_render_like_the_reference() -> None:
+    """A view built by another module from a subset of the elements (as cetd_plus does)."""
+    view = dom.build_view(body(tree("links")))
+    keep = [i for i in range(len(view)) if view.tags[i] not in ("b", "select")]
+    index = {old: new for new, old in enumerate(keep)}
+    filtered = DomView(
+        [view.elements[i] for i in keep],
+        [view.tags[i] for i in keep],
+        [index.get(view.parent[i], -1) for i in keep],
+        [[index[c] for c in view.children[i] if c in index] for i in keep],
+        [view.runs[i][:1] + [""] * sum(c in index for c in view.children[i]) for i in keep],
+        [view.depth[i] for i in keep],
+        [view.in_link[i] for i in keep],
+    )
+    rng = random.Random(3)
+    for _ in range(30):
+        assert_same_rendering(filtered, random_modes(filtered, rng))
+
+
+def test_cdata_entities_and_namespaces_match_the_reference(
+    pure_python: Callable[[], Any],
+) -> None:
+    root = lxml.html.document_fromstring("<html><body><div>x</div></body></html>")
+    div = root.find("body/div")
+    assert div is not None
+    paragraph = etree.SubElement(div, "p")
+    paragraph.text = etree.CDATA("raw <text> in a CDATA section and more words")
+    paragraph.append(etree.Entity("amp"))
+    paragraph[-1].tail = "after the entity"
+    etree.SubElement(div, "{http://example.com/ns}item").text = "namespaced element text"
+    view = assert_same_view(body(root))
+    assert_same_numbers(view)
+    rng = random.Random(11)
+    for _ in range(30):
+        assert_same_rendering(view, random_modes(view, rng))
+    assert_same_results(root, pure_python)
+
+
+def test_compiled_functions_decline_what_they_do_not_handle() -> None:
+    """Input the compiled code does not handle goes back to Python instead of failing."""
+    assert SPEEDUPS is not None
+    view = dom.build_view(body(tree("storm")))
+    keep = (Keep.DROP, Keep.SHELL, Keep.TEXT)
+    assert SPEEDUPS.build_view("not an element", True) is None
+    assert SPEEDUPS.count_nodes(tuple(view.runs), view.in_link, view.parent) is None
+    assert SPEEDUPS.count_nodes(view.runs, view.in_link, [*view.parent[:-1], len(view)]) is None
+    assert SPEEDUPS.densities([1.5], [0], [0], [0], 0.0, False) is None
+    assert SPEEDUPS.subtree_argmax([-1, 0], [1, 2]) is None
+    assert SPEEDUPS.smooth_over_siblings([[1], []], [0.5, 0.5]) is not None
+    assert SPEEDUPS.smooth_over_siblings([[2], []], [0.5, 0.5]) is None
+    fields = (view.elements, view.children, view.parent, view.runs, view.tags)
+    clean = output.drop_unsafe_attributes
+    assert SPEEDUPS.render(*fields, ["x"] * len(view), keep, output.BLOCK_TAGS, clean) is None
+    kept = [Keep.TEXT] * len(view)
+    assert SPEEDUPS.render(*fields, kept, list(keep), output.BLOCK_TAGS, clean) is None
+
+
+def test_input_tree_is_unchanged() -> None:
+    root = tree("storm")
+    before = etree.tostring(root)
+    for algorithm in ALGORITHMS:
+        get_extractor(algorithm).extract(root)
+        get_extractor(algorithm, threshold_coefficient=0).extract(root)
+    view = dom.build_view(body(root))
+    rng = random.Random(5)
+    for _ in range(10):
+        output.render(view, random_modes(view, rng))
+    assert etree.tostring(root) == before
+
+
+def test_deep_nesting_matches_the_reference(pure_python: Callable[[], Any]) -> None:
+    """Every compiled walk keeps its own stack: a 100,000-deep page needs no C recursion."""
+    root, chain = deep_chain(100_000)
+    chain[50_000].tail = "tail in the middle"
+    chain[-1].text = "deep content at the bottom"
+    view = assert_same_view(chain[0], both=False)
+    assert_same_numbers(view)
+    modes = [Keep.SHELL] * len(view)
+    modes[-1] = Keep.TEXT
+    assert_same_rendering(view, modes)
+    for algorithm in ALGORITHMS:
+        assert "deep content at the bottom" in get_extractor(algorithm).extract(root).text
+    assert_same_results(root, pure_python, ("cectd-ds", "cetd-plus"))
+
+
+def test_threads_share_the_compiled_path() -> None:
+    extractor = get_extractor("cectd-ds")
+    pages = [parse(STORM_PAGE.replace("Storm", f"Storm {i}")) for i in range(8)]
+    expected = [extractor.extract(page).text for page in pages]
+    assert texts_from_threads(extractor, pages, rounds=20) == expected
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "usable"),
+    [("SCRAPY_CETD_PURE_PYTHON", "1", False), ("SCRAPY_CETD_PURE_PYTHON", "0", True)],
+)
+def test_environment_variable_switches_to_pure_python(
+    monkeypatch: pytest.MonkeyPatch, variable: str, value: str, usable: bool
+) -> None:
+    monkeypatch.setenv(variable, value)
+    assert (dom._load_speedups() is not None) is usable
+
+
+def test_other_lxml_version_falls_back_with_a_debug_message(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    assert SPEEDUPS is not None
+    monkeypatch.setattr(SPEEDUPS, "LXML_VERSION", (1, 0, 0, 0))
+    with caplog.at_level(logging.DEBUG, logger="scrapy_cetd.page.dom"):
+        assert dom._load_speedups() is None
+    assert "compiled against lxml" in caplog.text
+
+
+def dataset_pages() -> Iterator[Any]:
+    root = default_datasets_root()
+    if root is None:
+        return
+    for dataset in find_datasets(root):
+        yield pytest.param(dataset, id=dataset.name)
+
+
+def parse_page(page: Page) -> etree._Element | None:
+    parser = lxml.html.HTMLParser(recover=True, huge_tree=True)
+    return etree.fromstring(page.html, parser=parser)
+
+
+@pytest.mark.datasets
+@pytest.mark.slow
+@pytest.mark.parametrize("dataset", list(dataset_pages()))
+def test_every_dataset_page_matches_the_reference(
+    dataset: Any, pure_python: Callable[[], Any]
+) -> None:
+    rng = random.Random(dataset.name)
+    for number, page in enumerate(dataset.pages()):
+        root = parse_page(page)
+        if root is None:
+            continue
+        page_body = find_body(root)
+        if page_body is not None:
+            view = assert_same_view(page_body, both=False)
+            assert_same_numbers(view)
+            if number % 10 == 0 and len(view) > 1:
+                assert_same_rendering(view, random_modes(view, rng))
+        assert_same_results(root, pure_python)
+
+
+def test_every_compiled_pass_and_its_python_twin_stop_at_the_deadline(
+    pure_python: Callable[[], Any],
+) -> None:
+    """Each long loop checks the time budget every 4,096 iterations, compiled or not: past the
+    deadline a pass raises LimitExceededError instead of running to its end."""
+    assert SPEEDUPS is not None
+    page = "<body><div>" + "<p hidden>h</p><p class='a'>x <a href='/'>y</a></p>z" * 2_500
+    root = parse(page + "</div></body>")
+    view = dom.build_view(body(root))
+    counts = density.count_nodes(view)
+    values = [float(i) for i in range(len(view))]
+    flags = [i % 3 == 0 for i in range(len(view))]
+    modes = [Keep.TEXT] * len(view)
+    keep = (Keep.DROP, Keep.SHELL, Keep.TEXT)
+    fields = (view.elements, view.children, view.parent, view.runs, view.tags)
+    compiled: dict[str, Callable[[], object]] = {
+        "build_view": lambda: SPEEDUPS.build_view(body(root), True),
+        "hidden_elements": lambda: SPEEDUPS.hidden_elements(body(root)),
+        "hidden_text_length": lambda: SPEEDUPS.hidden_text_length(body(root)),
+        "attribute_owners": lambda: SPEEDUPS.attribute_owners(body(root), ((b"class", None),)),
+        "count_nodes": lambda: SPEEDUPS.count_nodes(view.runs, view.in_link, view.parent),
+        "densities": lambda: SPEEDUPS.densities(
+            counts.chars, counts.tags, counts.link_chars, counts.link_tags, 0.5, True
+        ),
+        "density_sums": lambda: SPEEDUPS.density_sums(
+            view.children, counts.run_chars, view.in_link, values, 0.5, True
+        ),
+        "subtree_argmax": lambda: SPEEDUPS.subtree_argmax(view.parent, values),
+        "smooth_over_siblings": lambda: SPEEDUPS.smooth_over_siblings(view.children, values),
+        "content_modes": lambda: SPEEDUPS.content_modes(view.parent, flags, flags, False, keep),
+        "own_modes": lambda: SPEEDUPS.own_modes(view.parent, flags, keep),
+        "ancestors_of": lambda: SPEEDUPS.ancestors_of(view.parent, flags),
+        "kept_elements": lambda: SPEEDUPS.kept_elements(view.parent, modes, keep),
+        "render": lambda: SPEEDUPS.render(
+            *fields, modes, keep, output.BLOCK_TAGS, output.drop_unsafe_attributes
+        ),
+    }
+    python: dict[str, Callable[[], object]] = {
+        "build_view": lambda: build_view_python(body(root)),
+        "hidden_text_length": lambda: dom.hidden_text_length(body(root)),
+        "content_modes": lambda: output.content_modes(view, flags, flags, shell_text=False),
+        "own_modes": lambda: output.own_modes(view, flags),
+        "kept_elements": lambda: output.kept_elements(view, modes),
+        "render": lambda: render_python(view, modes),
+        "element_text": lambda: output.element_text(root),
+    }
+    for name, run in compiled.items():
+        assert run() is not None, name
+        with deadline(1e-9), pytest.raises(LimitExceededError):
+            time.sleep(1e-3)
+            run()
+    with pure_python():
+        for name, run in python.items():
+            assert run() is not None, name
+            with deadline(1e-9), pytest.raises(LimitExceededError, match="time_budget"):
+                time.sleep(1e-3)
+                run()
