@@ -11,12 +11,19 @@ minutes of CPU or gigabytes of memory:
 * ``max_nodes``: the elements of the parsed tree, counted by libxml2 (one XPath ``count()``, no
   Python object per node) before the extractor builds anything. Every extractor is linear or
   close to it in this number, so it bounds the time and memory of each extraction step;
-* ``time_budget``: seconds for the extractor. No signal and no ``alarm()`` is involved, so it
+* ``max_attributes``: the attributes of one tag, counted in the page's text before it is
+  parsed (:mod:`scrapy_cetd.guard`), since libxml2 parses them in quadratic time, in one C call
+  no budget can interrupt;
+* ``time_budget``: seconds for the extraction. No signal and no ``alarm()`` is involved, so it
   works in any thread: the budget is a deadline in a :class:`~contextvars.ContextVar` (one per
   thread, so concurrent extractions never see each other's), and the extraction checks it
-  between its steps with :func:`check_deadline`. A step already running ends first; its length
-  is bounded through ``max_nodes``. Long loops, including a user's own extractor, may call
-  :func:`check_deadline` as often as they like to stop sooner.
+  between its steps and inside its long loops with :func:`check_deadline`. The deadline is an
+  absolute :func:`time.monotonic` time, so a caller may start the budget earlier than the
+  extraction (a crawl starts it when the response arrives, see :meth:`Limits.extract`); an
+  extraction whose deadline has passed before it begins stops at its first check. A step
+  already running ends first; its length is bounded through ``max_nodes``. Long loops,
+  including a user's own extractor, may call :func:`check_deadline` as often as they like to
+  stop sooner.
 
 A limit that is hit gives the reason ``"<limit> exceeded: <detail>"``; :func:`limit_of` reads
 the limit back from such a reason (the pipeline counts a stat per limit).
@@ -33,6 +40,7 @@ from typing import Protocol
 
 from lxml import etree
 
+from scrapy_cetd.guard import DEFAULT_MAX_ATTRIBUTES, markup_problem
 from scrapy_cetd.result import ExtractionResult, sanitize
 
 DEFAULT_MAX_BODY_SIZE = 10 * 1024 * 1024
@@ -47,7 +55,7 @@ DEFAULT_TIME_BUDGET = 10.0
 hundred times the slowest page of the shared datasets. :func:`scrapy_cetd.extract` itself has
 no budget unless given one."""
 
-LIMITS = ("max_body_size", "max_nodes", "time_budget")
+LIMITS = ("max_body_size", "max_nodes", "max_attributes", "time_budget")
 """The names of the limits, as options of :func:`scrapy_cetd.extract` and in reasons."""
 
 PARSER_MAX_DEPTH = 2048
@@ -88,15 +96,17 @@ def check_deadline(step: str) -> None:
 
 
 @contextlib.contextmanager
-def deadline(budget: float | None) -> Iterator[None]:
+def deadline(budget: float | None, *, start: float | None = None) -> Iterator[None]:
     """Give the code in the block (in this thread) ``budget`` seconds, checked by
-    :func:`check_deadline`; ``None`` adds no budget. A budget inside another never ends later
-    than the outer one."""
+    :func:`check_deadline`; ``None`` adds no budget. The seconds count from ``start``, a
+    :func:`time.monotonic` time (now when ``None``; an earlier time leaves less than
+    ``budget``, possibly nothing). A budget inside another never ends later than the outer
+    one."""
     if budget is None:
         yield
         return
     current = _DEADLINE.get()
-    end = time.monotonic() + budget
+    end = (time.monotonic() if start is None else start) + budget
     if current is not None and current[0] < end:
         end, budget = current
     token = _DEADLINE.set((end, budget))
@@ -134,7 +144,11 @@ class Limits:
     """Elements of the parsed document (the tree handed to the extractor and its
     descendants)."""
     time_budget: float | None = None
-    """Seconds for the extractor, from the start of :meth:`extract`."""
+    """Seconds for the extraction, from the ``start`` given to :meth:`extract` (by default,
+    from the call)."""
+    max_attributes: int | None = DEFAULT_MAX_ATTRIBUTES
+    """Attributes of one tag in the page's text, checked before it is parsed
+    (:meth:`markup_reason`)."""
 
     def __post_init__(self) -> None:
         for name in LIMITS:
@@ -152,12 +166,25 @@ class Limits:
             )
         return None
 
+    def markup_reason(self, text: str) -> str | None:
+        """The reason the decoded page ``text`` is refused before it is parsed, or ``None``:
+        ``max_attributes`` (see :func:`scrapy_cetd.guard.markup_problem`)."""
+        return markup_problem(text, max_attributes=self.max_attributes)
+
     def extract(
-        self, extractor: TreeExtractor, tree: etree._Element, *, url: str | None = None
+        self,
+        extractor: TreeExtractor,
+        tree: etree._Element,
+        *,
+        url: str | None = None,
+        start: float | None = None,
     ) -> ExtractionResult:
         """``extractor.extract(tree, url=url)`` within ``max_nodes`` and ``time_budget``.
 
-        A limit that is hit gives an empty result whose reason names it. The result's text is
+        The budget counts from ``start``, a :func:`time.monotonic` time (by default, from this
+        call): a crawl passes the time its response arrived, so that waiting for a worker
+        counts too, and an extraction begun after its deadline stops at its first check. A
+        limit that is hit gives an empty result whose reason names it. The result's text is
         cleaned of control characters a damaged page leaves in the tree (:func:`sanitize`).
         When nothing visible was found on a page that reaches :data:`PARSER_MAX_DEPTH`, the
         reason says that the parser cut the page there. Other exceptions of the extractor
@@ -165,7 +192,7 @@ class Limits:
         :class:`TypeError`.
         """
         name = str(getattr(extractor, "name", "") or type(extractor).__name__)
-        with deadline(self.time_budget):
+        with deadline(self.time_budget, start=start):
             try:
                 if self.max_nodes is not None:
                     count = _count_elements(tree)

@@ -51,8 +51,8 @@ class ExtractionResult:
 
     An empty result is a valid result: ``text`` and ``html`` are then empty strings and
     ``reason`` says why (``"empty body"``, ``"frameset page"``, ...). A result with content has
-    ``reason`` set to ``None``. Results hold only strings, so they pickle and cross process
-    boundaries (scrapy-redis, Spark, Dask) freely.
+    ``reason`` set to ``None``. Results hold only strings and numbers, so they pickle and cross
+    process boundaries (scrapy-redis, Spark, Dask) freely.
     """
 
     text: str
@@ -65,9 +65,14 @@ class ExtractionResult:
     """Why the result is empty; ``None`` when content was found."""
     title: str | None = None
     """The page's headline, when the algorithm recovers one."""
+    page_type: str | None = None
+    """The kind of page (one of :data:`scrapy_cetd.page.page_types.PAGE_TYPES`: ``article``,
+    ``forum``, ``product``...), when the algorithm classifies pages (cetd-plus does)."""
+    page_type_confidence: float | None = None
+    """The classifier's probability for :attr:`page_type` (1.0 when the type was forced)."""
     notes: tuple[str, ...] = ()
     """What was repaired on the way, such as a charset label that was ignored because it names
-    no text encoding (``"<kind>: <detail>"``, see :data:`scrapy_cetd.parse.NOTE_KINDS`)."""
+    no text encoding (``"<kind>: <detail>"``, see :data:`scrapy_cetd.page.parse.NOTE_KINDS`)."""
     metadata: Metadata | None = None
     """The page's headline, authors, dates, language... when asked for
     (``extract(..., metadata=True)``); ``None`` otherwise."""

@@ -12,6 +12,8 @@ import asyncio
 import contextlib
 import dataclasses
 import functools
+import subprocess
+import sys
 import threading
 from collections.abc import Iterator
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -152,6 +154,27 @@ def serve(directory: Path) -> Iterator[str]:
         server.shutdown()
         server.server_close()
         thread.join(timeout=5)
+
+
+@contextlib.contextmanager
+def serve_apart(directory: Path) -> Iterator[str]:
+    """Like :func:`serve`, from a process of its own (``python -m http.server``), so that
+    sending large pages costs the crawl's process nothing: for tests that time the crawl."""
+    server = subprocess.Popen(
+        [sys.executable, "-u", "-m", "http.server", "0", "--bind", "127.0.0.1"],
+        cwd=directory,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        assert server.stdout is not None
+        banner = server.stdout.readline()  # "Serving HTTP on 127.0.0.1 port 12345 (...) ..."
+        port = int(banner.split(" port ", 1)[1].split()[0])
+        yield f"http://127.0.0.1:{port}/"
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
 
 
 def make_crawler(spidercls: type[scrapy.Spider], settings: dict[str, Any]) -> Crawler:

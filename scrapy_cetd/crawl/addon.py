@@ -9,9 +9,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from scrapy_cetd.crawl.middleware import CETDDownloaderMiddleware, CETDSpiderMiddleware
+from scrapy_cetd.crawl.middleware import (
+    CETDDecodingMiddleware,
+    CETDDownloaderMiddleware,
+    CETDSpiderMiddleware,
+)
 from scrapy_cetd.crawl.pipeline import CETDPipeline
 from scrapy_cetd.crawl.settings import (
+    DECODING_MIDDLEWARE_PRIORITY,
     DOWNLOADER_MIDDLEWARE_PRIORITY,
     PIPELINE_PRIORITY,
     SPIDER_MIDDLEWARE_PRIORITY,
@@ -22,7 +27,8 @@ if TYPE_CHECKING:
 
 
 class Addon:
-    """Enables :class:`~scrapy_cetd.CETDDownloaderMiddleware` (540),
+    """Enables :class:`~scrapy_cetd.crawl.middleware.CETDDecodingMiddleware` (585),
+    :class:`~scrapy_cetd.CETDDownloaderMiddleware` (540),
     :class:`~scrapy_cetd.CETDSpiderMiddleware` (10) and :class:`~scrapy_cetd.CETDPipeline`
     (300).
 
@@ -33,6 +39,7 @@ class Addon:
     def update_settings(self, settings: BaseSettings) -> None:
         """Add the components to the component priority dicts, unless already there."""
         for setting, component, priority in (
+            ("DOWNLOADER_MIDDLEWARES", CETDDecodingMiddleware, DECODING_MIDDLEWARE_PRIORITY),
             ("DOWNLOADER_MIDDLEWARES", CETDDownloaderMiddleware, DOWNLOADER_MIDDLEWARE_PRIORITY),
             ("SPIDER_MIDDLEWARES", CETDSpiderMiddleware, SPIDER_MIDDLEWARE_PRIORITY),
             ("ITEM_PIPELINES", CETDPipeline, PIPELINE_PRIORITY),

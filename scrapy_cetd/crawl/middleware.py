@@ -10,25 +10,41 @@ content therefore share a single parse, whichever of the two comes first.
   ``CETD_EAGER_PARSE`` parses them on arrival.
 * :class:`CETDSpiderMiddleware` links each item to the response it came from
   (:mod:`scrapy_cetd.crawl.linking`), since pipelines never see responses.
+* :class:`CETDDecodingMiddleware` replaces a response whose charset label names no text
+  encoding with a copy decoded as a browser decodes it, before any other component reads it.
 """
 
 from __future__ import annotations
 
 import logging
+import time
+import weakref
 from typing import TYPE_CHECKING, Any
 
-from scrapy.exceptions import NotConfigured
 from scrapy.http import HtmlResponse, Response
 from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 
 from scrapy_cetd.crawl.linking import ItemResponseLinks
-from scrapy_cetd.crawl.settings import DONT_CETD_META_KEY, read_settings
+from scrapy_cetd.crawl.settings import DONT_CETD_META_KEY, disabled, read_settings
+from scrapy_cetd.guard import markup_problem
+from scrapy_cetd.page.parse import readable_response
 
 if TYPE_CHECKING:
     from scrapy import Request
     from scrapy.crawler import Crawler
 
 logger = logging.getLogger(__name__)
+
+_ARRIVALS: weakref.WeakKeyDictionary[Response, float] = weakref.WeakKeyDictionary()
+"""When each eligible response reached :class:`CETDDownloaderMiddleware`
+(:func:`time.monotonic`). Weak keys: an entry lives exactly as long as its response."""
+
+
+def arrival_time(response: Response) -> float | None:
+    """When ``response`` arrived (a :func:`time.monotonic` time), as recorded by
+    :class:`CETDDownloaderMiddleware`; ``None`` for a response it has not seen. The
+    pipeline's time budget counts from there."""
+    return _ARRIVALS.get(response)
 
 
 def decline_reason(
@@ -57,17 +73,21 @@ class CETDDownloaderMiddleware:
 
     Place it below 550 (the add-on uses 540): ``process_response`` runs from high to low
     priority, so it then sees the final response, after retries, redirects and
-    decompression. Every response is returned unchanged; non-HTML ones are not even looked at
-    beyond their class. Stats: ``cetd/response_count`` (eligible responses) and
-    ``cetd/response_skipped_count/<reason>``.
+    decompression. It records when each eligible response arrived (:func:`arrival_time`), the
+    start of the response's time budget. Every response is returned unchanged; non-HTML ones
+    are not even looked at beyond their class. With ``CETD_EAGER_PARSE``, a page refused by
+    ``CETD_MAX_ATTRIBUTES`` (:mod:`scrapy_cetd.guard`) is not parsed. Stats:
+    ``cetd/response_count`` (eligible responses), ``cetd/response_skipped_count/<reason>``,
+    ``cetd/response_parse_refused_count`` and ``cetd/response_parse_error_count``.
     """
 
     def __init__(self, crawler: Crawler) -> None:
         settings = read_settings(crawler.settings)
         if not settings.enabled:
-            raise NotConfigured("CETD_ENABLED is False")
+            raise disabled(crawler)
         self.crawler = crawler
         self.max_body_size = settings.max_body_size
+        self.max_attributes = settings.max_attributes
         self.eager_parse = settings.eager_parse
 
     @classmethod
@@ -82,8 +102,15 @@ class CETDDownloaderMiddleware:
         if reason is not None:
             stats.inc_value(f"cetd/response_skipped_count/{reason}")
             return response
+        _ARRIVALS[response] = time.monotonic()
         stats.inc_value("cetd/response_count")
         if self.eager_parse and isinstance(response, HtmlResponse):
+            readable = readable_response(response)
+            if readable is not response:  # a charset label to ignore: the worker parses a copy
+                return response
+            if markup_problem(response.text, max_attributes=self.max_attributes) is not None:
+                stats.inc_value("cetd/response_parse_refused_count")
+                return response
             try:
                 response.selector  # noqa: B018 - builds and caches the tree
             except Exception:
@@ -99,6 +126,41 @@ class CETDDownloaderMiddleware:
         return response
 
 
+class CETDDecodingMiddleware:
+    """Hands on a copy of an HTML response whose charset label a browser would ignore.
+
+    Scrapy follows any charset label Python knows, including codecs that are no text encoding
+    (``hex``, ``base64``, ``zlib``, ...): ``response.text`` then raises :class:`LookupError`
+    in the first component that reads it (Scrapy's ``MetaRefreshMiddleware``, the spider) and
+    the page produces nothing. This middleware returns
+    :func:`~scrapy_cetd.page.parse.readable_response` instead: the same response, or a copy decoded
+    by the labels a browser follows, then detection. Place it between
+    ``HttpCompressionMiddleware`` (590) and ``MetaRefreshMiddleware`` (580), as the add-on does
+    (585), so that it sees the decompressed body before anything reads its text. A request
+    with ``dont_cetd`` in its ``meta`` keeps its response. Stat:
+    ``cetd/response_charset_ignored_count``.
+    """
+
+    def __init__(self, crawler: Crawler) -> None:
+        if not read_settings(crawler.settings).enabled:
+            raise disabled(crawler)
+        self.crawler = crawler
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> CETDDecodingMiddleware:
+        """Build the middleware (it has no setting of its own)."""
+        return cls(crawler)
+
+    def process_response(self, request: Request, response: Response) -> Response:
+        """``response``, or its readable copy."""
+        if not isinstance(response, HtmlResponse) or request.meta.get(DONT_CETD_META_KEY):
+            return response
+        readable = readable_response(response)
+        if readable is not response:
+            self.crawler.stats.inc_value("cetd/response_charset_ignored_count")
+        return readable
+
+
 class CETDSpiderMiddleware(BaseSpiderMiddleware):
     """Links every item a callback yields to the callback's response, for the pipeline.
 
@@ -110,7 +172,7 @@ class CETDSpiderMiddleware(BaseSpiderMiddleware):
 
     def __init__(self, crawler: Crawler) -> None:
         if not read_settings(crawler.settings).enabled:
-            raise NotConfigured("CETD_ENABLED is False")
+            raise disabled(crawler)
         super().__init__(crawler)
         self.links = ItemResponseLinks.for_crawler(crawler)
 

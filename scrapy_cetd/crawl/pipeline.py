@@ -6,10 +6,13 @@ extractor on it and writes ``main_content_html`` / ``main_content_text`` /
 ``main_content_title`` through :class:`~itemadapter.ItemAdapter`, so dicts,
 :class:`scrapy.Item`, dataclass and attrs items all work.
 
-The extraction runs in a worker thread, never in the reactor's thread, within the limits of
-:mod:`scrapy_cetd.limits` (``CETD_MAX_NODES``, ``CETD_TIME_BUDGET``): a page that takes too
-long is given up after its time budget, whether or not the extractor notices, and the item
-goes on. The items of one response share one extraction.
+The extraction runs in a worker thread (or, with ``CETD_ISOLATION = "process"``, a worker
+process, see :mod:`scrapy_cetd.crawl.isolation`), never in the reactor's thread, within the limits
+of :mod:`scrapy_cetd.limits` (``CETD_MAX_ATTRIBUTES``, ``CETD_MAX_NODES``,
+``CETD_TIME_BUDGET``). The budget counts from the response's arrival (recorded by
+:class:`~scrapy_cetd.crawl.middleware.CETDDownloaderMiddleware`), so time spent waiting for a worker
+counts too: when it runs out the item goes on at once, whether or not the extractor notices,
+and a job still waiting is not started. The items of one response share one extraction.
 
 Bad input never costs an item: when there is nothing to extract from, the input is not a
 document, a limit is hit, the extractor fails or finds nothing, or the item cannot hold the
@@ -37,23 +40,21 @@ from scrapy.http import TextResponse
 from scrapy.utils.asyncio import call_later, is_asyncio_available
 from twisted.internet.defer import Deferred
 
+from scrapy_cetd.crawl.isolation import ProcessExtractors, extract_response
 from scrapy_cetd.crawl.linking import ItemResponseLinks
-from scrapy_cetd.crawl.middleware import decline_reason
-from scrapy_cetd.crawl.settings import CETDSettings, read_settings
-from scrapy_cetd.crawl.spider import get_dom
+from scrapy_cetd.crawl.middleware import arrival_time, decline_reason
+from scrapy_cetd.crawl.settings import CETDSettings, disabled, read_settings
 from scrapy_cetd.extractors.registry import build_extractor
 from scrapy_cetd.limits import LimitExceededError, Limits, TreeExtractor, limit_of
 from scrapy_cetd.page.parse import (
     NotADocumentError,
-    document_problem,
     html_response,
-    readable_response,
-    response_tree,
 )
 from scrapy_cetd.result import ExtractionResult
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable
+    from concurrent.futures import Future
 
     from scrapy.crawler import Crawler
     from scrapy.http import Response
@@ -67,13 +68,14 @@ _MAX_WARNED = 10_000
 KEEP_ON_DROP_EMPTY = frozenset({"dont_cetd", "already_set"})
 """Skip reasons that do not mean "no main content": ``CETD_DROP_EMPTY`` keeps these items."""
 
-EXTRACTION_THREADS = 2
-"""Worker threads per pipeline. Extraction holds the GIL most of the time, so more threads
-would not extract faster; two keep short pages moving while a long one runs."""
-
 MAX_STUCK_THREADS = 16
 """Threads given up on an extraction past its budget (and replaced) while it still runs, at
 most; beyond that a thread past its budget keeps its place."""
+
+KILL_GRACE = 0.5
+"""With ``CETD_ISOLATION = "process"``: seconds a job may run past its budget (counted from
+when a worker process took it) to stop at its own next deadline check, before its worker is
+killed. Killing costs a new process; most jobs stop on their own within milliseconds."""
 
 IDLE_SECONDS = 30.0
 """A worker thread without work for this long ends (another starts when work comes)."""
@@ -158,13 +160,13 @@ class _Bridge:
 
 
 class _Extraction:
-    """One page's extraction: run once by a worker thread, awaited by every item of the page.
+    """One page's extraction: run once by a worker, awaited by every item of the page.
 
-    The worker runs ``job`` and reports back to the reactor's thread, where everything else
-    happens: when the job starts, a timer of ``budget`` seconds is armed; whichever comes
-    first, the job's outcome or the timer, ends the wait of every item. A job that outlives its
-    budget is abandoned (its thread is replaced, see :class:`_Workers`); its late outcome only
-    counts in the stats.
+    Everything but the job itself happens in the reactor's thread. The timer is armed at
+    creation, for what is left of the budget at ``deadline`` (a :func:`time.monotonic` time):
+    whichever comes first, the job's outcome or the timer, ends the wait of every item. A job
+    whose deadline passes is given up: a worker that has not started it skips it, a running
+    one is replaced or killed (``on_overrun``); its late outcome only counts in the stats.
     """
 
     def __init__(
@@ -173,10 +175,10 @@ class _Extraction:
         *,
         name: str,
         budget: float | None,
+        deadline: float | None,
         bridge: _Bridge,
         on_timing: Callable[[float], None],
         on_overrun: Callable[[_Extraction], None],
-        outcome: Outcome | None = None,
     ) -> None:
         self._job = job
         self._name = name
@@ -184,19 +186,26 @@ class _Extraction:
         self._bridge = bridge
         self._on_timing = on_timing
         self._on_overrun = on_overrun
-        self.outcome = outcome
+        self.outcome: Outcome | None = None
         self._waiters: list[Callable[[Outcome], None]] = []
         self._timer: CallLaterResult | None = None
+        self.started = False
+        """Set by the worker thread that takes the job (under the workers' lock)."""
+        self.cancelled = False
+        """Set when the deadline passed before a worker took the job: it is skipped."""
         self.finished = False
         """Set by the worker when the job has returned (under the workers' lock)."""
         self.abandoned = False
         """Set when the budget ran out first and the thread was replaced."""
+        self.future: Future[tuple[ExtractionResult, float]] | None = None
+        """The worker process's job, with ``CETD_ISOLATION = "process"``."""
+        if budget is not None and deadline is not None:
+            self._timer = call_later(max(0.0, deadline - time.monotonic()), self._expire)
 
     def run(self) -> None:
         """The worker thread's part: run the job, then hand its outcome to the reactor."""
         job, self._job = self._job, None  # the tree is not kept once the job is done
         assert job is not None
-        self._bridge.call_from_thread(self._started)
         started = time.perf_counter()
         outcome: Outcome
         try:
@@ -204,7 +213,11 @@ class _Extraction:
         except Exception as exc:
             outcome = (None, exc)
         del job
-        self._bridge.call_from_thread(self._resolve, outcome, time.perf_counter() - started)
+        self._bridge.call_from_thread(self.resolve, outcome, time.perf_counter() - started)
+
+    def skip(self) -> None:
+        """Drop the job without running it (its deadline passed while it waited)."""
+        self._job = None
 
     async def wait(self) -> Outcome:
         """The outcome, once there is one."""
@@ -214,20 +227,21 @@ class _Extraction:
         self._waiters.append(fire)
         return await awaitable
 
-    def _started(self) -> None:
-        if self._budget is not None and self.outcome is None:
-            self._timer = call_later(self._budget, self._expire)
-
     def _expire(self) -> None:
+        self._timer = None
         if self.outcome is not None:
             return
-        detail = f"more than {self._budget:g} s, the extraction was given up"
+        detail = (
+            f"more than {self._budget:g} s since the response arrived, the extraction was given up"
+        )
         reason = str(LimitExceededError("time_budget", detail))
         self._end((ExtractionResult.empty(self._name, reason), None))
         self._on_overrun(self)
 
-    def _resolve(self, outcome: Outcome, seconds: float) -> None:
-        self._on_timing(seconds)
+    def resolve(self, outcome: Outcome, seconds: float | None) -> None:
+        """The job's outcome (in the reactor's thread); ``seconds`` of work, when known."""
+        if seconds is not None:
+            self._on_timing(seconds)
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
@@ -250,7 +264,9 @@ class _Workers:
 
     When an extraction outlives its budget, :meth:`abandon` gives its thread up: another
     thread takes its place (while fewer than :data:`MAX_STUCK_THREADS` are given up) and the
-    stuck one ends once its job returns, so a few pathological pages never stall the others.
+    stuck one ends once its job returns (at its next deadline check), so a few pathological
+    pages never stall the others. A job whose deadline passed before a thread took it is
+    skipped.
     """
 
     def __init__(self, size: int) -> None:
@@ -275,8 +291,12 @@ class _Workers:
 
     def abandon(self, extraction: _Extraction) -> bool:
         """Give up the thread running ``extraction`` and start one in its place. False when
-        the job has returned meanwhile, or :data:`MAX_STUCK_THREADS` are already given up."""
+        the job has not started (it is then skipped) or has returned meanwhile, or
+        :data:`MAX_STUCK_THREADS` are already given up."""
         with self._lock:
+            if not extraction.started:
+                extraction.cancelled = True
+                return False
             if extraction.finished or self._stuck >= MAX_STUCK_THREADS:
                 return False
             extraction.abandoned = True
@@ -312,6 +332,12 @@ class _Workers:
                 with self._lock:
                     self._threads -= 1
                 return
+            with self._lock:
+                skip = extraction.cancelled
+                extraction.started = not skip
+            if skip:
+                extraction.skip()
+                continue
             try:
                 extraction.run()
             except RuntimeError:  # the event loop closed under a job given up long ago
@@ -330,13 +356,15 @@ class CETDPipeline:
     Stats: ``cetd/item_extracted_count``, ``cetd/item_empty_count`` (with
     ``cetd/item_empty_reason_count/<cause>``), ``cetd/item_error_count``,
     ``cetd/item_skipped_count/<reason>``, ``cetd/extract_seconds`` (total) /
-    ``cetd/extract_seconds_max`` and ``cetd/extract_thread_replaced_count``.
+    ``cetd/extract_seconds_max``, ``cetd/extract_expired_waiting_count`` (jobs whose deadline
+    passed before a worker was free), ``cetd/extract_thread_replaced_count`` and
+    ``cetd/extract_process_killed_count``.
     """
 
     def __init__(self, crawler: Crawler) -> None:
         settings = read_settings(crawler.settings)
         if not settings.enabled:
-            raise NotConfigured("CETD_ENABLED is False")
+            raise disabled(crawler)
         if not settings.fields:
             raise NotConfigured(
                 "CETD_HTML_FIELD, CETD_TEXT_FIELD and CETD_TITLE_FIELD are all None"
@@ -348,9 +376,19 @@ class CETDPipeline:
             max_body_size=settings.max_body_size,
             max_nodes=settings.max_nodes,
             time_budget=settings.time_budget,
+            max_attributes=settings.max_attributes,
         )
         self.links = ItemResponseLinks.for_crawler(crawler)
-        self.workers = _Workers(EXTRACTION_THREADS)
+        self.workers = _Workers(settings.workers)
+        self.processes: ProcessExtractors | None = None
+        if settings.isolation == "process":
+            self.processes = ProcessExtractors(
+                settings.workers,
+                build=build_extractor,
+                algorithm=settings.algorithm,
+                options=settings.options,
+                limits=self.limits,
+            )
         self._extractions: weakref.WeakKeyDictionary[Response, _Extraction] = (
             weakref.WeakKeyDictionary()
         )
@@ -362,9 +400,26 @@ class CETDPipeline:
         """Build the pipeline and its extractor from the crawler's ``CETD_*`` settings."""
         return cls(crawler)
 
+    async def open_spider(self) -> None:
+        """With ``CETD_ISOLATION = "process"``, start the worker processes and wait until they
+        answer, so that the first pages do not spend their budget on the start."""
+        if self.processes is None:
+            return
+        bridge = _Bridge()
+        for future in self.processes.start():
+            awaitable, fire = bridge.waiter()
+
+            def answered(_: Future[bool], fire: Callable[[Outcome], None] = fire) -> None:
+                bridge.call_from_thread(fire, (None, None))
+
+            future.add_done_callback(answered)
+            await awaitable
+
     async def close_spider(self) -> None:
-        """Let the worker threads end."""
+        """Let the worker threads end; stop the worker processes."""
         self.workers.close()
+        if self.processes is not None:
+            self.processes.close()
 
     async def process_item(self, item: Any) -> Any:
         """Fill the main content fields of ``item`` and return it (or drop it, see above)."""
@@ -465,7 +520,7 @@ class CETDPipeline:
                     "too_large",
                     f"nothing to extract from: {field} is larger than CETD_MAX_BODY_SIZE",
                 )
-            return self._start(functools.partial(self._extract_source, source, url))
+            return self._start(source, url, time.monotonic())
         what = {
             "no_source": "no response is linked to the item and "
             + (f"its {field} field holds no HTML" if field else "CETD_SOURCE_FIELD is unset"),
@@ -475,58 +530,76 @@ class CETDPipeline:
         raise _NoContentError("skipped", reason, f"nothing to extract from: {what}")
 
     def _response_extraction(self, response: Response, url: str | None) -> _Extraction:
-        """The response's extraction, started by its first item. The body is checked and
-        parsed here, in the reactor's thread, since the parse is shared with the spider
-        (``response.selector``); only the extraction runs in a worker."""
+        """The response's extraction, started by its first item, its budget counted from the
+        response's arrival (or from now, for a response the downloader middleware has not
+        seen). Nothing is decoded or parsed here, in the reactor's thread: the worker does it,
+        and reuses ``response.selector`` when the spider has already parsed the page."""
         extraction = self._extractions.get(response)
-        if extraction is not None:
-            return extraction
-        assert isinstance(response, TextResponse)
-        readable = readable_response(response)  # a copy when a charset label must be ignored
-        problem = document_problem(readable.body, readable.text)
-        if problem is not None:
-            error = NotADocumentError(f"not an HTML document: {problem}")
-            extraction = self._done((None, error))
-        else:
-            try:
-                dom = get_dom(readable)
-            except Exception as exc:
-                raise _NoContentError(
-                    "error", "error", f"cannot parse the response: {exc!r}"
-                ) from exc
-            assert dom is not None
-            extraction = self._start(
-                functools.partial(self.limits.extract, self.extractor, dom, url=url)
-            )
-        self._extractions[response] = extraction
+        if extraction is None:
+            assert isinstance(response, TextResponse)
+            start = arrival_time(response)
+            extraction = self._start(response, url, time.monotonic() if start is None else start)
+            self._extractions[response] = extraction
         return extraction
 
-    def _extract_source(self, source: TextResponse, url: str | None) -> ExtractionResult:
-        """The worker's job for a source field's HTML: parse it there, then extract."""
-        return self.limits.extract(self.extractor, response_tree(source), url=url)
-
-    def _start(self, job: Callable[[], ExtractionResult]) -> _Extraction:
+    def _start(self, response: TextResponse, url: str | None, start: float) -> _Extraction:
+        """Queue the extraction of ``response`` (a worker thread's or process's job)."""
+        budget = self.limits.time_budget
+        bridge = _Bridge()
         extraction = _Extraction(
-            job,
+            None
+            if self.processes is not None
+            else functools.partial(
+                extract_response, self.extractor, self.limits, response, url=url, start=start
+            ),
             name=self._name,
-            budget=self.limits.time_budget,
-            bridge=_Bridge(),
+            budget=budget,
+            deadline=None if budget is None else start + budget,
+            bridge=bridge,
             on_timing=self._count_time,
             on_overrun=self._overrun,
         )
-        self.workers.submit(extraction)
+        if self.processes is None:
+            self.workers.submit(extraction)
+            return extraction
+        try:
+            future = self.processes.submit(
+                response,
+                url=url,
+                start=start,
+                timeout=None if budget is None else budget + KILL_GRACE,
+            )
+        except Exception as exc:  # a broken or stopped pool: the item still goes on
+            extraction.resolve((None, exc), None)
+            return extraction
+        extraction.future = future
+
+        def done(future: Future[tuple[ExtractionResult, float]]) -> None:
+            try:
+                bridge.call_from_thread(self._process_done, extraction, future)
+            except RuntimeError:  # the event loop closed under a job given up long ago
+                logger.debug("scrapy-cetd: late extraction outcome dropped", exc_info=True)
+
+        future.add_done_callback(done)
         return extraction
 
-    def _done(self, outcome: Outcome) -> _Extraction:
-        return _Extraction(
-            None,
-            name=self._name,
-            budget=None,
-            bridge=_Bridge(),
-            on_timing=self._count_time,
-            on_overrun=self._overrun,
-            outcome=outcome,
-        )
+    def _process_done(
+        self, extraction: _Extraction, future: Future[tuple[ExtractionResult, float]]
+    ) -> None:
+        """A worker process's job ended (in the reactor's thread): hand its outcome over."""
+        if future.cancelled():  # given up at the deadline; the items have gone on
+            return
+        error = future.exception()
+        if error is None:
+            result, seconds = future.result()
+            extraction.resolve((result, None), seconds)
+        elif isinstance(error, TimeoutError):
+            self.crawler.stats.inc_value("cetd/extract_process_killed_count")
+            detail = f"more than {self.limits.time_budget:g} s, the worker process was killed"
+            reason = str(LimitExceededError("time_budget", detail))
+            extraction.resolve((ExtractionResult.empty(self._name, reason), None), None)
+        else:
+            extraction.resolve((None, error), None)
 
     def _count_time(self, seconds: float) -> None:
         stats = self.crawler.stats
@@ -536,9 +609,19 @@ class CETDPipeline:
         stats.max_value("cetd/extract_seconds_max", seconds)
 
     def _overrun(self, extraction: _Extraction) -> None:
-        """The budget ran out before the job returned: give its thread up."""
+        """The budget ran out before the job returned: skip the job if it has not started,
+        else kill its process or give its thread up."""
+        stats = self.crawler.stats
+        if extraction.future is not None:
+            # A running job stops at its next deadline check, or pebble kills its worker at
+            # the job's timeout (see _start); a waiting one is dropped.
+            if not extraction.future.running() and extraction.future.cancel():
+                stats.inc_value("cetd/extract_expired_waiting_count")
+            return
         if self.workers.abandon(extraction):
-            self.crawler.stats.inc_value("cetd/extract_thread_replaced_count")
+            stats.inc_value("cetd/extract_thread_replaced_count")
+        elif extraction.cancelled:
+            stats.inc_value("cetd/extract_expired_waiting_count")
         elif not extraction.finished:
             logger.error(
                 "scrapy-cetd: %d extractions are past CETD_TIME_BUDGET and still running; no "

@@ -8,14 +8,24 @@ as one enabled by the add-on, and a setting the user set explicitly to ``None`` 
 
 from __future__ import annotations
 
+import logging
+import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from scrapy.exceptions import NotConfigured
 from scrapy.settings import BaseSettings
 
+from scrapy_cetd.crawl.isolation import ISOLATIONS
 from scrapy_cetd.extractors import DEFAULT_ALGORITHM
+from scrapy_cetd.guard import DEFAULT_MAX_ATTRIBUTES
 from scrapy_cetd.limits import DEFAULT_MAX_BODY_SIZE, DEFAULT_MAX_NODES, DEFAULT_TIME_BUDGET
+
+if TYPE_CHECKING:
+    from scrapy.crawler import Crawler
+
+logger = logging.getLogger(__name__)
 
 DEFAULTS: Mapping[str, Any] = {
     "CETD_ENABLED": True,
@@ -23,7 +33,10 @@ DEFAULTS: Mapping[str, Any] = {
     "CETD_OPTIONS": {},
     "CETD_MAX_BODY_SIZE": DEFAULT_MAX_BODY_SIZE,
     "CETD_MAX_NODES": DEFAULT_MAX_NODES,
+    "CETD_MAX_ATTRIBUTES": DEFAULT_MAX_ATTRIBUTES,
     "CETD_TIME_BUDGET": DEFAULT_TIME_BUDGET,
+    "CETD_ISOLATION": "threads",
+    "CETD_WORKERS": 16,
     "CETD_EAGER_PARSE": False,
     "CETD_HTML_FIELD": "main_content_html",
     "CETD_TEXT_FIELD": "main_content_text",
@@ -38,6 +51,10 @@ DEFAULTS: Mapping[str, Any] = {
 DOWNLOADER_MIDDLEWARE_PRIORITY = 540
 """Below ``RetryMiddleware`` (550), ``HttpCompressionMiddleware`` (590) and the redirect
 middlewares, so ``process_response`` sees the final, decompressed response."""
+
+DECODING_MIDDLEWARE_PRIORITY = 585
+"""Below ``HttpCompressionMiddleware`` (590) and above ``MetaRefreshMiddleware`` (580):
+``process_response`` sees the decompressed body before anything reads its text."""
 
 SPIDER_MIDDLEWARE_PRIORITY = 10
 """The lowest built-in spider middleware is 25: at 10 the link is made on the item object that
@@ -67,8 +84,10 @@ def _optional_positive(settings: BaseSettings, name: str, kind: type[int] | type
 
 
 def _optional_str(settings: BaseSettings, name: str) -> str | None:
+    """A field name, or ``None`` (also from ``"None"`` or ``""`` on the command line), which
+    switches the field off."""
     value = settings[name] if name in settings else DEFAULTS[name]
-    if value is None or value == "":
+    if value is None or (isinstance(value, str) and value.strip().lower() in ("", "none")):
         return None
     if not isinstance(value, str):
         raise ValueError(f"{name} must be a field name or None, not {value!r}")
@@ -84,7 +103,10 @@ class CETDSettings:
     options: dict[str, Any] = field(default_factory=dict)
     max_body_size: int | None = DEFAULTS["CETD_MAX_BODY_SIZE"]
     max_nodes: int | None = DEFAULTS["CETD_MAX_NODES"]
+    max_attributes: int | None = DEFAULTS["CETD_MAX_ATTRIBUTES"]
     time_budget: float | None = DEFAULTS["CETD_TIME_BUDGET"]
+    isolation: str = DEFAULTS["CETD_ISOLATION"]
+    workers: int = DEFAULTS["CETD_WORKERS"]
     eager_parse: bool = False
     html_field: str | None = "main_content_html"
     text_field: str | None = "main_content_text"
@@ -120,21 +142,35 @@ def read_settings(settings: BaseSettings) -> CETDSettings:
     algorithm = get("CETD_ALGORITHM")
     if not isinstance(algorithm, str) or not algorithm:
         raise ValueError(f"CETD_ALGORITHM must be an algorithm name or import path: {algorithm!r}")
-    options = get("CETD_OPTIONS") or {}
-    if isinstance(options, BaseSettings):
-        options = options.copy_to_dict()
-    if not isinstance(options, Mapping):
-        raise ValueError(f"CETD_OPTIONS must be a dict of extractor options, not {options!r}")
+    try:
+        # getdict reads a JSON object too: -s 'CETD_OPTIONS={"include_comments": true}'
+        options = settings.getdict("CETD_OPTIONS") if "CETD_OPTIONS" in settings else {}
+    except (TypeError, ValueError):
+        raise ValueError(
+            f"CETD_OPTIONS must be a dict of extractor options (or a JSON object), "
+            f"not {settings['CETD_OPTIONS']!r}"
+        ) from None
     link_table_size = settings.getint("CETD_LINK_TABLE_SIZE", DEFAULTS["CETD_LINK_TABLE_SIZE"])
     if link_table_size <= 0:
         raise ValueError(f"CETD_LINK_TABLE_SIZE must be positive: {link_table_size}")
+    isolation = get("CETD_ISOLATION")
+    if isolation not in ISOLATIONS:
+        raise ValueError(
+            f"CETD_ISOLATION must be one of {', '.join(map(repr, ISOLATIONS))}, not {isolation!r}"
+        )
+    workers = settings.getint("CETD_WORKERS", DEFAULTS["CETD_WORKERS"])
+    if workers <= 0:
+        raise ValueError(f"CETD_WORKERS must be positive: {workers}")
     return CETDSettings(
         enabled=settings.getbool("CETD_ENABLED", DEFAULTS["CETD_ENABLED"]),
         algorithm=algorithm,
         options=dict(options),
         max_body_size=_optional_positive(settings, "CETD_MAX_BODY_SIZE", int),
         max_nodes=_optional_positive(settings, "CETD_MAX_NODES", int),
+        max_attributes=_optional_positive(settings, "CETD_MAX_ATTRIBUTES", int),
         time_budget=_optional_positive(settings, "CETD_TIME_BUDGET", float),
+        isolation=isolation,
+        workers=workers,
         eager_parse=settings.getbool("CETD_EAGER_PARSE", DEFAULTS["CETD_EAGER_PARSE"]),
         html_field=_optional_str(settings, "CETD_HTML_FIELD"),
         text_field=_optional_str(settings, "CETD_TEXT_FIELD"),
@@ -144,3 +180,20 @@ def read_settings(settings: BaseSettings) -> CETDSettings:
         drop_empty=settings.getbool("CETD_DROP_EMPTY", DEFAULTS["CETD_DROP_EMPTY"]),
         link_table_size=link_table_size,
     )
+
+
+_TOLD_DISABLED: weakref.WeakSet[Crawler] = weakref.WeakSet()
+"""The crawlers already told that scrapy-cetd is off, so they are told once."""
+
+
+def disabled(crawler: Crawler) -> NotConfigured:
+    """What a component raises in its constructor when ``CETD_ENABLED`` is false.
+
+    Switching scrapy-cetd off is a choice, not a problem: Scrapy logs a WARNING for a
+    :class:`~scrapy.exceptions.NotConfigured` that has a message, so this one has none, and
+    the crawl logs one INFO line instead of a warning per component.
+    """
+    if crawler not in _TOLD_DISABLED:
+        _TOLD_DISABLED.add(crawler)
+        logger.info("scrapy-cetd is off (CETD_ENABLED is False)", extra={"crawler": crawler})
+    return NotConfigured()

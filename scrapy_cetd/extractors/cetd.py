@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from scrapy_cetd.extractors.base import Extractor
+from scrapy_cetd.limits import check_deadline
 from scrapy_cetd.page import dom
 from scrapy_cetd.page.density import EPSILON, NodeCounts, count_nodes, densities, density_sums
 from scrapy_cetd.page.dom import DomView
@@ -37,6 +38,7 @@ class _DensitySumExtractor(Extractor):
         counts = count_nodes(view)
         if counts.chars[0] == 0:
             return NO_TEXT
+        check_deadline("after counting the nodes")
         size = len(view)
         if self.threshold_coefficient == 0:
             return [Keep.TEXT] * size
@@ -46,6 +48,7 @@ class _DensitySumExtractor(Extractor):
             composite=self.composite,
             threshold_coefficient=self.threshold_coefficient,
         )
+        check_deadline("after scoring the nodes")
         content = expand(view, scores, seed=scores.path[0])
         return content_modes(view, content, ancestors_of(view, content), shell_text=True)
 
@@ -150,6 +153,7 @@ class SmoothedCompositeTextDensityExtractor(Extractor):
         counts = count_nodes(view)
         if counts.chars[0] == 0:
             return NO_TEXT
+        check_deadline("after counting the nodes")
         density = densities(counts, composite=True)
         smoothed = smooth_over_siblings(view, density)
         threshold = self.threshold_coefficient * density[0]

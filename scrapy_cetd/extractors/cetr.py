@@ -19,15 +19,17 @@ import lxml.html
 from lxml import etree
 
 from scrapy_cetd.extractors.base import Extractor
+from scrapy_cetd.limits import check_deadline
 from scrapy_cetd.page.dom import (
     BLOCK_TAGS,
     INVISIBLE_TAGS,
     DomView,
     is_hidden,
+    joined_text,
     local_tag,
     viewed_document,
 )
-from scrapy_cetd.page.output import Keep, remove_keeping_tail, render
+from scrapy_cetd.page.output import Keep, render
 from scrapy_cetd.result import ExtractionResult
 
 _LINE_BREAKING = BLOCK_TAGS | {"html", "head", "title", "body"}
@@ -62,7 +64,7 @@ _SERIALIZED_VOID = frozenset(
 """Elements libxml2 serialises without an end tag when they are empty."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SourceLine:
     """One non-blank line of the serialised document (``docs`` §2.2)."""
 
@@ -129,12 +131,21 @@ class _TagRatioExtractor(Extractor):
         if not _has_text(view):
             return ExtractionResult.empty(self.name, NO_TEXT)
         lines = self.source_lines(viewed_document(tree, view.elements[0]), view)
+        check_deadline("after splitting the lines")
         content = self.classify(lines)
-        text = "\n".join(line.text for line, keep in zip(lines, content, strict=True) if keep)
-        text = "\n".join(part for part in text.split("\n") if part)
+        check_deadline("after classifying the lines")
+        text = "\n".join(
+            part
+            for line, keep in zip(lines, content, strict=True)
+            if keep
+            for part in line.text.split("\n")
+            if part
+        )
         if not text:
             return ExtractionResult.empty(self.name, NO_CONTENT_LINES)
-        html, _ = render(view, _covering_modes(view, lines, content))
+        modes = _covering_modes(view, lines, content)
+        del lines, content  # the lines hold a copy of the page's text: free it before rendering
+        html, _ = render(view, modes)
         return ExtractionResult(text=text, html=html, algorithm=self.name)
 
     def select(self, view: DomView) -> Sequence[Keep] | str:
@@ -143,7 +154,9 @@ class _TagRatioExtractor(Extractor):
         if not _has_text(view):
             return NO_TEXT
         lines = self.source_lines(view.elements[0], view)
+        check_deadline("after splitting the lines")
         content = self.classify(lines)
+        check_deadline("after classifying the lines")
         if not any(keep and line.text for line, keep in zip(lines, content, strict=True)):
             return NO_CONTENT_LINES
         return _covering_modes(view, lines, content)
@@ -332,6 +345,7 @@ def pinned_kmeans(
 
     assignment = assign()
     for _ in range(MAX_ITERATIONS):
+        check_deadline("clustering the lines")
         sums = [[0.0, 0.0, 0] for _ in range(k)]
         for (x, y), cluster in zip(points, assignment, strict=True):
             total = sums[cluster]
@@ -370,7 +384,7 @@ def split_lines(
 
     def finish() -> None:
         nonlocal tags, length
-        raw = html_lib.unescape("".join(parts))
+        raw = unescape("".join(parts))
         chars = len(" ".join(raw.replace(_BREAK, "").split()))
         if chars or tags:
             blocks = (" ".join(block.split()) for block in raw.split(_BREAK))
@@ -383,7 +397,9 @@ def split_lines(
 
     stack: list[int] = []
     next_element = 0
-    for match in _TOKEN.finditer(document):
+    for count, match in enumerate(_TOKEN.finditer(document)):
+        if not count % 4096:
+            check_deadline("splitting the lines")
         token = match.group()
         if token[0] == "<" and len(token) > 1 and (token[1].isalpha() or token[1] in "/!?"):
             tags += 1
@@ -431,6 +447,31 @@ def split_lines(
     return lines
 
 
+_UNESCAPE_CHUNK = 1 << 16
+"""Characters :func:`unescape` hands to :func:`html.unescape` at a time."""
+
+
+def unescape(text: str) -> str:
+    """:func:`html.unescape` of ``text``, in pieces of about :data:`_UNESCAPE_CHUNK` characters
+    cut before an ``&``. A reference never holds another ``&``, so the pieces decode as the
+    whole does; the pieces bound the list of fragments the decoder builds, which for a line of
+    a million references is twenty times the line."""
+    if len(text) <= _UNESCAPE_CHUNK or "&" not in text:
+        return html_lib.unescape(text)
+    pieces: list[str] = []
+    start, size = 0, len(text)
+    while start < size:
+        end = start + _UNESCAPE_CHUNK
+        if end < size:
+            cut = text.rfind("&", start + 1, end + 1)
+            if cut < 0:
+                cut = text.find("&", end)
+            end = cut if cut >= 0 else size
+        pieces.append(html_lib.unescape(text[start:end]))
+        start = end
+    return "".join(pieces)
+
+
 def _add_text(text: str, owner: int, parts: list[str], elements: list[int]) -> None:
     if text:
         parts.append(text.replace(_BREAK, ""))
@@ -453,6 +494,7 @@ def _serialize(
     body = view.elements[0]
     keep_visible = {id(clone)}
     owner_of: dict[int, int] = {}
+    check_deadline("serialising the page")
     for original, duplicate in zip(originals, duplicates, strict=True):
         i = view_index.get(original)
         if i is not None:
@@ -461,8 +503,10 @@ def _serialize(
             keep_visible.add(id(duplicate))
 
     removed: set[int] = set()
-    to_remove: list[etree._Element] = []
-    for duplicate in duplicates:
+    parents: dict[int, etree._Element] = {}
+    for count, duplicate in enumerate(duplicates):
+        if not count % 4096:
+            check_deadline("serialising the page")
         parent = duplicate.getparent()
         if parent is not None and id(parent) in removed:
             removed.add(id(duplicate))
@@ -474,10 +518,10 @@ def _serialize(
             or (remove_hidden and id(duplicate) not in keep_visible and is_hidden(duplicate))
         ):
             removed.add(id(duplicate))
-            if duplicate is not clone:
-                to_remove.append(duplicate)
-    for element in to_remove:
-        remove_keeping_tail(element)
+            if parent is not None and duplicate is not clone:
+                parents[id(parent)] = parent
+    for parent in parents.values():
+        _remove_children_keeping_tails(parent, removed)
 
     kept = [element for element in duplicates if id(element) not in removed]
     owners = [owner_of.get(id(element), -1) for element in kept]
@@ -485,8 +529,38 @@ def _serialize(
         (local_tag(element) or "") in _SERIALIZED_VOID and len(element) == 0 and not element.text
         for element in kept
     ]
+    check_deadline("serialising the page")
     document = lxml.html.tostring(clone, encoding="unicode", with_tail=False)
     return document, owners, void
+
+
+def _remove_children_keeping_tails(parent: etree._Element, removed: set[int]) -> None:
+    """Remove the children of ``parent`` whose ``id`` is in ``removed``; the tail text of each
+    stays where it was, joined to the text before it. Each run of text is joined once, so a
+    parent with many removed children (a comment between every word) costs linear time."""
+    parts: list[str] = [parent.text or ""]
+    owner: etree._Element | None = None  # whose tail the parts become (None: parent.text)
+    changed = False
+
+    def flush() -> None:
+        if not changed:
+            return
+        text = joined_text(None, "".join(parts))
+        if owner is None:
+            parent.text = text or None
+        else:
+            owner.tail = text or None
+
+    for child in list(parent):
+        if id(child) in removed:
+            if child.tail:
+                parts.append(child.tail)
+                changed = True
+            parent.remove(child)
+        else:
+            flush()
+            owner, parts, changed = child, [child.tail or ""], False
+    flush()
 
 
 def _one_line(document: str) -> bool:

@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 
 from scrapy_cetd.extractors.base import Extractor
+from scrapy_cetd.limits import check_deadline
 from scrapy_cetd.page.dom import DomView
 from scrapy_cetd.page.output import Keep
 from scrapy_cetd.page.words import count_words
@@ -90,6 +91,7 @@ class CoreExExtractor(Extractor):
     def select(self, view: DomView) -> Sequence[Keep] | str:
         size = len(view)
         counts = count_coreex(view, ignore_forms=self.ignore_forms)
+        check_deadline("after counting the words")
         if not any(run and not run.isspace() for runs in view.runs for run in runs):
             return NO_TEXT
         page_text = counts.text[0]
@@ -98,6 +100,7 @@ class CoreExExtractor(Extractor):
 
         selected = _subset_rule(self.threshold)
         scores = subset_scores(view, counts, selected, self.weight_ratio)
+        check_deadline("after scoring the subsets")
         # Ties: higher in the tree (§2.1), then the first in document order.
         best = -1
         for i, score in enumerate(scores):

@@ -1,4 +1,4 @@
-"""The add-on: one ADDONS line wires the three components in; user settings win."""
+"""The add-on: one ADDONS line wires the components in; user settings win."""
 
 from __future__ import annotations
 
@@ -10,13 +10,17 @@ from scrapy.utils.conf import build_component_list
 from scrapy.utils.misc import build_from_crawler
 
 from scrapy_cetd import Addon, CETDDownloaderMiddleware, CETDPipeline, CETDSpiderMiddleware
+from scrapy_cetd.crawl.middleware import CETDDecodingMiddleware
 
 ADDONS = {"ADDONS": {"scrapy_cetd.Addon": 100}}
 
 
-def test_addon_enables_the_three_components() -> None:
+def test_addon_enables_the_components() -> None:
     settings = unit_crawler(ADDONS).settings
-    assert settings.getdict("DOWNLOADER_MIDDLEWARES") == {CETDDownloaderMiddleware: 540}
+    assert settings.getdict("DOWNLOADER_MIDDLEWARES") == {
+        CETDDecodingMiddleware: 585,
+        CETDDownloaderMiddleware: 540,
+    }
     assert settings.getdict("SPIDER_MIDDLEWARES") == {CETDSpiderMiddleware: 10}
     assert settings.getdict("ITEM_PIPELINES") == {CETDPipeline: 300}
 
@@ -27,9 +31,15 @@ def test_downloader_middleware_sees_the_final_response() -> None:
     order = build_component_list(settings.getwithbase("DOWNLOADER_MIDDLEWARES"))
     mine = order.index(CETDDownloaderMiddleware)
     assert mine < order.index("scrapy.downloadermiddlewares.retry.RetryMiddleware")
-    assert mine < order.index(
+    compression = order.index(
         "scrapy.downloadermiddlewares.httpcompression.HttpCompressionMiddleware"
     )
+    assert mine < compression
+    # The decoding middleware sees the decompressed body before MetaRefreshMiddleware reads
+    # its text (process_response runs from the highest priority to the lowest).
+    decoding = order.index(CETDDecodingMiddleware)
+    refresh = order.index("scrapy.downloadermiddlewares.redirect.MetaRefreshMiddleware")
+    assert refresh < decoding < compression
 
 
 def test_user_priorities_and_disabling_win() -> None:
@@ -41,7 +51,8 @@ def test_user_priorities_and_disabling_win() -> None:
         }
     ).settings
     assert settings.getdict("DOWNLOADER_MIDDLEWARES") == {
-        "scrapy_cetd.CETDDownloaderMiddleware": 530
+        "scrapy_cetd.CETDDownloaderMiddleware": 530,
+        CETDDecodingMiddleware: 585,
     }
     assert settings.getdict("ITEM_PIPELINES") == {"scrapy_cetd.crawl.pipeline.CETDPipeline": None}
     assert settings.getdict("SPIDER_MIDDLEWARES") == {CETDSpiderMiddleware: 10}
@@ -57,7 +68,8 @@ def test_update_settings_keeps_other_components() -> None:
 
 
 @pytest.mark.parametrize(
-    "component", [CETDDownloaderMiddleware, CETDSpiderMiddleware, CETDPipeline]
+    "component",
+    [CETDDecodingMiddleware, CETDDownloaderMiddleware, CETDSpiderMiddleware, CETDPipeline],
 )
 def test_cetd_enabled_false_disables_every_component(component: type) -> None:
     crawler = unit_crawler({"CETD_ENABLED": False})

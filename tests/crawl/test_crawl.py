@@ -38,6 +38,9 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, str]]
     (root / "hollow.html").write_text(article("Hollow"))
     (root / "big.html").write_text(article("Big " * 2000))
     (root / "dont.html").write_text(article("Leave me alone"))
+    (root / "hexmeta.html").write_text(
+        article("Hex label").replace("<head>", '<head><meta charset="hex">')
+    )
     with serve(root) as base:
         yield root, base
 
@@ -217,3 +220,22 @@ def test_drop_empty_drops_items_without_main_content(site: tuple[Path, str]) -> 
     assert "no main content" in reasons["empty.html"]
     assert "not HTML" in reasons["data.json"]
     assert result.stats["item_dropped_count"] == 2
+
+
+def test_a_page_whose_meta_charset_names_no_text_encoding_gives_its_item(
+    site: tuple[Path, str],
+) -> None:
+    _, base = site
+
+    class Spider(MixedSpider):
+        async def start(self) -> AsyncIterator[Any]:
+            yield scrapy.Request(self.base + "hexmeta.html")
+
+        def parse(self, response: Response) -> Iterator[Any]:
+            yield {"url": response.url, "title": response.css("title::text").get()}
+
+    result = crawl(make_crawler(Spider, {"ADDONS": {"scrapy_cetd.Addon": 100}}), base=base)
+    [item] = result.items
+    assert item["title"] == "Hex label"
+    assert "heavy rain" in item["main_content_text"]
+    assert result.stats["cetd/response_charset_ignored_count"] == 1

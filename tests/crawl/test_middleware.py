@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import parsel.selector
@@ -14,7 +15,7 @@ from scrapy.utils.misc import build_from_crawler
 
 from scrapy_cetd import CETDDownloaderMiddleware, CETDSpiderMiddleware, get_dom
 from scrapy_cetd.crawl.linking import ItemResponseLinks
-from scrapy_cetd.crawl.middleware import decline_reason
+from scrapy_cetd.crawl.middleware import CETDDecodingMiddleware, arrival_time, decline_reason
 
 URL = "http://127.0.0.1/story.html"
 
@@ -126,3 +127,63 @@ def test_spider_middleware_links_items_to_their_response() -> None:
     # Nothing was added to the item or the request.
     assert item == {"title": "x"}
     assert response.meta == {}
+
+
+def test_arrival_is_recorded_for_the_responses_it_works_on() -> None:
+    middleware = build_from_crawler(CETDDownloaderMiddleware, unit_crawler())
+    eligible, declined = html_response(), html_response(dont_cetd=True)
+    for response in (eligible, declined):
+        assert response.request is not None
+        middleware.process_response(response.request, response)
+    assert arrival_time(declined) is None
+    arrived = arrival_time(eligible)
+    assert arrived is not None and arrived <= time.monotonic()
+
+
+def test_eager_parse_does_not_parse_a_page_the_guard_refuses(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    calls: list[int] = []
+    create_root_node = parsel.selector.create_root_node
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        return create_root_node(*args, **kwargs)
+
+    monkeypatch.setattr(parsel.selector, "create_root_node", counting)
+    crawler = unit_crawler({"CETD_EAGER_PARSE": True, "CETD_MAX_ATTRIBUTES": 10})
+    middleware = build_from_crawler(CETDDownloaderMiddleware, crawler)
+    many = " ".join(f"a{n}" for n in range(11))
+    for body in (f"<html><body><p {many}>x</p></body></html>", STORM_PAGE):
+        response = html_response(body)
+        assert response.request is not None
+        assert middleware.process_response(response.request, response) is response
+    assert len(calls) == 1  # the storm page only
+    assert crawler.stats.get_value("cetd/response_parse_refused_count") == 1
+
+
+def test_decoding_middleware_hands_on_a_readable_copy() -> None:
+    crawler = unit_crawler()
+    middleware = build_from_crawler(CETDDecodingMiddleware, crawler)
+    body = STORM_PAGE.encode()
+    labelled = HtmlResponse(
+        URL, body=body, headers={"Content-Type": "text/html; charset=hex"}, request=Request(URL)
+    )
+    with pytest.raises(LookupError):
+        labelled.text  # noqa: B018 - what Scrapy's own components would meet
+    assert labelled.request is not None
+    readable = middleware.process_response(labelled.request, labelled)
+    assert readable is not labelled and readable.request is labelled.request
+    assert isinstance(readable, HtmlResponse) and readable.text == STORM_PAGE
+    plain = html_response()
+    assert plain.request is not None
+    assert middleware.process_response(plain.request, plain) is plain
+    left = HtmlResponse(
+        URL,
+        body=body,
+        headers={"Content-Type": "text/html; charset=hex"},
+        request=Request(URL, meta={"dont_cetd": True}),
+    )
+    assert left.request is not None
+    assert middleware.process_response(left.request, left) is left
+    assert crawler.stats.get_value("cetd/response_charset_ignored_count") == 1

@@ -5,8 +5,10 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
+import re
 import threading
-from typing import Any
+import time
+from typing import Any, ClassVar
 
 import pytest
 import scrapy
@@ -17,8 +19,11 @@ from itemadapter import ItemAdapter
 from scrapy import Request
 from scrapy.exceptions import DropItem
 from scrapy.http import HtmlResponse, JsonResponse
+from scrapy.utils.misc import build_from_crawler
 
 import scrapy_cetd
+from scrapy_cetd import CETDDownloaderMiddleware
+from scrapy_cetd.crawl.middleware import arrival_time
 from scrapy_cetd.extractors.registry import build_extractor
 from scrapy_cetd.limits import Limits
 
@@ -287,6 +292,9 @@ def test_max_nodes_and_max_body_size_settings(caplog: pytest.LogCaptureFixture) 
         ("CETD_MAX_NODES", "many"),
         ("CETD_TIME_BUDGET", -1.0),
         ("CETD_MAX_BODY_SIZE", True),
+        ("CETD_MAX_ATTRIBUTES", 0),
+        ("CETD_ISOLATION", "fork"),
+        ("CETD_WORKERS", 0),
     ],
 )
 def test_limit_settings_are_checked_at_start(name: str, value: Any) -> None:
@@ -321,8 +329,146 @@ def test_an_extractor_past_its_budget_is_given_up_and_replaced(
         assert harness.stat("cetd/extract_thread_replaced_count") == 3
         assert "time_budget exceeded: more than 0.2 s" in caplog.records[0].getMessage()
         # Three threads are stuck; the threads started in their place keep pages going.
-        assert workers.threads == 3 + workers.size
+        assert workers.threads > 3
         assert harness.run({}, page())["main_content_text"] == EXPECTED.text
     finally:
         STUCK.set()
     asyncio.run(harness.pipeline.close_spider())
+
+
+def test_the_budget_counts_from_the_arrival_of_the_response(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    harness = Harness(CETD_TIME_BUDGET=5.0)
+    middleware = build_from_crawler(CETDDownloaderMiddleware, harness.crawler)
+    response = page()
+    assert response.request is not None
+    now = time.monotonic()
+    monkeypatch.setattr("scrapy_cetd.crawl.middleware.time.monotonic", lambda: now - 6.0)
+    middleware.process_response(response.request, response)  # arrived 6 s ago
+    monkeypatch.undo()
+    assert arrival_time(response) == now - 6.0
+    assert harness.run({}, response) == EMPTY
+    assert harness.stat("cetd/item_empty_reason_count/time_budget") == 1
+    # Arrived just now, the same page is extracted.
+    fresh = page()
+    assert fresh.request is not None
+    middleware.process_response(fresh.request, fresh)
+    assert harness.run({}, fresh)["main_content_text"] == EXPECTED.text
+
+
+class GatedExtractor:
+    """A user extractor that records the URLs it is called for and, for URLs containing
+    ``gate``, waits for :attr:`OPEN`."""
+
+    OPEN = threading.Event()
+    called: ClassVar[list[str | None]] = []
+
+    def extract(self, tree: Any, *, url: str | None = None) -> scrapy_cetd.ExtractionResult:
+        self.called.append(url)
+        if url and "gate" in url:
+            self.OPEN.wait(timeout=60)
+        return scrapy_cetd.extract(tree, url=url)
+
+
+def test_a_job_whose_deadline_passes_while_it_waits_is_not_run(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    GatedExtractor.called.clear()
+    harness = Harness(
+        CETD_ALGORITHM="test_pipeline.GatedExtractor", CETD_TIME_BUDGET=0.5, CETD_WORKERS=1
+    )
+    gated, waiting = page(url="http://127.0.0.1/gate"), page(url="http://127.0.0.1/waiting")
+    # The waiting page arrived 0.3 s before the other: its budget ends while the only worker
+    # is held by the gated page.
+    middleware = build_from_crawler(CETDDownloaderMiddleware, harness.crawler)
+    earlier = time.monotonic() - 0.3
+    monkeypatch.setattr("scrapy_cetd.crawl.middleware.time.monotonic", lambda: earlier)
+    assert waiting.request is not None
+    middleware.process_response(waiting.request, waiting)
+    monkeypatch.undo()
+
+    async def both() -> list[Any]:
+        items: list[Any] = [{}, {}]
+        harness.links.link(items[0], gated)
+        harness.links.link(items[1], waiting)
+        return await asyncio.gather(*(harness.pipeline.process_item(item) for item in items))
+
+    try:
+        assert asyncio.run(both()) == [EMPTY, EMPTY]
+        assert harness.stat("cetd/item_empty_reason_count/time_budget") == 2
+        assert harness.stat("cetd/extract_expired_waiting_count") == 1
+        assert GatedExtractor.called == ["http://127.0.0.1/gate"]
+    finally:
+        GatedExtractor.OPEN.set()
+    asyncio.run(harness.pipeline.close_spider())
+
+
+class StallExtractor:
+    """A user extractor that, for URLs containing ``stall``, backtracks for minutes in one call
+    of a regular expression (C code that holds the GIL and no budget check interrupts)."""
+
+    def extract(self, tree: Any, *, url: str | None = None) -> scrapy_cetd.ExtractionResult:
+        if url and "stall" in url:
+            re.match(r"(a+)+$", "a" * 64 + "b")
+        return scrapy_cetd.extract(tree, url=url)
+
+
+def test_worker_processes_extract_and_are_killed_when_stuck() -> None:
+    harness = Harness(
+        CETD_ALGORITHM="test_pipeline.StallExtractor",
+        CETD_ISOLATION="process",
+        CETD_TIME_BUDGET=3.0,
+        CETD_WORKERS=2,
+    )
+    pipeline = harness.pipeline
+
+    async def crawl() -> list[Any]:
+        await pipeline.open_spider()
+        items: list[Any] = [{}, {}, {}]
+        responses = [page(url="http://127.0.0.1/stall"), page(), page()]
+        for item, response in zip(items, responses, strict=True):
+            harness.links.link(item, response)
+        done = await asyncio.gather(*(pipeline.process_item(item) for item in items[:2]))
+        while harness.stat("cetd/extract_process_killed_count") is None:
+            await asyncio.sleep(0.1)  # the worker is killed KILL_GRACE after the budget
+        done.append(await pipeline.process_item(items[2]))
+        await pipeline.close_spider()
+        return done
+
+    stalled, normal, after = asyncio.run(asyncio.wait_for(crawl(), 60))
+    assert stalled == EMPTY
+    assert normal["main_content_text"] == after["main_content_text"] == EXPECTED.text
+    assert harness.stat("cetd/item_empty_reason_count/time_budget") == 1
+    assert harness.stat("cetd/extract_process_killed_count") == 1
+    assert harness.stat("cetd/item_extracted_count") == 2
+
+
+def test_a_stopped_pool_of_worker_processes_costs_no_item() -> None:
+    harness = Harness(CETD_ISOLATION="process", CETD_WORKERS=1)
+    processes = harness.pipeline.processes
+    assert processes is not None
+    pool = processes._started()
+    pool.stop()  # type: ignore[no-untyped-call]
+    pool.join()
+    assert harness.run({}, page()) == EMPTY
+    assert harness.stat("cetd/item_error_count") == 1
+
+
+@pytest.mark.parametrize("isolation", ["threads", "process"])
+def test_a_charset_label_that_names_no_text_encoding_is_ignored(isolation: str) -> None:
+    harness = Harness(CETD_ISOLATION=isolation, CETD_WORKERS=1, CETD_TIME_BUDGET=5.0)
+    headers = {"Content-Type": "text/html; charset=hex"}
+    response = HtmlResponse(URL, body=STORM_PAGE.encode(), headers=headers, request=Request(URL))
+
+    async def run() -> Any:
+        await harness.pipeline.open_spider()
+        item: dict[str, Any] = {}
+        harness.links.link(item, response)
+        try:
+            return await harness.pipeline.process_item(item)
+        finally:
+            await harness.pipeline.close_spider()
+
+    assert asyncio.run(run())["main_content_text"] == EXPECTED.text
+    assert harness.stat("cetd/item_extracted_count") == 1

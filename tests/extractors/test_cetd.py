@@ -13,6 +13,7 @@ from scrapy_cetd import (
     TextDensityExtractor,
     extract,
 )
+from scrapy_cetd.extractors import cetd
 from scrapy_cetd.extractors.cetd import _subtree_argmax, smooth_over_siblings
 from scrapy_cetd.page.density import count_nodes, densities
 from scrapy_cetd.page.dom import build_view
@@ -167,3 +168,20 @@ def test_many_threads_share_one_extractor() -> None:
     results = texts_from_threads(extractor, pages, rounds=20)
     for i in range(8):
         assert results[i].startswith(f"Storm {i} hits the coast")
+
+
+@pytest.mark.parametrize("cls", [TextDensityExtractor, CompositeTextDensityExtractor])
+def test_steps_check_the_time_budget(
+    cls: type[TextDensityExtractor], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    steps: list[str] = []
+    monkeypatch.setattr(cetd, "check_deadline", steps.append)
+    cls().extract(parse(STORM_PAGE))
+    assert steps == ["after counting the nodes", "after scoring the nodes"]
+
+
+def test_smoothed_extractor_checks_the_time_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    steps: list[str] = []
+    monkeypatch.setattr(cetd, "check_deadline", steps.append)
+    SmoothedCompositeTextDensityExtractor().extract(parse(STORM_PAGE))
+    assert steps == ["after counting the nodes"]

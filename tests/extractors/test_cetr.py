@@ -3,20 +3,27 @@ one-line page, the covering HTML and the guarantees every extractor gives."""
 
 from __future__ import annotations
 
+import html
+import random
+import time
+
 import lxml.html
 import pytest
 from conftest import STORM_PAGE, deep_chain, parse, texts_from_threads
 from lxml import etree
 
 from scrapy_cetd import ALGORITHMS, CetrExtractor, CetrThresholdExtractor, extract
+from scrapy_cetd.extractors import cetr
 from scrapy_cetd.extractors.cetr import (
     NO_CONTENT_LINES,
     SourceLine,
+    _serialize,
     absolute_derivative,
     gaussian_smooth,
     pinned_kmeans,
     split_lines,
 )
+from scrapy_cetd.page.dom import build_view
 
 SEED_ROWS = (
     '<div id="topnav">\n'
@@ -140,8 +147,6 @@ def test_page_with_all_code_on_one_line(cls: type[CetrExtractor]) -> None:
 
 
 def extractor_view(tree: etree._Element):  # type: ignore[no-untyped-def]
-    from scrapy_cetd.page.dom import build_view
-
     body = tree.find("body")
     assert body is not None
     return build_view(body)
@@ -251,3 +256,59 @@ def test_many_threads_share_one_extractor() -> None:
 def test_storm_page_runs(storm_page: etree._Element) -> None:
     assert "Storm hits the coast" in CetrExtractor().extract(storm_page).text
     assert STORM_PAGE
+
+
+def test_serialising_drops_invisible_nodes_and_keeps_the_text_between_them() -> None:
+    page = (
+        "<html><body><p>a<!--x-->b<script>s</script>c<b>d</b>e<!--y-->f<!--z--></p>"
+        "<p><!--q-->g<style>t</style></p></body></html>"
+    )
+    body = lxml.html.document_fromstring(page).find("body")
+    assert body is not None
+    document = _serialize(body, build_view(body), remove_hidden=True)[0]
+    assert document == "<body><p>abc<b>d</b>ef</p><p>g</p></body>"
+
+
+def test_a_comment_between_every_word_serialises_in_linear_time() -> None:
+    """Each removed comment used to glue its tail onto the growing text before it."""
+
+    def cpu_seconds(words: int) -> float:
+        page = "<html><body><div>" + "<!-- c -->w " * words + "</div></body></html>"
+        body = lxml.html.document_fromstring(page).find("body")
+        assert body is not None
+        view = build_view(body)
+        times = []
+        for _ in range(3):
+            start = time.process_time()
+            _serialize(body, view, remove_hidden=True)
+            times.append(time.process_time() - start)
+        return min(times)
+
+    assert cpu_seconds(20_000) / cpu_seconds(2_000) < 30
+
+
+@pytest.mark.parametrize("cls", [CetrExtractor, CetrThresholdExtractor])
+def test_long_steps_check_the_time_budget(
+    cls: type[CetrExtractor], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The serialisation, the line split (every few thousand tokens) and every k-means round
+    check the time budget, so a large page stops close to it."""
+    steps: list[str] = []
+    monkeypatch.setattr(cetr, "check_deadline", steps.append)
+    page = "<html><body>" + "<p>word <b>bold</b> word</p>\n" * 3_000 + "</body></html>"
+    cls().extract(parse(page))
+    assert "serialising the page" in steps
+    assert steps.count("splitting the lines") >= 3  # 12,000 tokens
+    assert "after classifying the lines" in steps
+    if cls is CetrExtractor:
+        assert "clustering the lines" in steps
+
+
+def test_unescape_in_pieces_decodes_as_the_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cetr, "_UNESCAPE_CHUNK", 16)
+    rng = random.Random(24)
+    alphabet = ["&", "amp", ";", "#", "x", "4e2d", "0", "65", "a", " ", "lt", "foo", "&#", "&#x"]
+    texts = ["&#" + "0" * 100 + "65;x", "a" * 100 + "&amp;", "&lt;" * 40]
+    texts += ["".join(rng.choices(alphabet, k=rng.randint(0, 60))) for _ in range(5_000)]
+    for text in texts:
+        assert cetr.unescape(text) == html.unescape(text), text

@@ -9,6 +9,7 @@ from conftest import STORM_PAGE, deep_chain, parse, texts_from_threads
 from lxml import etree
 
 from scrapy_cetd import ALGORITHMS, CoreExExtractor, extract
+from scrapy_cetd.extractors import coreex
 from scrapy_cetd.extractors.coreex import NO_CANDIDATE, _subset_rule, count_coreex, subset_scores
 from scrapy_cetd.page.dom import build_view
 from scrapy_cetd.page.words import count_words
@@ -246,3 +247,10 @@ def test_many_threads_share_one_extractor() -> None:
     results = texts_from_threads(extractor, pages, rounds=20)
     for i in range(8):
         assert results[i].startswith(f"Storm {i} hits the coast")
+
+
+def test_steps_check_the_time_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    steps: list[str] = []
+    monkeypatch.setattr(coreex, "check_deadline", steps.append)
+    CoreExExtractor().extract(parse(STORM_PAGE))
+    assert steps == ["after counting the words", "after scoring the subsets"]

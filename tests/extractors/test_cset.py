@@ -3,13 +3,17 @@ reduction, selection, the post-process and the guarantees every extractor gives.
 
 from __future__ import annotations
 
+import time
+
 import lxml.html
 import pytest
 from conftest import STORM_PAGE, deep_chain, parse, texts_from_threads
 from lxml import etree
 
 from scrapy_cetd import ALGORITHMS, CSetExtractor, extract
+from scrapy_cetd.extractors import cset
 from scrapy_cetd.extractors.cset import (
+    MAX_WORD_DISTANCE,
     NO_RATED,
     _SubtreeStats,
     centroid_distances,
@@ -18,7 +22,7 @@ from scrapy_cetd.extractors.cset import (
     node_ratios,
     standardize,
 )
-from scrapy_cetd.page.dom import build_view
+from scrapy_cetd.page.dom import DomView, build_view
 
 STORM_TEXT = [
     "Storm hits the coast",
@@ -182,9 +186,59 @@ def test_deep_nesting_completes() -> None:
     assert "deep content at the bottom" in result.text
 
 
+def _text_at_every_level(depth: int) -> DomView:
+    _root, chain = deep_chain(depth)
+    for element in chain[1:]:
+        element.text = "word "
+    return build_view(chain[0])
+
+
+def _cpu_seconds(view: DomView) -> float:
+    """The fastest of three :func:`node_ratios` runs, in CPU seconds."""
+    times = []
+    for _ in range(3):
+        start = time.process_time()
+        node_ratios(view)
+        times.append(time.process_time() - start)
+    return min(times)
+
+
+def test_word_ratios_are_linear_in_depth() -> None:
+    """Text at every level of a chain: ten times deeper costs about ten times more, not a
+    hundred (each text used to add to every ancestor, up to the body)."""
+    shallow, deep = _text_at_every_level(300), _text_at_every_level(3_000)
+    ratio = _cpu_seconds(deep) / _cpu_seconds(shallow)
+    assert ratio < 30, ratio
+
+
+def test_word_ratios_count_text_up_to_the_distance_limit() -> None:
+    """Exact sums of ``words / distance`` up to MAX_WORD_DISTANCE levels down, nothing below."""
+    depth = MAX_WORD_DISTANCE + 10
+    view = _text_at_every_level(depth)
+    ratios = node_ratios(view)
+    word = dict(zip(ratios.rated, ratios.word, strict=True))
+    top = view.children[0][0]  # the first div below the body: its text is at distance 1
+    expected = sum(1 / distance for distance in range(1, MAX_WORD_DISTANCE + 1))
+    assert word[top] == pytest.approx(expected)
+    bottom_but_one = len(view) - 2
+    assert word[bottom_but_one] == pytest.approx(1 + 1 / 2)
+
+
 def test_many_threads_share_one_extractor() -> None:
     extractor = CSetExtractor()
     pages = [parse(STORM_PAGE.replace("Storm", f"Storm {i}")) for i in range(8)]
     results = texts_from_threads(extractor, pages, rounds=20)
     for i in range(8):
         assert results[i].startswith(f"Storm {i} hits the coast")
+
+
+def test_long_steps_check_the_time_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    steps: list[str] = []
+    monkeypatch.setattr(cset, "check_deadline", steps.append)
+    rows = "<div><p>word word</p><p>word</p></div>" * 3_000
+    page = f"<html><body><main>{rows}</main></body></html>"
+    CSetExtractor().extract(parse(page))
+    assert steps.count("rating the nodes") >= 3  # 15,000 elements, every 4,096
+    assert "after rating the nodes" in steps
+    assert "after measuring the distances" in steps
+    assert "after counting the subtrees" in steps

@@ -1,0 +1,261 @@
+"""The hostile-page acceptance check: every shape, every algorithm and TPS, one 1 MB page each.
+
+For every shape of ``tests/test_growth.py`` (a generator of pages that stretch one input
+dimension) and every algorithm of :data:`scrapy_cetd.ALGORITHMS` plus TPS pruning, a page of
+``--size`` bytes (1 MB) is extracted with ``time_budget=2`` and the default limits, as a
+crawl would. Each row records:
+
+* the elapsed seconds, which must stay within the budget plus one second;
+* the peak memory of the run (its resident set, parse included) as a multiple of the memory
+  of the page's lxml parse alone (the parse the run itself makes: Scrapy's selector for the
+  extractors, ``lxml.html.document_fromstring`` for TPS), which must stay under 10.
+
+Every run happens in a child process forked for it, so its peak resident set is its own, and
+a run that holds the interpreter past ``--kill-after`` seconds is killed and fails its row.
+The table is printed as Markdown; the exit status is 1 when any row fails.
+
+Run: ``python -m benchmarks.hostile`` (``--shape`` and ``--algorithm`` narrow the table).
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import gc
+import importlib.util
+import json
+import os
+import select
+import signal
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import lxml.html
+import parsel
+from lxml import etree
+
+import scrapy_cetd
+from scrapy_cetd.tps import prune_tag_paths_region
+
+TPS = "tps"
+BUDGET = 2.0
+"""The ``time_budget`` of every run, in seconds."""
+SLACK = 1.0
+"""How far past the budget a run may return."""
+MAX_MEMORY_RATIO = 10.0
+"""Largest accepted peak memory, as a multiple of the page's lxml parse."""
+SIZE = 1_000_000
+
+GROWTH_TESTS = Path(__file__).resolve().parent.parent / "tests" / "test_growth.py"
+
+
+def load_shapes() -> dict[str, Callable[[int], str]]:
+    """The page generators of the growth tests, by shape name."""
+    spec = importlib.util.spec_from_file_location("scrapy_cetd_growth_shapes", GROWTH_TESTS)
+    assert spec is not None and spec.loader is not None
+    module: ModuleType = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    shapes: dict[str, Callable[[int], str]] = module.SHAPES
+    return shapes
+
+
+def _rss_kib(field: str) -> int:
+    """A ``Vm*`` field of this process's ``/proc/self/status``, in KiB."""
+    with open("/proc/self/status", encoding="ascii") as status:
+        for line in status:
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+    raise RuntimeError(f"{field} not in /proc/self/status")
+
+
+def _reset_peak() -> None:
+    """Reset this process's peak resident set (``VmHWM``) to its current one (Linux)."""
+    with open("/proc/self/clear_refs", "w", encoding="ascii") as clear:
+        clear.write("5")
+
+
+def parse(html: str, algorithm: str) -> etree._Element:
+    """The lxml tree ``algorithm`` works on: the tree of Scrapy's selector (parsel, which reads
+    2,047 levels deep) for the extractors, ``lxml.html.document_fromstring`` (255 levels) for
+    TPS, as run here."""
+    if algorithm == TPS:
+        return lxml.html.document_fromstring(html)
+    root: etree._Element = parsel.Selector(text=html, type="html").root
+    return root
+
+
+def parse_memory(html: str, algorithm: str) -> int:
+    """KiB of resident memory the lxml parse of ``html`` for ``algorithm`` holds (measured in
+    this process)."""
+    gc.collect()
+    _reset_peak()
+    before = _rss_kib("VmRSS")
+    tree = parse(html, algorithm)
+    after = _rss_kib("VmRSS")
+    del tree
+    return max(after - before, 1)
+
+
+def _parse_answer(html: str, algorithm: str) -> dict[str, Any]:
+    return {"kib": parse_memory(html, algorithm)}
+
+
+def run_measured(
+    algorithm: str, html: str, *, time_budget: float | None, max_nodes: bool
+) -> dict[str, Any]:
+    """Run one extraction (or TPS pruning) of ``html``: seconds, peak KiB above the start,
+    and the result's reason."""
+    gc.collect()
+    _reset_peak()
+    before = _rss_kib("VmRSS")
+    start = time.perf_counter()
+    reason: str | None = None
+    if algorithm == TPS:
+        _, region = prune_tag_paths_region(
+            lxml.html.document_fromstring(html), time_budget=time_budget
+        )
+        reason = region.reason
+    elif max_nodes:
+        reason = scrapy_cetd.extract(html, algorithm=algorithm, time_budget=time_budget).reason
+    else:
+        result = scrapy_cetd.extract(
+            html, algorithm=algorithm, time_budget=time_budget, max_nodes=None
+        )
+        reason = result.reason
+    seconds = time.perf_counter() - start
+    peak = _rss_kib("VmHWM") - before
+    return {"seconds": seconds, "peak_kib": peak, "reason": reason}
+
+
+def in_child(work: Callable[[], dict[str, Any]], kill_after: float) -> dict[str, Any]:
+    """``work()`` in a forked child; its JSON result, or ``{"killed": seconds}`` when it did
+    not answer within ``kill_after`` seconds, or ``{"error": ...}`` when it raised."""
+    read_end, write_end = os.pipe()
+    start = time.perf_counter()
+    pid = os.fork()
+    if pid == 0:  # the child
+        os.close(read_end)
+        try:
+            answer = work()
+        except BaseException as error:
+            answer = {"error": f"{type(error).__name__}: {error}"[:200]}
+        with os.fdopen(write_end, "w") as pipe:
+            json.dump(answer, pipe)
+        os._exit(0)
+    os.close(write_end)
+    data = b""
+    with os.fdopen(read_end, "rb") as pipe:
+        while True:
+            left = kill_after - (time.perf_counter() - start)
+            ready, _, _ = select.select([pipe], [], [], max(left, 0))
+            if not ready:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+                return {"killed": kill_after}
+            chunk = os.read(pipe.fileno(), 1 << 16)
+            if not chunk:
+                break
+            data += chunk
+    os.waitpid(pid, 0)
+    result: dict[str, Any] = json.loads(data) if data else {"error": "child died"}
+    return result
+
+
+@dataclass
+class Row:
+    shape: str
+    algorithm: str
+    seconds: float | None
+    memory_ratio: float | None
+    note: str
+
+    @property
+    def ok(self) -> bool:
+        return (
+            self.seconds is not None
+            and self.seconds <= BUDGET + SLACK
+            and self.memory_ratio is not None
+            and self.memory_ratio < MAX_MEMORY_RATIO
+        )
+
+
+def measure(
+    shape: str, html: str, algorithm: str, parse_kib: int | None, *, kill_after: float
+) -> Row:
+    """One row: ``algorithm`` on ``html`` with the budget, in a child process."""
+    work = functools.partial(run_measured, algorithm, html, time_budget=BUDGET, max_nodes=True)
+    answer = in_child(work, kill_after)
+    if "killed" in answer:
+        return Row(shape, algorithm, None, None, f"killed after {kill_after:g} s")
+    if "error" in answer:
+        return Row(shape, algorithm, None, None, answer["error"])
+    if parse_kib is None:
+        note = f"the lxml parse alone took over {kill_after:g} s"
+        return Row(shape, algorithm, answer["seconds"], None, note)
+    reason = answer["reason"] or ""
+    return Row(
+        shape,
+        algorithm,
+        answer["seconds"],
+        answer["peak_kib"] / parse_kib,
+        reason[:70],
+    )
+
+
+def table(rows: Sequence[Row]) -> str:
+    """The rows as a Markdown table."""
+    lines = [
+        "| shape | algorithm | seconds | memory / parse | ok | reason |",
+        "|---|---|---:|---:|---|---|",
+    ]
+    for row in rows:
+        seconds = "-" if row.seconds is None else f"{row.seconds:.2f}"
+        memory = "-" if row.memory_ratio is None else f"{row.memory_ratio:.1f}"
+        mark = "yes" if row.ok else "**FAIL**"
+        note = row.note.replace("|", "/")
+        lines.append(f"| {row.shape} | {row.algorithm} | {seconds} | {memory} | {mark} | {note} |")
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.hostile", description=__doc__)
+    parser.add_argument("--size", type=int, default=SIZE, help="page size in bytes")
+    parser.add_argument("--shape", action="append", help="only this shape (repeatable)")
+    parser.add_argument("--algorithm", action="append", help="only this algorithm (repeatable)")
+    parser.add_argument(
+        "--kill-after", type=float, default=60.0, help="seconds before a run is killed"
+    )
+    args = parser.parse_args(argv)
+    shapes = load_shapes()
+    names = args.shape or list(shapes)
+    algorithms = args.algorithm or [*scrapy_cetd.ALGORITHMS, TPS]
+    rows: list[Row] = []
+    for name in names:
+        html = shapes[name](args.size)
+        parse_kib = {
+            kind: in_child(functools.partial(_parse_answer, html, kind), args.kill_after).get("kib")
+            for kind in ("extract", TPS)
+        }
+        for algorithm in algorithms:
+            kind = TPS if algorithm == TPS else "extract"
+            row = measure(name, html, algorithm, parse_kib[kind], kill_after=args.kill_after)
+            rows.append(row)
+            print(
+                f"{name:26} {algorithm:9} {row.seconds if row.seconds is not None else '-'!s:>8.6}"
+                f" {row.memory_ratio or 0:6.1f} {'ok' if row.ok else 'FAIL'} {row.note}",
+                file=sys.stderr,
+                flush=True,
+            )
+    print(table(rows))
+    failed = [row for row in rows if not row.ok]
+    print(f"\n{len(rows) - len(failed)} of {len(rows)} rows pass.")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
