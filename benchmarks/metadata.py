@@ -83,7 +83,7 @@ def _htmldate() -> PredictMetadata:
 
 
 def _newspaper() -> PredictMetadata:
-    from newspaper import Article  # type: ignore[import-untyped]
+    from newspaper import Article
 
     def run(page: Page) -> MetadataGuess:
         article = Article(_url(page) or "https://example.invalid/", fetch_images=False)
