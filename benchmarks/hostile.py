@@ -23,7 +23,6 @@ import argparse
 import functools
 import gc
 import importlib.util
-import inspect
 import json
 import os
 import select
@@ -41,6 +40,7 @@ import parsel
 from lxml import etree
 
 import scrapy_cetd
+from scrapy_cetd.tps import prune_tag_paths_region
 
 TPS = "tps"
 BUDGET = 2.0
@@ -101,12 +101,6 @@ def parse_memory(html: str, algorithm: str) -> int:
     return max(after - before, 1)
 
 
-def tps_has_budget() -> bool:
-    """Whether :func:`scrapy_cetd.prune_tag_paths` takes a ``time_budget``; without one, TPS
-    runs unbudgeted and its row says so."""
-    return "time_budget" in inspect.signature(scrapy_cetd.prune_tag_paths).parameters
-
-
 def _parse_answer(html: str, algorithm: str) -> dict[str, Any]:
     return {"kib": parse_memory(html, algorithm)}
 
@@ -122,8 +116,10 @@ def run_measured(
     start = time.perf_counter()
     reason: str | None = None
     if algorithm == TPS:
-        budget: dict[str, Any] = {"time_budget": time_budget} if tps_has_budget() else {}
-        scrapy_cetd.prune_tag_paths(lxml.html.document_fromstring(html), **budget)
+        _, region = prune_tag_paths_region(
+            lxml.html.document_fromstring(html), time_budget=time_budget
+        )
+        reason = region.reason
     elif max_nodes:
         reason = scrapy_cetd.extract(html, algorithm=algorithm, time_budget=time_budget).reason
     else:
@@ -202,8 +198,6 @@ def measure(
         note = f"the lxml parse alone took over {kill_after:g} s"
         return Row(shape, algorithm, answer["seconds"], None, note)
     reason = answer["reason"] or ""
-    if algorithm == TPS and not tps_has_budget():
-        reason = "prune_tag_paths has no time_budget: run without one"
     return Row(
         shape,
         algorithm,

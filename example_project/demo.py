@@ -92,6 +92,31 @@ def check(items: list[dict[str, Any]]) -> list[str]:
     return mismatches
 
 
+def summary(items: list[dict[str, Any]], stats: dict[str, Any], wall: float) -> list[str]:
+    """The summary's lines, from the crawl's items and stats and its wall time in seconds.
+
+    ``docs/quickstart.md`` shows these lines; ``tests/test_demo.py`` checks its figures
+    against this function on a crawl of the same site."""
+    extracted = stats.get("cetd/item_extracted_count", 0)
+    seconds = stats.get("cetd/extract_seconds", 0.0)
+    characters = sum(len(item.get("main_content_text") or "") for item in items)
+    pages = stats.get("cetd/response_count", 0)
+    lines = [
+        "Summary",
+        f"  pages crawled (HTML)      {pages} (1 index + {pages - 1} articles)",
+        f"  items written             {len(items)} -> example_project/{OUTPUT}",
+        f"  with main content         {extracted}",
+        f"  characters extracted      {characters:,} ({characters // max(len(items), 1):,}/item)",
+        f"  extraction time per page  {1000 * seconds / max(extracted, 1):.1f} ms",
+        f"  crawl wall time           {wall:.1f} s (including Scrapy start-up)",
+    ]
+    problems = {key: value for key, value in stats.items() if "skipped" in key or "error" in key}
+    lines.extend(f"  {key:<25} {value}" for key, value in sorted(problems.items()))
+    if stats.get("cetd/response_skipped_count/not_html") == 1:
+        lines.append("  (the one non-HTML response is robots.txt)")
+    return lines
+
+
 def main() -> int:
     """Crawl, summarise, check; 0 when every item matches ``scrapy_cetd.extract``."""
     (PROJECT / OUTPUT).unlink(missing_ok=True)
@@ -103,23 +128,8 @@ def main() -> int:
 
     items = [json.loads(line) for line in (PROJECT / OUTPUT).read_text().splitlines() if line]
     stats = json.loads((PROJECT / STATS).read_text())
-    extracted = stats.get("cetd/item_extracted_count", 0)
-    seconds = stats.get("cetd/extract_seconds", 0.0)
-    characters = sum(len(item.get("main_content_text") or "") for item in items)
-    pages = stats.get("cetd/response_count", 0)
     print()
-    print("Summary")
-    print(f"  pages crawled (HTML)      {pages} (1 index + {pages - 1} articles)")
-    print(f"  items written             {len(items)} -> example_project/{OUTPUT}")
-    print(f"  with main content         {extracted}")
-    print(f"  characters extracted      {characters:,} ({characters // max(len(items), 1):,}/item)")
-    print(f"  extraction time per page  {1000 * seconds / max(extracted, 1):.1f} ms")
-    print(f"  crawl wall time           {wall:.1f} s (including Scrapy start-up)")
-    problems = {key: value for key, value in stats.items() if "skipped" in key or "error" in key}
-    for key, value in sorted(problems.items()):
-        print(f"  {key:<25} {value}")
-    if stats.get("cetd/response_skipped_count/not_html") == 1:
-        print("  (the one non-HTML response is robots.txt)")
+    print("\n".join(summary(items, stats, wall)))
 
     mismatches = check(items)
     if not items or mismatches:

@@ -3,7 +3,7 @@
 from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as _distribution_version
 
-from scrapy_cetd.api import extract
+from scrapy_cetd.api import classify_page_type, extract
 from scrapy_cetd.crawl.addon import Addon
 from scrapy_cetd.crawl.middleware import CETDDownloaderMiddleware, CETDSpiderMiddleware
 from scrapy_cetd.crawl.pipeline import CETDPipeline
@@ -19,6 +19,7 @@ from scrapy_cetd.extractors.cetr import CetrExtractor, CetrThresholdExtractor
 from scrapy_cetd.extractors.coreex import CoreExExtractor
 from scrapy_cetd.extractors.cset import CSetExtractor
 from scrapy_cetd.extractors.registry import ALGORITHMS, DEFAULT_ALGORITHM, get_extractor
+from scrapy_cetd.page.page_types import PAGE_TYPES, PageType
 from scrapy_cetd.result import EmptyReason, ExtractionResult, Reason
 from scrapy_cetd.tps import (
     TagPathRegion,
@@ -35,6 +36,7 @@ except PackageNotFoundError:  # imported from a checkout that was never installe
 __all__ = [
     "ALGORITHMS",
     "DEFAULT_ALGORITHM",
+    "PAGE_TYPES",
     "Addon",
     "CETDDownloaderMiddleware",
     "CETDPipeline",
@@ -48,12 +50,14 @@ __all__ = [
     "EmptyReason",
     "ExtractionResult",
     "Extractor",
+    "PageType",
     "Reason",
     "SmoothedCompositeTextDensityExtractor",
     "TagPathRegion",
     "TagPathSplit",
     "TextDensityExtractor",
     "__version__",
+    "classify_page_type",
     "extract",
     "get_dom",
     "get_extractor",

@@ -1,4 +1,5 @@
-"""The entry point :func:`extract`: one page in, its main content out, within the limits.
+"""The entry points :func:`extract` (one page in, its main content out, within the limits) and
+:func:`classify_page_type`.
 
 The algorithms and :func:`~scrapy_cetd.extractors.registry.get_extractor` are in
 :mod:`scrapy_cetd.extractors.registry`.
@@ -14,7 +15,16 @@ from lxml import etree
 
 from scrapy_cetd.extractors.registry import DEFAULT_ALGORITHM, build_extractor
 from scrapy_cetd.guard import DEFAULT_MAX_ATTRIBUTES
-from scrapy_cetd.limits import DEFAULT_MAX_BODY_SIZE, DEFAULT_MAX_NODES, Limits
+from scrapy_cetd.limits import (
+    DEFAULT_MAX_BODY_SIZE,
+    DEFAULT_MAX_NODES,
+    LIMITS,
+    LimitExceededError,
+    Limits,
+    deadline,
+)
+from scrapy_cetd.page.metadata import page_metadata
+from scrapy_cetd.page.page_types import PageType, classify_tree
 from scrapy_cetd.page.parse import Source, decoding_notes, html_response, response_tree
 from scrapy_cetd.result import ExtractionResult
 
@@ -29,6 +39,7 @@ def extract(
     max_nodes: int | None = DEFAULT_MAX_NODES,
     time_budget: float | None = None,
     max_attributes: int | None = DEFAULT_MAX_ATTRIBUTES,
+    metadata: bool = False,
     **options: Any,
 ) -> ExtractionResult:
     """The main content of one page.
@@ -49,6 +60,11 @@ def extract(
     label that names no text encoding is ignored, as a browser ignores it, and noted in the
     result's ``notes``. Input that is not a document at all (empty, whitespace only, JSON, a
     PDF, an image, binary data) raises :class:`ValueError`.
+
+    With ``metadata=True`` the result's ``metadata`` holds the page's headline, authors, dates,
+    language and site (:func:`~scrapy_cetd.page.metadata.page_metadata`, its language
+    identified from the extracted text), read within what is left of ``time_budget``; it stays
+    ``None`` when a limit refused the page or the budget ran out. Without it nothing is read.
     """
     start = time.monotonic()
     extractor = build_extractor(algorithm, options)
@@ -71,5 +87,28 @@ def extract(
             return refused.result(name)
         tree = response_tree(response)
     result = limits.extract(extractor, tree, url=url, start=start)
+    if metadata and (result.reason_code is None or result.reason_code.value not in LIMITS):
+        try:
+            with deadline(time_budget, start=start):
+                found = page_metadata(tree, url=url, text=result.text)
+        except LimitExceededError:
+            found = None
+        result = replace(result, metadata=found)
     notes = decoding_notes(source, encoding)
     return replace(result, notes=result.notes + notes) if notes else result
+
+
+def classify_page_type(
+    source: Source, url: str | None = None, *, encoding: str | None = None
+) -> PageType:
+    """The type of a page given as ``str``, ``bytes`` (decoded as Scrapy decodes a response;
+    ``encoding`` stands for the HTTP header's charset) or a parsed lxml tree.
+
+    ``url`` adds the signals of its path and host. Input that is not a document raises
+    :class:`ValueError`, as :func:`scrapy_cetd.extract` does.
+    """
+    if isinstance(source, etree._Element):
+        tree = source
+    else:
+        tree = response_tree(html_response(source, url=url, encoding=encoding))
+    return classify_tree(tree, url)

@@ -4,11 +4,13 @@ prune record pages (TPS), extract a corpus from WARC archives."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gzip
 import json
 import os
 import sys
 from collections.abc import Sequence
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -17,8 +19,19 @@ import lxml.html
 from scrapy_cetd import __version__
 from scrapy_cetd.api import extract
 from scrapy_cetd.evaluation.datasets import Dataset, Page, find_datasets, load_dataset
+from scrapy_cetd.evaluation.metadata import (
+    evaluate_metadata,
+    format_metadata_table,
+    has_metadata_gold,
+    metadata_predictor,
+)
 from scrapy_cetd.evaluation.scoring import DatasetScore, Predict, evaluate, format_table
-from scrapy_cetd.extractors.registry import ALGORITHMS, DEFAULT_ALGORITHM, build_extractor
+from scrapy_cetd.extractors.registry import (
+    ALGORITHMS,
+    DEFAULT_ALGORITHM,
+    build_extractor,
+    coerce_options,
+)
 from scrapy_cetd.limits import DEFAULT_MAX_NODES, DEFAULT_TIME_BUDGET, TreeExtractor
 from scrapy_cetd.page.parse import to_tree
 from scrapy_cetd.result import ExtractionResult
@@ -31,6 +44,11 @@ class CommandError(Exception):
     """A failure to report as one line on stderr, with exit status 1."""
 
 
+class UsageError(CommandError):
+    """A command line that cannot run (an unknown algorithm, an option of the wrong type):
+    reported as one line on stderr, with exit status 2 as argparse gives."""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     parser = _parser()
@@ -39,7 +57,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         status: int = args.run(args)
     except CommandError as error:
         print(f"{PROG}: error: {error}", file=sys.stderr)
-        return 1
+        return 2 if isinstance(error, UsageError) else 1
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
@@ -62,7 +80,11 @@ def _parser() -> argparse.ArgumentParser:
         "--format", choices=("text", "html", "json"), default="text", help="output (text)"
     )
     pages.add_argument("--encoding", help="charset to assume, as an HTTP header would declare")
-    pages.add_argument("--url", help="the page's URL")
+    pages.add_argument(
+        "--url",
+        help="the URL the files came from (nothing is fetched): the page is parsed as the "
+        "response of that URL and the URL is handed to the extractor, as in a crawl",
+    )
     pages.set_defaults(run=_run_extract)
 
     score = commands.add_parser("evaluate", help="score algorithms on datasets with gold text")
@@ -75,6 +97,12 @@ def _parser() -> argparse.ArgumentParser:
     _add_algorithm_options(score, many=True)
     score.add_argument("--limit", type=int, help="score only the first N pages of each dataset")
     score.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    score.add_argument(
+        "--metadata",
+        action="store_true",
+        help="score the page metadata (title, authors, date, site name) of the first algorithm"
+        " on the datasets whose gold gives it, instead of the text",
+    )
     score.set_defaults(run=_run_evaluate)
 
     prune = commands.add_parser(
@@ -115,6 +143,19 @@ def _parser() -> argparse.ArgumentParser:
         "--keep-positions",
         action="store_true",
         help="empty, not remove, elements before a kept sibling of their tag (positional XPaths)",
+    )
+    prune.add_argument(
+        "--max-nodes",
+        type=_optional(int),
+        metavar="N",
+        help=f"leave a page of more than N elements unpruned and exit 1 "
+        f"(default {DEFAULT_MAX_NODES}; none = no limit)",
+    )
+    prune.add_argument(
+        "--time-budget",
+        type=_optional(float),
+        metavar="SECONDS",
+        help="leave a page that takes longer unpruned and exit 1 (default: none = no limit)",
     )
     prune.add_argument("--encoding", help="charset to assume, as an HTTP header would declare")
     prune.add_argument("--url", help="the page's URL")
@@ -210,20 +251,24 @@ def _add_algorithm_options(parser: argparse.ArgumentParser, *, many: bool) -> No
         action="append",
         default=[],
         metavar="NAME=VALUE",
-        help="extractor option; VALUE is read as JSON when it parses (1.0, true), else a string",
+        help="extractor option, converted to the type the option declares (a bool: "
+        "true/false, yes/no, on/off, 1/0; a number; none); a JSON list or object is parsed",
     )
 
 
 def _options(pairs: Sequence[str]) -> dict[str, Any]:
+    """``-O NAME=VALUE`` pairs as options: a value stays text, which the registry converts to
+    the option's declared type (``False`` and ``no`` are false), unless it is a JSON list or
+    object."""
     options: dict[str, Any] = {}
     for pair in pairs:
         name, sep, raw = pair.partition("=")
         if not sep or not name:
-            raise CommandError(f"option {pair!r} is not NAME=VALUE")
-        try:
-            options[name] = json.loads(raw)
-        except json.JSONDecodeError:
-            options[name] = raw
+            raise UsageError(f"option {pair!r} is not NAME=VALUE")
+        options[name] = raw
+        if raw.lstrip()[:1] in ("[", "{"):
+            with contextlib.suppress(json.JSONDecodeError):
+                options[name] = json.loads(raw)
     return options
 
 
@@ -231,10 +276,22 @@ def _extractor(name: str, options: dict[str, Any]) -> TreeExtractor:
     try:
         return build_extractor(name, options)
     except ValueError as error:
-        raise CommandError(str(error)) from None
+        raise UsageError(str(error)) from None
+
+
+def _checked_options(name: str, options: dict[str, Any]) -> dict[str, Any]:
+    """``options`` converted to the types algorithm ``name`` declares (``"0.90"`` is ``0.9``),
+    so what is passed on, and what the corpus records of a run, is the value the extractor
+    gets. An unknown algorithm or a bad option is a :class:`UsageError`, before any file."""
+    return coerce_options(type(_extractor(name, options)), options)
 
 
 def _read(name: str) -> bytes:
+    if "://" in name and not Path(name).exists():
+        raise CommandError(
+            f"cannot read {name}: URLs are not fetched; save the page to a file and give the "
+            "file, with --url URL if the URL matters"
+        )
     try:
         data = sys.stdin.buffer.read() if name == "-" else Path(name).read_bytes()
     except OSError as error:
@@ -248,20 +305,33 @@ def _read(name: str) -> bytes:
 
 
 def _run_extract(args: argparse.Namespace) -> int:
-    options = _options(args.option)
-    _extractor(args.algorithm, options)  # an unknown algorithm or option fails before any file
-    for position, name in enumerate(args.files):
-        data = _read(name)
+    """Each file in turn; a file that cannot be read or is not a page is reported on stderr
+    and the others still go out, with exit status 1 at the end."""
+    options = _checked_options(args.algorithm, _options(args.option))
+    status = 0
+    printed = 0
+    for name in args.files:
         try:
-            result = extract(
-                data, algorithm=args.algorithm, url=args.url, encoding=args.encoding, **options
-            )
-        except ValueError as error:
-            raise CommandError(f"{name}: {error}") from None
+            result = _extract_file(name, args, options)
+        except CommandError as error:
+            print(f"{PROG}: error: {error}", file=sys.stderr)
+            status = 1
+            continue
         for note in result.notes:
             print(f"{PROG}: {name}: {note}", file=sys.stderr)
-        _print_result(name, result, args.format, header=len(args.files) > 1, first=position == 0)
-    return 0
+        _print_result(name, result, args.format, header=len(args.files) > 1, first=printed == 0)
+        printed += 1
+    return status
+
+
+def _extract_file(name: str, args: argparse.Namespace, options: dict[str, Any]) -> ExtractionResult:
+    data = _read(name)
+    try:
+        return extract(
+            data, algorithm=args.algorithm, url=args.url, encoding=args.encoding, **options
+        )
+    except ValueError as error:
+        raise CommandError(f"{name}: {error}") from None
 
 
 def _print_result(
@@ -291,6 +361,8 @@ def _print_result(
 def _run_evaluate(args: argparse.Namespace) -> int:
     options = _options(args.option)
     names = [name.strip() for name in args.algorithm.split(",") if name.strip()]
+    if args.metadata:
+        return _evaluate_metadata(args, names, options)
     extractors = [(name, _extractor(name, options)) for name in names]
     scores: list[DatasetScore] = []
     for dataset in _datasets(args.datasets):
@@ -301,6 +373,29 @@ def _run_evaluate(args: argparse.Namespace) -> int:
         print(json.dumps([score.to_dict() for score in scores], indent=2, ensure_ascii=False))
     else:
         print(format_table(scores))
+    return 0
+
+
+def _evaluate_metadata(
+    args: argparse.Namespace, names: Sequence[str], options: dict[str, Any]
+) -> int:
+    """``evaluate --metadata``: metadata scores of each named algorithm's extraction (the text
+    it extracts is what the language is identified from) on the datasets with metadata gold."""
+    for name in names:
+        _extractor(name, options)  # an unknown algorithm or option fails before any page
+    datasets = [dataset for dataset in _datasets(args.datasets) if has_metadata_gold(dataset)]
+    if not datasets:
+        raise CommandError("no dataset with metadata gold (author, publish_date, byline...)")
+    scores = []
+    for dataset in datasets:
+        ids = dataset.page_ids[: args.limit] if args.limit else None
+        for name in names:
+            predict = metadata_predictor(name, **options)
+            scores.append(evaluate_metadata(dataset, predict, system=name, ids=ids))
+    if args.json:
+        print(json.dumps([asdict(score) for score in scores], indent=2, ensure_ascii=False))
+    else:
+        print(format_metadata_table(scores))
     return 0
 
 
@@ -317,9 +412,13 @@ def _run_prune(args: argparse.Namespace) -> int:
             remove_furniture=args.remove_furniture,
             remove_widgets=args.remove_widgets,
             keep_positions=args.keep_positions,
+            max_nodes=_limit(args.max_nodes, DEFAULT_MAX_NODES),
+            time_budget=_limit(args.time_budget, None),
         )
     except ValueError as error:
         raise CommandError(f"{args.file}: {error}") from None
+    if region.reason is not None:
+        raise CommandError(f"{args.file}: not pruned: {region.reason}")
     before, after = region.node_count, region.kept_count
     _declare_utf8(pruned)
     html = lxml.html.tostring(pruned, encoding="unicode", doctype="<!DOCTYPE html>")
@@ -346,7 +445,7 @@ def _run_corpus(args: argparse.Namespace) -> int:
         from scrapy_cetd import corpus  # noqa: PLC0415 - needs the optional corpus extra
     except ImportError as error:
         raise CommandError(str(error)) from None
-    options = _options(args.option)
+    options = _checked_options(args.algorithm, _options(args.option))
     try:
         settings = corpus.CorpusSettings(
             algorithm=args.algorithm,

@@ -50,14 +50,46 @@ class Reason(str, Enum):
 
 
 @dataclass(frozen=True)
+class Metadata:
+    """The metadata of one page, read by :func:`scrapy_cetd.page.metadata.page_metadata`; a
+    field is ``None`` (or empty) when the page does not say.
+
+    Holds only strings, so it pickles with the :class:`~scrapy_cetd.result.ExtractionResult`
+    that carries it."""
+
+    title: str | None = None
+    """The headline, without the site's name that ``<title>`` often appends."""
+    authors: tuple[str, ...] = ()
+    """The authors' names, without "By", dates, e-mail addresses or handles."""
+    published: str | None = None
+    """When the page was first published, ISO 8601 (a date, or a date and time)."""
+    modified: str | None = None
+    """When the page was last modified, ISO 8601."""
+    site_name: str | None = None
+    """The name of the site or publication."""
+    language: str | None = None
+    """The language of the text as a BCP 47 tag (``en``, ``pt-BR``)."""
+    description: str | None = None
+    """The page's summary, as its markup gives it."""
+    canonical_url: str | None = None
+    """The page's canonical address (absolute when the page's URL is known)."""
+    image: str | None = None
+    """The page's lead image."""
+    tags: tuple[str, ...] = ()
+    """Keywords and tags the page declares."""
+    categories: tuple[str, ...] = ()
+    """Sections or categories the page declares."""
+
+
+@dataclass(frozen=True)
 class ExtractionResult:
     """The main content of one page.
 
     An empty result is a valid result: ``text`` and ``html`` are then empty strings,
     ``reason`` says why in a sentence (``"frameset page"``, ``"max_nodes exceeded: ..."``) and
     ``reason_code`` says it as a :class:`Reason`. A result with content has both set to
-    ``None``. Results hold only strings and a :class:`Reason`, so they pickle and cross process
-    boundaries (scrapy-redis, Spark, Dask) freely.
+    ``None``. Results hold only strings, numbers and plain data, so they pickle and cross
+    process boundaries (scrapy-redis, Spark, Dask) freely.
     """
 
     text: str
@@ -73,9 +105,17 @@ class ExtractionResult:
     (:attr:`Reason.NO_CONTENT` when a result is built with a ``reason`` and no code)."""
     title: str | None = None
     """The page's headline, when the algorithm recovers one."""
+    page_type: str | None = None
+    """The kind of page (one of :data:`scrapy_cetd.page.page_types.PAGE_TYPES`: ``article``,
+    ``forum``, ``product``...), when the algorithm classifies pages (cetd-plus does)."""
+    page_type_confidence: float | None = None
+    """The classifier's probability for :attr:`page_type` (1.0 when the type was forced)."""
     notes: tuple[str, ...] = ()
     """What was repaired on the way, such as a charset label that was ignored because it names
-    no text encoding (``"<kind>: <detail>"``, see :data:`scrapy_cetd.parse.NOTE_KINDS`)."""
+    no text encoding (``"<kind>: <detail>"``, see :data:`scrapy_cetd.page.parse.NOTE_KINDS`)."""
+    metadata: Metadata | None = None
+    """The page's headline, authors, dates, language... when asked for
+    (``extract(..., metadata=True)``); ``None`` otherwise."""
 
     def __post_init__(self) -> None:
         if self.reason is not None and self.reason_code is None:

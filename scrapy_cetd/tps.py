@@ -19,6 +19,7 @@ deterministic, and keeps no state between calls; the input tree is never modifie
 
 from __future__ import annotations
 
+import bisect
 import copy
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -28,11 +29,18 @@ from lxml import etree
 
 from scrapy_cetd.extractors.cetd_plus import CetdPlusExtractor
 from scrapy_cetd.extractors.furniture import boilerplate
+from scrapy_cetd.limits import (
+    DEFAULT_MAX_NODES,
+    LimitExceededError,
+    Limits,
+    check_deadline,
+    deadline,
+)
 from scrapy_cetd.page.density import count_nodes
 from scrapy_cetd.page.dom import DomView, build_view, viewed_body, viewed_document
 from scrapy_cetd.page.flags import ancestors_of, within
-from scrapy_cetd.page.output import Keep, kept_elements, remove_keeping_tail
-from scrapy_cetd.result import EmptyReason
+from scrapy_cetd.page.output import Keep, kept_elements, remove_keeping_tails
+from scrapy_cetd.result import EmptyReason, Reason
 
 MIN_SIZE_GAP = 0.20
 """Default minimum size gap: a split is accepted only when ``|n - 2i| / n`` exceeds it
@@ -46,6 +54,10 @@ WIDGET_TAGS = frozenset({"svg", "button", "input", "textarea"})
 
 _EPSILON = 1e-9
 """Float tolerance of threshold comparisons (``docs/algorithms.md`` §0.5)."""
+
+_CHECK_EVERY = 4095
+"""Long loops check the time budget once in 4,096 iterations, when ``i & _CHECK_EVERY`` is
+``_CHECK_EVERY``: a shorter loop adds no check to those made between the steps."""
 
 
 @dataclass(frozen=True)
@@ -83,9 +95,13 @@ class TagPathRegion:
     """The TPS: the tag path code of each element of ``<body>`` in preorder (position ``p``
     is ``sequence[p - 1]``); codes are numbered 1, 2, 3, ... in order of first appearance
     [P Def. 3.3, Alg. 2]. Empty when the page has no body."""
-    paths: tuple[str, ...]
-    """``paths[c - 1]`` is the tag path of code ``c``: steps ``tag.class1.class2[style=...]``
-    joined by ``/`` from ``body`` (classes sorted; the style normalised)."""
+    steps: tuple[str, ...]
+    """``steps[c - 1]`` is the last step of code ``c``'s tag path, ``tag.class1.class2[style=...]``
+    (classes sorted; the style normalised)."""
+    step_parents: tuple[int, ...]
+    """``step_parents[c - 1]`` is the code of the path code ``c`` extends (0 for ``body``'s
+    own). Paths are kept as these (parent, step) pairs, so the sequence costs memory linear in
+    the page even when it nests thousands deep; :meth:`path` spells one out."""
     start: int
     """First position of the main region (1-based; 0 when the sequence is empty)."""
     end: int
@@ -97,6 +113,27 @@ class TagPathRegion:
     kept_count: int
     """Elements the pruned page keeps: the kept positions and their ancestors (shells); the
     elements that ``keep_positions`` empties instead of removing are not counted."""
+
+    reason: str | None = None
+    """Why the page was not searched, ``"<limit> exceeded: <detail>"`` (see
+    :func:`search_tag_path_region`); ``None`` when it was. The sequence is then empty."""
+
+    def path(self, code: int) -> str:
+        """The tag path of ``code``: its steps joined by ``/`` from ``body``'s."""
+        if not 0 < code <= len(self.steps):
+            raise ValueError(f"code must be in 1..{len(self.steps)}, not {code!r}")
+        steps: list[str] = []
+        while code:
+            steps.append(self.steps[code - 1])
+            code = self.step_parents[code - 1]
+        return "/".join(reversed(steps))
+
+    @property
+    def paths(self) -> tuple[str, ...]:
+        """Every code's :meth:`path`: ``paths[c - 1]`` is the tag path of code ``c``. Built on
+        each access; on a page that nests ``d`` deep it holds ``d``-step strings, so read
+        :attr:`steps` and :attr:`step_parents` instead where that matters."""
+        return tuple(self.path(code) for code in range(1, len(self.steps) + 1))
 
     @property
     def node_count(self) -> int:
@@ -125,6 +162,8 @@ def search_tag_path_region(
     keep_main_content: bool = False,
     remove_furniture: bool = False,
     remove_widgets: bool = False,
+    max_nodes: int | None = DEFAULT_MAX_NODES,
+    time_budget: float | None = None,
 ) -> TagPathRegion:
     """The tag path sequence of ``tree``'s ``<body>`` and its main region; ``tree`` is only read.
 
@@ -151,17 +190,30 @@ def search_tag_path_region(
     ``keep_main_content``, ``remove_furniture`` and ``remove_widgets`` go beyond the paper; see
     :func:`prune_tag_paths`. The region and :attr:`TagPathRegion.kept_count` are those the
     pruning uses.
+
+    ``max_nodes`` and ``time_budget`` are the limits of :func:`scrapy_cetd.extract`: the
+    elements of ``tree`` (counted by libxml2 before anything is built) and the seconds of the
+    whole call, checked inside every long loop; ``None`` switches one off. A page over a
+    limit is not searched: the region comes back empty (no sequence, nothing split) with a
+    :attr:`~TagPathRegion.reason` that names the limit, ``"max_nodes exceeded: ..."`` or
+    ``"time_budget exceeded: ..."``. A value that is not a positive number raises
+    :class:`ValueError`.
     """
-    return _search(
-        tree,
-        min_size_gap=min_size_gap,
-        invert=invert,
-        remove_hidden=remove_hidden,
-        size=size,
-        keep_main_content=keep_main_content,
-        remove_furniture=remove_furniture,
-        remove_widgets=remove_widgets,
-    )[0]
+    options = _Options(
+        min_size_gap,
+        invert,
+        remove_hidden,
+        size,
+        keep_main_content,
+        remove_furniture,
+        remove_widgets,
+    )
+    limits = _limits(max_nodes, time_budget)
+    with deadline(limits.time_budget):
+        try:
+            return _search(tree, options, limits.max_nodes)[0]
+        except LimitExceededError as error:
+            return _unsearched(invert, str(error))
 
 
 def prune_tag_paths(
@@ -175,6 +227,8 @@ def prune_tag_paths(
     remove_furniture: bool = False,
     remove_widgets: bool = False,
     keep_positions: bool = False,
+    max_nodes: int | None = DEFAULT_MAX_NODES,
+    time_budget: float | None = None,
 ) -> etree._Element:
     """A pruned **copy** of ``tree`` holding only the main region of its ``<body>``.
 
@@ -219,6 +273,11 @@ def prune_tag_paths(
     stays is emptied (no attributes, text or children) instead of removed, so that positional
     XPaths written for the original page (``main/section[2]/article``) select the same
     elements in the copy. The empty elements also match tag selectors such as ``css("li")``.
+
+    ``max_nodes`` and ``time_budget`` bound the work as in :func:`search_tag_path_region`. A
+    page over a limit comes back as an unpruned copy (:func:`prune_tag_paths_region` gives the
+    reason): a spider's selectors still find every record on it, where an exception would
+    lose the whole callback.
     """
     return prune_tag_paths_region(
         tree,
@@ -230,6 +289,8 @@ def prune_tag_paths(
         remove_furniture=remove_furniture,
         remove_widgets=remove_widgets,
         keep_positions=keep_positions,
+        max_nodes=max_nodes,
+        time_budget=time_budget,
     )[0]
 
 
@@ -244,67 +305,109 @@ def prune_tag_paths_region(
     remove_furniture: bool = False,
     remove_widgets: bool = False,
     keep_positions: bool = False,
+    max_nodes: int | None = DEFAULT_MAX_NODES,
+    time_budget: float | None = None,
 ) -> tuple[etree._Element, TagPathRegion]:
-    """:func:`prune_tag_paths` and the :class:`TagPathRegion` it pruned to, from one search."""
-    region, view, modes = _search(
-        tree,
-        min_size_gap=min_size_gap,
-        invert=invert,
-        remove_hidden=remove_hidden,
-        size=size,
-        keep_main_content=keep_main_content,
-        remove_furniture=remove_furniture,
-        remove_widgets=remove_widgets,
+    """:func:`prune_tag_paths` and the :class:`TagPathRegion` it pruned to, from one search.
+
+    Over a limit, whether it is hit while searching or while trimming the copy, the copy is
+    unpruned and the region's :attr:`~TagPathRegion.reason` names the limit.
+    """
+    options = _Options(
+        min_size_gap,
+        invert,
+        remove_hidden,
+        size,
+        keep_main_content,
+        remove_furniture,
+        remove_widgets,
     )
-    if view is None:
-        return copy.deepcopy(tree), region
-    source = viewed_document(tree, view.elements[0])
-    clone = copy.deepcopy(source)
-    _trim(source, clone, view, modes, keep_positions=keep_positions)
+    limits = _limits(max_nodes, time_budget)
+    with deadline(limits.time_budget):
+        try:
+            region, view, modes = _search(tree, options, limits.max_nodes)
+            if view is None:
+                return copy.deepcopy(tree), region
+            source = viewed_document(tree, view.elements[0])
+            clone = copy.deepcopy(source)
+            _trim(source, clone, view, modes, keep_positions=keep_positions)
+        except LimitExceededError as error:
+            return copy.deepcopy(tree), _unsearched(invert, str(error))
     return clone, region
 
 
+@dataclass(frozen=True)
+class _Options:
+    """The search options of :func:`search_tag_path_region`, checked when made."""
+
+    min_size_gap: float
+    invert: bool
+    remove_hidden: bool
+    size: str
+    keep_main_content: bool
+    remove_furniture: bool
+    remove_widgets: bool
+
+    def __post_init__(self) -> None:
+        _check_options(self.min_size_gap, self.size)
+
+
+def _limits(max_nodes: int | None, time_budget: float | None) -> Limits:
+    """The TPS limits as :class:`~scrapy_cetd.limits.Limits`, which checks their values."""
+    return Limits(max_body_size=None, max_nodes=max_nodes, time_budget=time_budget)
+
+
+def _unsearched(invert: bool, reason: str | None) -> TagPathRegion:
+    """The region of a page that was not searched: no body, or ``reason``."""
+    return TagPathRegion((), (), (), 0, 0, (), invert, 0, reason)
+
+
 def _search(
-    tree: etree._Element,
-    *,
-    min_size_gap: float,
-    invert: bool,
-    remove_hidden: bool,
-    size: str,
-    keep_main_content: bool,
-    remove_furniture: bool,
-    remove_widgets: bool,
+    tree: etree._Element, options: _Options, max_nodes: int | None
 ) -> tuple[TagPathRegion, DomView | None, list[int]]:
-    """The region of ``tree``'s body, the body's view and what pruning does to each element."""
-    _check_options(min_size_gap, size)
+    """The region of ``tree``'s body, the body's view and what pruning does to each element.
+    Raises :class:`~scrapy_cetd.limits.LimitExceededError` over ``max_nodes`` elements or past
+    the running deadline."""
+    if max_nodes is not None:
+        count = tree.xpath("count(descendant-or-self::*)")
+        assert isinstance(count, float)
+        if count > max_nodes:
+            raise LimitExceededError(
+                Reason.MAX_NODES, f"{int(count):,} elements, more than {max_nodes:,}"
+            )
+    invert = options.invert
     body = viewed_body(tree)
     if body is None:
-        return TagPathRegion((), (), 0, 0, (), invert, 0), None, []
-    view = build_view(body, remove_hidden=remove_hidden)
-    codes, paths = tag_path_sequence(view)
+        return _unsearched(invert, None), None, []
+    view = build_view(body, remove_hidden=options.remove_hidden)
+    codes, steps, step_parents = tag_path_sequence(view)
     counts = count_nodes(view)
     own_text = list(map(sum, counts.run_chars))
-    main = _main_content(viewed_document(tree, body), view) if keep_main_content else None
+    check_deadline("counting the text")
+    main = _main_content(viewed_document(tree, body), view) if options.keep_main_content else None
     protected = None
     if main is not None and not invert:
         protected = [selected and text > 0 for selected, text in zip(main, own_text, strict=True)]
     start, end, splits = search_region(
         codes,
-        min_size_gap=min_size_gap,
-        weights=own_text if size == "text" else None,
+        min_size_gap=options.min_size_gap,
+        weights=own_text if options.size == "text" else None,
         protected=protected,
     )
-    region = TagPathRegion(tuple(codes), tuple(paths), start, end, tuple(splits), invert, 0)
+    region = TagPathRegion(
+        tuple(codes), tuple(steps), tuple(step_parents), start, end, tuple(splits), invert, 0
+    )
     modes = _modes(view, region)
     if main is not None:
         for i, selected in enumerate(main):
             if selected:
                 modes[i] = _KEEP
-    if remove_furniture:
+    if options.remove_furniture:
         _remove_furniture(view, counts.chars, modes)
-    if remove_widgets:
+    if options.remove_widgets:
         _remove_widgets(view, counts.chars, modes)
     _add_shells(view, modes)
+    check_deadline("choosing what to keep")
     kept = sum(1 for mode in modes if mode)
     return replace(region, kept_count=kept), view, modes
 
@@ -342,27 +445,33 @@ def _step(tag: str, signature: tuple[tuple[str, ...], str]) -> str:
     return f"{text}[style={style}]" if style else text
 
 
-def tag_path_sequence(view: DomView) -> tuple[list[int], list[str]]:
-    """The TPS of ``view`` (codes from 1, in order of first appearance) and each code's path.
+def tag_path_sequence(view: DomView) -> tuple[list[int], list[str], list[int]]:
+    """The TPS of ``view`` (codes from 1, in order of first appearance), each code's last step
+    and the code of the path it extends (0 for the first step).
 
     Two elements share a code iff their parents do and their own tags and style signatures
-    are equal, which is equality of the whole paths [P Def. 3.3] checked in O(1) per element.
+    are equal, which is equality of the whole paths [P Def. 3.3] checked in O(1) per element:
+    a path is interned as the pair (its parent path's code, its last step), never spelt out,
+    so time and memory stay linear in the page however deep it nests.
     """
     codes: list[int] = []
-    paths: list[str] = []
+    steps: list[str] = []
+    parents: list[int] = []
     known: dict[tuple[int, str, tuple[str, ...], str], int] = {}
     tags, parent, elements = view.tags, view.parent, view.elements
     for i in range(len(view)):
+        if i & _CHECK_EVERY == _CHECK_EVERY:
+            check_deadline("coding the tag paths")
         up = codes[parent[i]] if i else 0
         signature = style_signature(elements[i])
         key = (up, tags[i], *signature)
         code = known.get(key)
         if code is None:
-            code = known[key] = len(paths) + 1
-            step = _step(tags[i], signature)
-            paths.append(f"{paths[up - 1]}/{step}" if up else step)
+            code = known[key] = len(steps) + 1
+            steps.append(_step(tags[i], signature))
+            parents.append(up)
         codes.append(code)
-    return codes, paths
+    return codes, steps, parents
 
 
 # --- searchRegion [P Alg. 3, 4] ---------------------------------------------------------------
@@ -391,10 +500,13 @@ def search_region(
     ``protected`` (one flag per element) marks elements no split may remove: a split whose
     removed side holds one fails like one that fails the size test (``keep_main_content``).
 
-    The symbol counts of the current range and their histogram are kept up to date as parts
-    are cut off, and a scan allocates only for the symbols it meets, so a split costs the
-    length of the scans plus the size of the part removed, not a pass over the whole
-    alphabet: a 10,000-deep chain of distinct paths, which splits 10,000 times, stays linear.
+    The symbol counts of the current range, their histogram and the sorted thresholds are
+    kept up to date as parts are cut off, and a scan allocates only for the symbols it meets,
+    so a split costs the length of the scans plus the size of the part removed, not a pass
+    over the whole alphabet: a 10,000-deep chain of distinct paths, which splits 10,000 times,
+    stays linear. Scans of the thresholds that find no split stop at a few passes over the
+    range (see :meth:`_Range.first_split`): a page whose symbols all open early and close late
+    at a thousand different frequencies costs a few passes, not a thousand.
     """
     _check_options(min_size_gap)
     if weights is not None and len(weights) != len(sequence):
@@ -403,62 +515,133 @@ def search_region(
         raise ValueError("protected must have one flag per element of the sequence")
     if not sequence:
         return 0, 0, []
-    lo, hi = 0, len(sequence) - 1
-    prefix = _prefix_sums(weights if weights is not None else [1] * len(sequence))
-    guarded = _prefix_sums(protected if protected is not None else [0] * len(sequence))
-    counts: dict[int, int] = {}
-    for symbol in sequence:
-        counts[symbol] = counts.get(symbol, 0) + 1
-    histogram: dict[int, int] = {}  # frequency -> number of symbols with that frequency
-    for frequency in counts.values():
-        histogram[frequency] = histogram.get(frequency, 0) + 1
+    state = _Range(
+        sequence,
+        min_size_gap,
+        _prefix_sums(weights if weights is not None else [1] * len(sequence)),
+        _prefix_sums(protected if protected is not None else [0] * len(sequence)),
+    )
     splits: list[TagPathSplit] = []
     while True:
-        found = _first_split(sequence, lo, hi, counts, histogram, min_size_gap, prefix, guarded)
+        check_deadline("searching the region")
+        found = state.first_split()
+        lo, hi = state.lo, state.hi
         if found is None:
             return lo + 1, hi + 1, splits
         threshold, i = found
-        if _prefix_lighter(prefix, lo, hi, i):  # keep the suffix [P Alg. 3 line 41]
-            cut, new_lo, new_hi = range(lo, lo + i), lo + i, hi
-        else:  # keep the prefix [P Alg. 3 line 43]
-            cut, new_lo, new_hi = range(lo + i, hi + 1), lo, lo + i - 1
+        state.cut(i)
+        splits.append(TagPathSplit(lo + 1, hi + 1, threshold, i, state.lo + 1, state.hi + 1))
+
+
+class _Range:
+    """The range ``sequence[lo..hi]`` searchRegion works on, with its symbol counts, their
+    histogram and the sorted list of the frequencies present, kept up to date as parts are
+    cut off."""
+
+    def __init__(
+        self,
+        sequence: Sequence[int],
+        min_size_gap: float,
+        prefix: Sequence[int],
+        guarded: Sequence[int],
+    ) -> None:
+        self.sequence = sequence
+        self.min_size_gap = min_size_gap
+        self.prefix = prefix
+        """Prefix sums of the weights."""
+        self.guarded = guarded
+        """Prefix sums of the protected flags."""
+        self.lo, self.hi = 0, len(sequence) - 1
+        self.counts: dict[int, int] = {}
+        for symbol in sequence:
+            self.counts[symbol] = self.counts.get(symbol, 0) + 1
+        self.histogram: dict[int, int] = {}  # frequency -> number of symbols with it
+        for frequency in self.counts.values():
+            self.histogram[frequency] = self.histogram.get(frequency, 0) + 1
+        self.frequencies = sorted(self.histogram)
+        """The frequencies of the histogram, ascending: the thresholds [P Def. 3.6]."""
+        self.alphabet = len(self.counts)
+        """Symbols that occur in the range."""
+
+    def cut(self, i: int) -> None:
+        """Cut off the lighter side of a split at ``i`` (the prefix [P Alg. 3 line 41] or the
+        suffix [line 43]), updating the counts, histogram and frequencies."""
+        lo, hi = self.lo, self.hi
+        if _prefix_lighter(self.prefix, lo, hi, i):
+            cut = range(lo, lo + i)
+            self.lo = lo + i
+        else:
+            cut = range(lo + i, hi + 1)
+            self.hi = lo + i - 1
+        sequence, counts, histogram = self.sequence, self.counts, self.histogram
         for p in cut:
+            if p & _CHECK_EVERY == _CHECK_EVERY:
+                check_deadline("searching the region")
             symbol = sequence[p]
             frequency = counts[symbol]
             counts[symbol] = frequency - 1
             histogram[frequency] -= 1
+            if not histogram[frequency]:
+                del histogram[frequency]
+                del self.frequencies[bisect.bisect_left(self.frequencies, frequency)]
             if frequency > 1:
-                histogram[frequency - 1] = histogram.get(frequency - 1, 0) + 1
-        splits.append(TagPathSplit(lo + 1, hi + 1, threshold, i, new_lo + 1, new_hi + 1))
-        lo, hi = new_lo, new_hi
+                below = histogram.get(frequency - 1, 0)
+                histogram[frequency - 1] = below + 1
+                if not below:
+                    bisect.insort(self.frequencies, frequency - 1)
+            else:
+                self.alphabet -= 1
 
+    def first_split(self) -> tuple[int, int] | None:
+        """The ``(threshold, i)`` of the accepted split of the range, or ``None``.
 
-def _first_split(  # noqa: PLR0917 - a hot private helper
-    sequence: Sequence[int],
-    lo: int,
-    hi: int,
-    counts: dict[int, int],
-    histogram: dict[int, int],
-    min_size_gap: float,
-    prefix: Sequence[int],
-    guarded: Sequence[int],
-) -> tuple[int, int] | None:
-    """The ``(threshold, i)`` of the accepted split of ``sequence[lo..hi]``, or ``None``;
-    ``prefix`` and ``guarded`` are the prefix sums of the weights and the protected flags."""
-    thresholds = sorted(frequency for frequency, symbols in histogram.items() if symbols)
-    at_least: dict[int, int] = {}  # threshold -> size of the filtered alphabet
-    running = 0
-    for frequency in reversed(thresholds):
-        running += histogram[frequency]
-        at_least[frequency] = running
-    for threshold in thresholds:
-        alphabet_size = at_least[threshold]
-        if alphabet_size < 2:
-            return None
+        For each threshold, the first point where the prefix and suffix alphabets are
+        disjoint is the end of the first run of overlapping ``[first, last]`` occurrence
+        intervals of the symbols at least that frequent. It is first found by scanning from
+        ``lo``, which stops there (cheap when the split comes early, as when a chain of
+        wrappers is peeled one at a time); once the scans of this call have read as many
+        positions as the range holds, the intervals are indexed (:class:`_Intervals`) and each
+        remaining threshold costs only the symbols of its run. Either way a call costs
+        at most a few passes over the range, where scanning alone would cost one per
+        threshold (quadratic in the number of distinct frequencies).
+        """
+        lo, hi = self.lo, self.hi
+        length = hi - lo + 1
+        scanned = 0
+        intervals: _Intervals | None = None
+        passed = 0  # symbols below the current threshold
+        for threshold in self.frequencies:
+            alphabet_size = self.alphabet - passed
+            passed += self.histogram[threshold]
+            if alphabet_size < 2:
+                return None
+            check_deadline("searching the region")
+            if intervals is None and scanned >= length:
+                intervals = _Intervals(self.sequence, lo, hi, self.counts, threshold)
+            if intervals is not None:
+                p, finished = intervals.first_run(threshold)
+            else:
+                p, finished = self._scan(threshold)
+                scanned += p - lo + 1
+            i = p - lo + 1
+            if (
+                finished < alphabet_size
+                and _gap(self.prefix, lo, hi, i) > self.min_size_gap + _EPSILON
+                and not _cuts_protected(self.prefix, self.guarded, lo, hi, i)
+            ):
+                return threshold, i
+        return None
+
+    def _scan(self, threshold: int) -> tuple[int, int]:
+        """The first position where every symbol at least ``threshold`` frequent that has
+        been read has had its last occurrence, and the number of those symbols [P Alg. 4]."""
+        sequence, counts = self.sequence, self.counts
         used: dict[int, int] = {}
         open_symbols = 0  # seen in the prefix and still occurring after it
         finished = 0  # symbols whose last occurrence has been read
-        for p in range(lo, hi + 1):
+        for p in range(self.lo, self.hi + 1):
+            if p & _CHECK_EVERY == _CHECK_EVERY:
+                check_deadline("searching the region")
             symbol = sequence[p]
             total = counts[symbol]
             if total < threshold:
@@ -471,15 +654,75 @@ def _first_split(  # noqa: PLR0917 - a hot private helper
                 open_symbols -= 1
                 finished += 1
                 if open_symbols == 0:  # prefix and suffix alphabets are disjoint
-                    i = p - lo + 1
-                    if (
-                        finished < alphabet_size
-                        and _gap(prefix, lo, hi, i) > min_size_gap + _EPSILON
-                        and not _cuts_protected(prefix, guarded, lo, hi, i)
-                    ):
-                        return threshold, i
-                    break
-    return None
+                    return p, finished
+        raise AssertionError("a range with two symbols has a last occurrence")
+
+
+class _Intervals:
+    """The ``[first, last]`` occurrence intervals of the symbols of ``sequence[lo..hi]`` at
+    least ``threshold`` frequent, in order of their first occurrence, as a linked list from
+    which the symbols below each next threshold are unlinked."""
+
+    def __init__(
+        self,
+        sequence: Sequence[int],
+        lo: int,
+        hi: int,
+        counts: dict[int, int],
+        threshold: int,
+    ) -> None:
+        index: dict[int, int] = {}
+        self.first: list[int] = []
+        self.last: list[int] = []
+        frequency: list[int] = []
+        for p in range(lo, hi + 1):
+            if p & _CHECK_EVERY == _CHECK_EVERY:
+                check_deadline("searching the region")
+            symbol = sequence[p]
+            k = index.get(symbol)
+            if k is None:
+                total = counts[symbol]
+                if total < threshold:
+                    continue
+                k = index[symbol] = len(self.first)
+                self.first.append(p)
+                self.last.append(p)
+                frequency.append(total)
+            else:
+                self.last[k] = p
+        size = len(self.first)
+        self.next = [*range(1, size), -1]
+        self.previous = list(range(-1, size - 1))
+        self.head = 0 if size else -1
+        self.below: dict[int, list[int]] = {}  # frequency -> its symbols, to unlink
+        for k, total in enumerate(frequency):
+            self.below.setdefault(total, []).append(k)
+        self.pending = sorted(self.below, reverse=True)
+
+    def first_run(self, threshold: int) -> tuple[int, int]:
+        """The end of the first run of overlapping intervals of the symbols at least
+        ``threshold`` frequent (thresholds come in ascending order), and its symbols."""
+        while self.pending and self.pending[-1] < threshold:
+            for k in self.below[self.pending.pop()]:
+                self._unlink(k)
+        k = self.head
+        end = self.last[k]
+        members = 1
+        k = self.next[k]
+        while k >= 0 and self.first[k] <= end:
+            end = max(end, self.last[k])
+            members += 1
+            k = self.next[k]
+        return end, members
+
+    def _unlink(self, k: int) -> None:
+        before, after = self.previous[k], self.next[k]
+        if before >= 0:
+            self.next[before] = after
+        else:
+            self.head = after
+        if after >= 0:
+            self.previous[after] = before
 
 
 def _prefix_sums(values: Sequence[int]) -> list[int]:
@@ -590,16 +833,23 @@ def _trim(
 
     Copies are paired with originals by walking both trees in the same order. Every proxy
     stays referenced until the end: lxml frees a proxy by searching its ancestors for a live
-    one, which would make a walk of a deep tree quadratic.
+    one, which would make a walk of a deep tree quadratic. An element kept with its text whose
+    children in the view are all kept is left as copied, without a look at its children.
     """
-    index_of = {element: i for i, element in enumerate(view.elements)}
+    index_of: dict[etree._Element, int] = {}
+    for i, element in enumerate(view.elements):
+        if i & _CHECK_EVERY == _CHECK_EVERY:
+            check_deadline("trimming the copy")
+        index_of[element] = i
     originals = list(tree.iter())
     duplicates = list(clone.iter())
     copies: list[etree._Element | None] = [None] * len(view)
-    for original, twin in zip(originals, duplicates, strict=True):
-        i = index_of.get(original)
-        if i is not None:
-            copies[i] = twin
+    for step, (original, twin) in enumerate(zip(originals, duplicates, strict=True)):
+        if step & _CHECK_EVERY == _CHECK_EVERY:
+            check_deadline("trimming the copy")
+        position = index_of.get(original)
+        if position is not None:
+            copies[position] = twin
     children = view.children
     if not modes[0]:  # ``invert`` of a region that is the whole body: nothing is kept
         body = copies[0]
@@ -609,15 +859,22 @@ def _trim(
                 body.remove(child)
         return
     for i, mode in enumerate(modes):
+        if i & _CHECK_EVERY == _CHECK_EVERY:
+            check_deadline("trimming the copy")
         target = copies[i]
         if mode == _DROP or target is None:
             continue
+        if mode == _KEEP and all(modes[c] for c in children[i]):
+            continue  # nothing of it goes
         duplicate: etree._Element = target
         own = {id(copies[c]): c for c in children[i]}
         if mode == _SHELL:
             duplicate.text = None
         later: set[object] = set()  # the tags of the children that stay, after this one
-        for child in reversed(list(duplicate)):
+        doomed: list[etree._Element] = []  # removed with their tails kept, in reverse order
+        for step, child in enumerate(reversed(list(duplicate)), 1):
+            if step & _CHECK_EVERY == _CHECK_EVERY:
+                check_deadline("trimming the copy")
             c = own.get(id(child))
             goes = (
                 (c is None or not modes[c]) if mode == _SHELL else (c is not None and not modes[c])
@@ -631,7 +888,8 @@ def _trim(
             elif mode == _SHELL:
                 duplicate.remove(child)
             else:
-                remove_keeping_tail(child)
+                doomed.append(child)
+        remove_keeping_tails(duplicate, doomed[::-1])
 
 
 # --- Scrapy -------------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import STORM_PAGE
@@ -90,7 +91,7 @@ def test_extract_with_an_extractor_class_by_import_path(
     by_path = capsys.readouterr().out
     assert main(["extract", str(page_file), "-a", "cset"]) == 0
     assert by_path == capsys.readouterr().out
-    assert main(["extract", str(page_file), "-a", "no_such_module.Extractor"]) == 1
+    assert main(["extract", str(page_file), "-a", "no_such_module.Extractor"]) == 2
     assert "cannot be imported" in capsys.readouterr().err
 
 
@@ -104,23 +105,116 @@ def test_empty_result_goes_to_stderr(tmp_path: Path, capsys: pytest.CaptureFixtu
 
 
 @pytest.mark.parametrize(
-    ("argv", "message"),
+    ("argv", "message", "status"),
     [
-        (["extract", "missing.html"], "cannot read missing.html"),
-        (["extract", "-a", "nope", "x.html"], "unknown algorithm 'nope'"),
-        (["extract", "-O", "nonsense", "x.html"], "is not NAME=VALUE"),
-        (["extract", "-O", "bogus=1", "x.html"], "unknown option(s) bogus"),
-        (["evaluate", "/no/such/dataset"], "is not a dataset folder"),
+        (["extract", "missing.html"], "cannot read missing.html", 1),
+        (["evaluate", "/no/such/dataset"], "is not a dataset folder", 1),
+        (["extract", "-a", "nope", "x.html"], "unknown algorithm 'nope'", 2),
+        (["extract", "-O", "nonsense", "x.html"], "is not NAME=VALUE", 2),
+        (["extract", "-O", "bogus=1", "x.html"], "unknown option(s) bogus", 2),
+        (
+            ["extract", "-O", "threshold_coefficient=abc", "x.html"],
+            "option threshold_coefficient='abc' is not a finite number (float)",
+            2,
+        ),
+        (
+            ["evaluate", "-O", "threshold_coefficient=abc", "/no/such/dataset"],
+            "option threshold_coefficient='abc' is not a finite number (float)",
+            2,
+        ),
+        (
+            ["corpus", "-O", "include_comments=maybe", "x.warc", "--out", "x.jsonl"],
+            "option include_comments='maybe' is not a bool",
+            2,
+        ),
     ],
 )
-def test_errors_are_one_line_and_exit_1(
-    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+def test_errors_are_one_line_and_exit_1_or_2_for_usage(
+    argv: list[str], message: str, status: int, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(argv) == 1
+    assert main(argv) == status
     err = capsys.readouterr().err
     assert message in err
     assert len(err.strip().splitlines()) == 1
     assert "Traceback" not in err
+
+
+def test_extract_reports_a_bad_file_and_goes_on_with_the_rest(
+    page_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    missing = tmp_path / "nope.html"
+    blank = tmp_path / "blank.html"
+    blank.write_text(" ")
+    assert main(["extract", str(missing), str(page_file), str(blank), str(page_file)]) == 1
+    captured = capsys.readouterr()
+    assert captured.out.count("Storm hits the coast") == 2
+    assert captured.out.startswith(f"==> {page_file} <==\n")
+    errors = captured.err.splitlines()
+    assert len(errors) == 2
+    assert f"cannot read {missing}: No such file or directory" in errors[0]
+    assert f"{blank}: " in errors[1]
+    assert "not an HTML document" in errors[1]
+
+
+def test_a_url_argument_says_that_urls_are_not_fetched(
+    page_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["extract", "https://example.com/news/storm.html", str(page_file)]) == 1
+    captured = capsys.readouterr()
+    assert "Storm hits the coast" in captured.out
+    assert "No such file" not in captured.err
+    assert "https://example.com/news/storm.html: URLs are not fetched" in captured.err
+    assert "--url" in captured.err
+
+
+COMMENT_PAGE = (
+    "<html><body><nav><a href='/'>Home</a> <a href='/world'>World</a></nav><div id='main'>"
+    "<article><h1>Storm hits the coast</h1>"
+    + "".join(
+        f"<p>Paragraph {i}: heavy rain and strong winds battered the coastal towns on Monday, "
+        "forcing hundreds of residents to leave their homes before the river burst.</p>"
+        for i in range(3)
+    )
+    + "</article><div id='comments'>"
+    + "".join(
+        f"<div class='comment'>Reader {i} wrote a long comment about the storm and the "
+        "response of the council, which they found slow and badly organised this time.</div>"
+        for i in range(2)
+    )
+    + "</div></div></body></html>"
+)
+
+
+@pytest.mark.parametrize(
+    ("value", "comments"),
+    [
+        ("False", False),
+        ("false", False),
+        ("no", False),
+        ("0", False),
+        ("True", True),
+        ("true", True),
+        ("yes", True),
+        ("1", True),
+    ],
+)
+def test_a_bool_option_reads_false_as_false(
+    value: str, comments: bool, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "comments.html"
+    path.write_text(COMMENT_PAGE)
+    assert main(["extract", str(path), "-O", f"include_comments={value}"]) == 0
+    out = capsys.readouterr().out
+    assert "Paragraph 2" in out
+    assert ("Reader 1 wrote" in out) is comments
+
+
+def test_url_help_says_what_the_url_is_for(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["extract", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert "--url URL the URL the files came from (nothing is fetched)" in help_text
+    assert "handed to the extractor" in help_text
 
 
 def test_empty_file_is_an_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -294,3 +388,56 @@ def test_a_reader_that_stops_early_ends_the_command_quietly(tmp_path: Path) -> N
         err = process.stderr.read().decode()
         assert process.wait(timeout=60) == 1
     assert err == ""
+
+
+def test_evaluate_metadata_scores_the_datasets_with_metadata_gold(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    make_dataset(tmp_path)  # text gold only: left out
+    folder = tmp_path / "news"
+    (folder / "html").mkdir(parents=True)
+    (folder / "gold").mkdir()
+    page = (
+        "<html lang='en'><head><title>Storm hits the coast | The Tribune</title>"
+        "<meta property='og:site_name' content='The Tribune'>"
+        "<meta property='article:published_time' content='2024-02-03T10:00:00Z'></head>"
+        "<body><h1>Storm hits the coast</h1><p class='byline'>By Ann Lee</p>"
+        "<p>Heavy rain and strong winds battered the coastal towns overnight.</p></body></html>"
+    )
+    gold = {"title": "Storm hits the coast", "author": "Ann Lee", "publish_date": "2024-02-03"}
+    other = {"title": "Calm day", "author": None, "publish_date": None}
+    pages = {"p1": gold, "p2": other}
+    (folder / "MANIFEST.json").write_text(json.dumps({"name": "news", "pages": pages}))
+    for page_id in pages:
+        (folder / "html" / f"{page_id}.html.gz").write_bytes(gzip.compress(page.encode()))
+        (folder / "gold" / f"{page_id}.txt").write_text("x")
+    assert main(["evaluate", "--metadata", str(tmp_path), "--json"]) == 0
+    (record,) = json.loads(capsys.readouterr().out)
+    assert (record["dataset"], record["pages"]) == ("news", 2)
+    assert (record["date_accuracy"], record["date_false_positives"]) == (1.0, 1.0)
+    assert (record["author_match"], record["author_pages"]) == (1.0, 1)
+    assert record["title_exact"] == 0.5
+    assert main(["evaluate", "--metadata", str(tmp_path / "tiny")]) == 1
+    assert "no dataset with metadata gold" in capsys.readouterr().err
+
+
+def test_corpus_gets_the_options_converted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The corpus records its options in the digest that decides whether a run resumes: it
+    gets the values the extractor gets, so ``0.90`` and ``0.9`` are the same run."""
+    from scrapy_cetd import corpus
+
+    seen: list[corpus.CorpusSettings] = []
+
+    def run_corpus(inputs: Any, out: Any, settings: corpus.CorpusSettings, **kwargs: Any) -> Any:
+        seen.append(settings)
+        raise OSError("stop here")
+
+    monkeypatch.setattr(corpus, "run_corpus", run_corpus)
+    argv = ["corpus", "x.warc", "--out", str(tmp_path / "x.jsonl"), "-O", "include_comments=no"]
+    assert main([*argv, "-O", "threshold_coefficient=0.90"]) == 1
+    assert main([*argv, "-O", "threshold_coefficient=0.9"]) == 1
+    assert "stop here" in capsys.readouterr().err
+    assert seen[0].options == {"include_comments": False, "threshold_coefficient": 0.9}
+    assert seen[0].digest() == seen[1].digest()

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import copy
 import pickle
+import random
 import threading
+from pathlib import Path
 
 import lxml.html
 import pytest
@@ -13,6 +15,7 @@ from lxml import etree
 from scrapy.http import HtmlResponse, Request, TextResponse
 
 import scrapy_cetd
+from scrapy_cetd.cli import main
 from scrapy_cetd.crawl.spider import tps_selector
 from scrapy_cetd.page.dom import build_view
 from scrapy_cetd.tps import (
@@ -571,3 +574,137 @@ def test_reexported() -> None:
     ):
         assert name in scrapy_cetd.__all__
         assert getattr(scrapy_cetd, name)
+
+
+# --- paths and limits ------------------------------------------------------------------------
+
+
+def test_paths_are_kept_as_parent_and_step() -> None:
+    region = search_tag_path_region(parse(THREE_REGIONS))
+    assert region.steps[:5] == ("body", "br", "div", "span.region1", "span.region2")
+    assert region.step_parents[:5] == (0, 1, 1, 3, 3)
+    assert region.path(5) == "body/div/span.region2" == region.paths[4]
+    with pytest.raises(ValueError, match=r"code must be in 1\.\.6"):
+        region.path(7)
+
+
+def test_a_page_over_max_nodes_is_left_unpruned_with_the_reason() -> None:
+    tree = parse(LIST_PAGE)
+    elements = len(tree.xpath("//*"))
+    region = search_tag_path_region(tree, max_nodes=elements - 1)
+    assert region.reason == f"max_nodes exceeded: {elements} elements, more than {elements - 1}"
+    assert (region.sequence, region.splits, region.start, region.kept_count) == ((), (), 0, 0)
+    pruned, region = prune_tag_paths_region(tree, max_nodes=elements - 1)
+    assert region.reason is not None
+    assert etree.tostring(pruned) == etree.tostring(tree)
+    assert pruned is not tree
+    assert search_tag_path_region(tree, max_nodes=elements).reason is None
+    assert search_tag_path_region(tree, max_nodes=None).reason is None
+
+
+def test_a_page_over_the_time_budget_is_left_unpruned_with_the_reason() -> None:
+    tree = parse(LIST_PAGE)
+    pruned, region = prune_tag_paths_region(tree, time_budget=1e-9)
+    assert region.reason is not None
+    assert region.reason.startswith("time_budget exceeded: more than 1e-09 s, stopped ")
+    assert etree.tostring(pruned) == etree.tostring(tree)
+    assert search_tag_path_region(tree, time_budget=1e-9).reason == region.reason
+    unlimited = search_tag_path_region(tree, time_budget=60)
+    assert unlimited.reason is None
+    assert unlimited == search_tag_path_region(tree)
+
+
+@pytest.mark.parametrize(
+    ("option", "value"), [("max_nodes", 0), ("max_nodes", -3), ("time_budget", 0.0)]
+)
+def test_limits_must_be_positive(option: str, value: float) -> None:
+    with pytest.raises(ValueError, match=f"{option} must be a positive number or None"):
+        prune_tag_paths(parse(LIST_PAGE), **{option: value})  # type: ignore[arg-type]
+
+
+def test_tps_selector_over_a_limit_selects_in_the_whole_page(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    response = HtmlResponse("https://shop.example/jackets", body=LIST_PAGE.encode())
+    with caplog.at_level("WARNING", logger="scrapy_cetd.crawl.spider"):
+        selector = tps_selector(response, max_nodes=5)
+    assert len(selector.css(".nav a")) == 2
+    assert len(selector.css("li")) == 8
+    assert "TPS left https://shop.example/jackets unpruned: max_nodes exceeded" in caplog.text
+
+
+def test_prune_command_exits_non_zero_naming_the_limit(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    page = tmp_path / "list.html"
+    page.write_text(LIST_PAGE)
+    out = tmp_path / "out.html"
+    assert main(["prune", str(page), "-o", str(out), "--max-nodes", "5"]) == 1
+    assert "not pruned: max_nodes exceeded" in capsys.readouterr().err
+    assert main(["prune", str(page), "-o", str(out), "--time-budget", "1e-9"]) == 1
+    assert "not pruned: time_budget exceeded" in capsys.readouterr().err
+    assert not out.exists()
+    assert main(["prune", str(page), "-o", str(out), "--max-nodes", "none"]) == 0
+    assert out.exists()
+
+
+def _reference_search_region(
+    sequence: list[int], min_size_gap: float, weights: list[int], protected: list[bool]
+) -> tuple[int, int, list[tuple[int, int, int, int, int, int]]]:
+    """searchRegion as docs/algorithms.md §5.2 states it, one full scan per threshold."""
+    lo, hi = 0, len(sequence) - 1
+    splits = []
+    while True:
+        part = sequence[lo : hi + 1]
+        counts = {s: part.count(s) for s in set(part)}
+        found = None
+        for threshold in sorted(set(counts.values())):
+            alphabet = {s for s, c in counts.items() if c >= threshold}
+            if len(alphabet) < 2:
+                break
+            seen: set[int] = set()
+            done: set[int] = set()
+            for p in range(lo, hi + 1):
+                symbol = sequence[p]
+                if symbol not in alphabet:
+                    continue
+                seen.add(symbol)
+                if sequence[lo : p + 1].count(symbol) == counts[symbol]:
+                    done.add(symbol)
+                if seen == done:
+                    i = p - lo + 1
+                    first = sum(weights[lo : lo + i])
+                    second = sum(weights[lo + i : hi + 1])
+                    gap = abs(second - first) / (first + second) if first + second else 0.0
+                    removed = (
+                        protected[lo : lo + i] if first < second else protected[lo + i : hi + 1]
+                    )
+                    if len(done) < len(alphabet) and gap > min_size_gap + 1e-9 and not any(removed):
+                        found = threshold, i, first < second
+                    break
+            if found:
+                break
+        if found is None:
+            return lo + 1, hi + 1, splits
+        threshold, i, keep_suffix = found
+        new_lo, new_hi = (lo + i, hi) if keep_suffix else (lo, lo + i - 1)
+        splits.append((lo + 1, hi + 1, threshold, i, new_lo + 1, new_hi + 1))
+        lo, hi = new_lo, new_hi
+
+
+def test_search_region_matches_the_definition_on_random_sequences() -> None:
+    rng = random.Random(24)
+    for _ in range(400):
+        size = rng.randint(1, 60)
+        alphabet = rng.randint(1, 12)
+        sequence = [rng.randint(1, alphabet) for _ in range(size)]
+        if rng.random() < 0.3:  # symbols opening early and closing late, at many frequencies
+            sequence = sequence + sorted(set(sequence))
+        weights = [rng.choice((0, 1, 1, 5)) for _ in sequence]
+        protected = [rng.random() < 0.05 for _ in sequence]
+        gap = rng.choice((0.0, 0.2, 0.5))
+        start, end, splits = search_region(
+            sequence, min_size_gap=gap, weights=weights, protected=protected
+        )
+        trace = [(s.start, s.end, s.threshold, s.at, s.kept_start, s.kept_end) for s in splits]
+        assert (start, end, trace) == _reference_search_region(sequence, gap, weights, protected)

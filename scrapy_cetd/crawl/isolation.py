@@ -56,11 +56,11 @@ def extract_response(
 
     A job begun after its deadline returns at once, without parsing, and one whose parse ends
     after the deadline without extracting. Raises
-    :class:`~scrapy_cetd.parse.NotADocumentError` for a body that is not a document. The tree
+    :class:`~scrapy_cetd.page.parse.NotADocumentError` for a body that is not a document. The tree
     is the response's own ``response.selector`` (parsed here when the spider has not parsed it
     yet), so a spider and this job share one parse; except when the response's charset label
     names no text encoding, which is ignored as a browser ignores it
-    (:func:`~scrapy_cetd.parse.readable_response`): then a copy decoded that way is parsed.
+    (:func:`~scrapy_cetd.page.parse.readable_response`): then a copy decoded that way is parsed.
     """
     name = str(getattr(extractor, "name", "") or type(extractor).__name__)
     with deadline(limits.time_budget, start=start):

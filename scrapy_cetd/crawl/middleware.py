@@ -21,12 +21,11 @@ import time
 import weakref
 from typing import TYPE_CHECKING, Any
 
-from scrapy.exceptions import NotConfigured
 from scrapy.http import HtmlResponse, Response
 from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 
 from scrapy_cetd.crawl.linking import ItemResponseLinks
-from scrapy_cetd.crawl.settings import DONT_CETD_META_KEY, read_settings
+from scrapy_cetd.crawl.settings import DONT_CETD_META_KEY, disabled, read_settings
 from scrapy_cetd.guard import markup_problem
 from scrapy_cetd.page.parse import readable_response
 
@@ -85,7 +84,7 @@ class CETDDownloaderMiddleware:
     def __init__(self, crawler: Crawler) -> None:
         settings = read_settings(crawler.settings)
         if not settings.enabled:
-            raise NotConfigured("CETD_ENABLED is False")
+            raise disabled(crawler)
         self.crawler = crawler
         self.max_body_size = settings.max_body_size
         self.max_attributes = settings.max_attributes
@@ -134,7 +133,7 @@ class CETDDecodingMiddleware:
     (``hex``, ``base64``, ``zlib``, ...): ``response.text`` then raises :class:`LookupError`
     in the first component that reads it (Scrapy's ``MetaRefreshMiddleware``, the spider) and
     the page produces nothing. This middleware returns
-    :func:`~scrapy_cetd.parse.readable_response` instead: the same response, or a copy decoded
+    :func:`~scrapy_cetd.page.parse.readable_response` instead: the same response, or a copy decoded
     by the labels a browser follows, then detection. Place it between
     ``HttpCompressionMiddleware`` (590) and ``MetaRefreshMiddleware`` (580), as the add-on does
     (585), so that it sees the decompressed body before anything reads its text. A request
@@ -144,7 +143,7 @@ class CETDDecodingMiddleware:
 
     def __init__(self, crawler: Crawler) -> None:
         if not read_settings(crawler.settings).enabled:
-            raise NotConfigured("CETD_ENABLED is False")
+            raise disabled(crawler)
         self.crawler = crawler
 
     @classmethod
@@ -173,7 +172,7 @@ class CETDSpiderMiddleware(BaseSpiderMiddleware):
 
     def __init__(self, crawler: Crawler) -> None:
         if not read_settings(crawler.settings).enabled:
-            raise NotConfigured("CETD_ENABLED is False")
+            raise disabled(crawler)
         super().__init__(crawler)
         self.links = ItemResponseLinks.for_crawler(crawler)
 

@@ -43,7 +43,7 @@ from twisted.internet.defer import Deferred
 from scrapy_cetd.crawl.isolation import ProcessExtractors, extract_response
 from scrapy_cetd.crawl.linking import ItemResponseLinks
 from scrapy_cetd.crawl.middleware import arrival_time, decline_reason
-from scrapy_cetd.crawl.settings import CETDSettings, read_settings
+from scrapy_cetd.crawl.settings import CETDSettings, disabled, read_settings
 from scrapy_cetd.extractors.registry import build_extractor
 from scrapy_cetd.limits import LimitExceededError, Limits, TreeExtractor
 from scrapy_cetd.page.parse import (
@@ -350,7 +350,7 @@ class CETDPipeline:
     def __init__(self, crawler: Crawler) -> None:
         settings = read_settings(crawler.settings)
         if not settings.enabled:
-            raise NotConfigured("CETD_ENABLED is False")
+            raise disabled(crawler)
         if not settings.fields:
             raise NotConfigured(
                 "CETD_HTML_FIELD, CETD_TEXT_FIELD and CETD_TITLE_FIELD are all None"

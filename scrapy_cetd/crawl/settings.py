@@ -8,16 +8,24 @@ as one enabled by the add-on, and a setting the user set explicitly to ``None`` 
 
 from __future__ import annotations
 
+import logging
+import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from scrapy.exceptions import NotConfigured
 from scrapy.settings import BaseSettings
 
 from scrapy_cetd.crawl.isolation import ISOLATIONS
 from scrapy_cetd.extractors import DEFAULT_ALGORITHM
 from scrapy_cetd.guard import DEFAULT_MAX_ATTRIBUTES
 from scrapy_cetd.limits import DEFAULT_MAX_BODY_SIZE, DEFAULT_MAX_NODES, DEFAULT_TIME_BUDGET
+
+if TYPE_CHECKING:
+    from scrapy.crawler import Crawler
+
+logger = logging.getLogger(__name__)
 
 DEFAULTS: Mapping[str, Any] = {
     "CETD_ENABLED": True,
@@ -76,8 +84,10 @@ def _optional_positive(settings: BaseSettings, name: str, kind: type[int] | type
 
 
 def _optional_str(settings: BaseSettings, name: str) -> str | None:
+    """A field name, or ``None`` (also from ``"None"`` or ``""`` on the command line), which
+    switches the field off."""
     value = settings[name] if name in settings else DEFAULTS[name]
-    if value is None or value == "":
+    if value is None or (isinstance(value, str) and value.strip().lower() in ("", "none")):
         return None
     if not isinstance(value, str):
         raise ValueError(f"{name} must be a field name or None, not {value!r}")
@@ -132,11 +142,14 @@ def read_settings(settings: BaseSettings) -> CETDSettings:
     algorithm = get("CETD_ALGORITHM")
     if not isinstance(algorithm, str) or not algorithm:
         raise ValueError(f"CETD_ALGORITHM must be an algorithm name or import path: {algorithm!r}")
-    options = get("CETD_OPTIONS") or {}
-    if isinstance(options, BaseSettings):
-        options = options.copy_to_dict()
-    if not isinstance(options, Mapping):
-        raise ValueError(f"CETD_OPTIONS must be a dict of extractor options, not {options!r}")
+    try:
+        # getdict reads a JSON object too: -s 'CETD_OPTIONS={"include_comments": true}'
+        options = settings.getdict("CETD_OPTIONS") if "CETD_OPTIONS" in settings else {}
+    except (TypeError, ValueError):
+        raise ValueError(
+            f"CETD_OPTIONS must be a dict of extractor options (or a JSON object), "
+            f"not {settings['CETD_OPTIONS']!r}"
+        ) from None
     link_table_size = settings.getint("CETD_LINK_TABLE_SIZE", DEFAULTS["CETD_LINK_TABLE_SIZE"])
     if link_table_size <= 0:
         raise ValueError(f"CETD_LINK_TABLE_SIZE must be positive: {link_table_size}")
@@ -167,3 +180,20 @@ def read_settings(settings: BaseSettings) -> CETDSettings:
         drop_empty=settings.getbool("CETD_DROP_EMPTY", DEFAULTS["CETD_DROP_EMPTY"]),
         link_table_size=link_table_size,
     )
+
+
+_TOLD_DISABLED: weakref.WeakSet[Crawler] = weakref.WeakSet()
+"""The crawlers already told that scrapy-cetd is off, so they are told once."""
+
+
+def disabled(crawler: Crawler) -> NotConfigured:
+    """What a component raises in its constructor when ``CETD_ENABLED`` is false.
+
+    Switching scrapy-cetd off is a choice, not a problem: Scrapy logs a WARNING for a
+    :class:`~scrapy.exceptions.NotConfigured` that has a message, so this one has none, and
+    the crawl logs one INFO line instead of a warning per component.
+    """
+    if crawler not in _TOLD_DISABLED:
+        _TOLD_DISABLED.add(crawler)
+        logger.info("scrapy-cetd is off (CETD_ENABLED is False)", extra={"crawler": crawler})
+    return NotConfigured()

@@ -37,6 +37,7 @@ from scrapy_cetd.page.dom import (
 from scrapy_cetd.page.flags import ancestors_of, holding, within
 from scrapy_cetd.page.markup import ARTICLE_TYPES, PageMarkup, page_markup, page_title, text_of
 from scrapy_cetd.page.output import Keep, content_modes, kept_elements
+from scrapy_cetd.page.page_types import PageType, check_page_type, classify_tree
 from scrapy_cetd.page.words import tokens
 from scrapy_cetd.result import EmptyReason, ExtractionResult
 
@@ -161,6 +162,8 @@ class CetdPlusExtractor(Extractor):
         shell_prose_chars: int | None = 50,
         threshold_coefficient: float = 1.0,
         remove_hidden: bool = True,
+        page_type: str | None = None,
+        detect_page_type: bool = False,
     ) -> None:
         """Options: each turns off or tunes a step of the class docstring.
 
@@ -184,6 +187,14 @@ class CetdPlusExtractor(Extractor):
           what is left makes the page a list.
         - ``threshold_coefficient``: the paper's λ (§5.5), as in CECTD-DS.
         - ``remove_hidden``: see :class:`~scrapy_cetd.extractors.base.Extractor`.
+        - ``page_type``: the page's type (one of
+          :data:`~scrapy_cetd.page.page_types.PAGE_TYPES`), when the user knows it (a spider for
+          one shop's category pages): it goes to the result's ``.page_type`` with confidence
+          1.0. The extracted content does not depend on it.
+        - ``detect_page_type``: classify the page (:mod:`scrapy_cetd.page.page_types`) when
+          ``page_type`` is not given, into ``.page_type`` and ``.page_type_confidence``. Off by
+          default: the classifier costs more than the extraction itself (docs/page-types.md),
+          and no step of the extraction uses its answer yet.
 
         The defaults are the values that measured best on the shared datasets; the gain of each
         step, and of the alternatives tried, is in ``docs/benchmarks.md`` (cetd-plus step by
@@ -202,6 +213,8 @@ class CetdPlusExtractor(Extractor):
         if not 0 <= listing_share <= 1:
             raise ValueError(f"listing_share must be in [0, 1], got {listing_share}")
         super().__init__(remove_hidden=remove_hidden)
+        self.page_type = check_page_type(page_type)
+        self.detect_page_type = detect_page_type
         self.include_comments = include_comments
         self.include_title = include_title
         self.remove_boilerplate = remove_boilerplate
@@ -220,11 +233,19 @@ class CetdPlusExtractor(Extractor):
         self.threshold_coefficient = threshold_coefficient
 
     def extract(self, tree: etree._Element, *, url: str | None = None) -> ExtractionResult:
-        """As :meth:`Extractor.extract`, with the page's headline in ``.title``."""
+        """As :meth:`Extractor.extract`, with the page's headline in ``.title`` and its type
+        in ``.page_type`` (see the ``page_type`` option)."""
         result = super().extract(tree, url=url)
         title = page_title(tree)
         check_deadline("after reading the title")
-        return replace(result, title=title) if title else result
+        result = replace(result, title=title) if title else result
+        if self.page_type is not None:
+            kind: PageType | None = PageType(self.page_type, 1.0)
+        else:
+            kind = classify_tree(tree, url) if self.detect_page_type else None
+        if kind is None:
+            return result
+        return replace(result, page_type=kind.name, page_type_confidence=kind.confidence)
 
     def view(self, tree: etree._Element) -> DomView | EmptyReason:
         """The visible body (or its fallback, step 1) without page furniture (step 2)."""

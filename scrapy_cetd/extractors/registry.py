@@ -5,10 +5,12 @@ corpus) and the benchmarks build their extractor with."""
 from __future__ import annotations
 
 import inspect
+import math
 import pkgutil
-from collections.abc import Mapping
+import types
+from collections.abc import Callable, Mapping
 from types import MappingProxyType
-from typing import Any, cast
+from typing import Any, Literal, Union, cast, get_args, get_origin, get_type_hints
 
 from scrapy_cetd.extractors import DEFAULT_ALGORITHM
 from scrapy_cetd.extractors.base import Extractor
@@ -23,7 +25,13 @@ from scrapy_cetd.extractors.coreex import CoreExExtractor
 from scrapy_cetd.extractors.cset import CSetExtractor
 from scrapy_cetd.limits import TreeExtractor
 
-__all__ = ["ALGORITHMS", "DEFAULT_ALGORITHM", "build_extractor", "get_extractor"]
+__all__ = [
+    "ALGORITHMS",
+    "DEFAULT_ALGORITHM",
+    "build_extractor",
+    "coerce_options",
+    "get_extractor",
+]
 
 ALGORITHMS: Mapping[str, type[Extractor]] = MappingProxyType(
     {
@@ -46,8 +54,11 @@ ALGORITHMS: Mapping[str, type[Extractor]] = MappingProxyType(
 def get_extractor(name: str = DEFAULT_ALGORITHM, **options: Any) -> Extractor:
     """A configured extractor for the algorithm ``name``.
 
+    Each option is converted to the type the constructor declares (:func:`coerce_options`:
+    ``include_comments="no"`` is ``False``, ``threshold_coefficient="0.5"`` is ``0.5``).
     Raises :class:`ValueError` naming the valid choices for an unknown algorithm or option, or
-    for an option value the extractor rejects.
+    naming the option and the value for a value of the wrong type or one the extractor
+    rejects.
     """
     try:
         cls = ALGORITHMS[name]
@@ -61,7 +72,120 @@ def get_extractor(name: str = DEFAULT_ALGORITHM, **options: Any) -> Extractor:
         raise ValueError(
             f"unknown option(s) {', '.join(unknown)} for algorithm {name!r}; valid options: {valid}"
         )
-    return cls(**options)
+    return cls(**coerce_options(cls, options))
+
+
+_TRUE = frozenset({"true", "yes", "on", "1"})
+_FALSE = frozenset({"false", "no", "off", "0"})
+_NONE = frozenset({"none", "null", ""})
+
+
+def coerce_options(cls: Callable[..., Any], options: Mapping[str, Any]) -> dict[str, Any]:
+    """``options`` checked against the types ``cls``'s constructor declares, and converted.
+
+    Settings files, ``-s`` on Scrapy's command line and ``-O`` on ours give strings where the
+    constructor wants a ``bool`` or a number, and Python reads every non-empty string as true.
+    So, for each option with an annotation:
+
+    - ``bool`` accepts ``True``/``False`` and, from strings only, ``true``/``false``,
+      ``yes``/``no``, ``on``/``off``, ``1``/``0`` (any case);
+    - ``int`` and ``float`` accept numbers (not bools) and numeric strings; an ``int`` option
+      takes a float only when it is a whole number; a ``float`` must be finite;
+    - ``str`` accepts strings; ``Literal[...]`` one of its values (or its spelling as a string);
+    - ``X | None`` also accepts ``None``, and the strings ``none``, ``null`` and ``""``.
+
+    Options without an annotation, or with another type, pass through as given; options the
+    constructor does not name are left to it. Raises :class:`ValueError` naming the option, the
+    value and the type expected.
+    """
+    try:
+        hints = get_type_hints(getattr(cls, "__init__", cls))
+    except (NameError, TypeError):  # a user class's annotations that do not resolve
+        hints = {}
+    coerced: dict[str, Any] = {}
+    for name, value in options.items():
+        expected = hints.get(name)
+        if expected is None:
+            coerced[name] = value
+            continue
+        try:
+            coerced[name] = _coerce(value, expected)
+        except (TypeError, ValueError):
+            raise ValueError(f"option {name}={value!r} is not {_describe(expected)}") from None
+    return coerced
+
+
+def _coerce(value: Any, expected: Any) -> Any:
+    """``value`` as the type ``expected``; raises :class:`ValueError` when it does not fit."""
+    origin = get_origin(expected)
+    if origin is Union or origin is types.UnionType:
+        members = get_args(expected)
+        none = value is None or (isinstance(value, str) and value.strip().lower() in _NONE)
+        if none and type(None) in members:
+            return None
+        for member in members:
+            if member is type(None):
+                continue
+            try:
+                return _coerce(value, member)
+            except ValueError:
+                pass
+        raise ValueError(value)
+    if origin is Literal:
+        for choice in get_args(expected):
+            if value == choice and type(value) is type(choice):
+                return choice
+            if isinstance(value, str) and value.strip() == str(choice):
+                return choice
+        raise ValueError(value)
+    if expected is bool:
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, str):
+            word = value.strip().lower()
+            if word in _TRUE or word in _FALSE:
+                return word in _TRUE
+        raise ValueError(value)
+    if expected is int or expected is float:
+        if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+            raise ValueError(value)
+        if expected is int and isinstance(value, str) and value.strip().lstrip("+-").isdigit():
+            return int(value)
+        number = float(value) if isinstance(value, str) else value
+        if not math.isfinite(number):
+            raise ValueError(value)
+        if expected is float:
+            return float(number)
+        if isinstance(number, float):
+            if not number.is_integer():
+                raise ValueError(value)
+            return int(number)
+        return number
+    if expected is str:
+        if isinstance(value, str):
+            return value
+        raise ValueError(value)
+    return value
+
+
+def _describe(expected: Any) -> str:
+    """``expected`` in words, for an error message."""
+    origin = get_origin(expected)
+    if origin is Union or origin is types.UnionType:
+        return " or ".join(_describe(member) for member in get_args(expected))
+    if origin is Literal:
+        return "one of " + ", ".join(repr(choice) for choice in get_args(expected))
+    if expected is type(None):
+        return "None"
+    if expected is bool:
+        return "a bool (true/false, yes/no, on/off, 1/0)"
+    if expected is int:
+        return "a whole number (int)"
+    if expected is float:
+        return "a finite number (float)"
+    if expected is str:
+        return "a string"
+    return getattr(expected, "__name__", str(expected))
 
 
 def build_extractor(algorithm: str, options: Mapping[str, Any] | None = None) -> TreeExtractor:
@@ -70,7 +194,8 @@ def build_extractor(algorithm: str, options: Mapping[str, Any] | None = None) ->
     ``algorithm`` is a registered name (:data:`ALGORITHMS`, built by :func:`get_extractor`) or
     the import path of a class whose instances have the same
     ``extract(tree, *, url=None) -> ExtractionResult`` method (``"myproject.MyExtractor"``);
-    the class is called with ``options`` as keyword arguments. Raises :class:`ValueError` that
+    the class is called with ``options`` as keyword arguments, converted as
+    :func:`coerce_options` does for the options it annotates. Raises :class:`ValueError` that
     says what is wrong otherwise.
     """
     options = dict(options or {})
@@ -88,6 +213,7 @@ def build_extractor(algorithm: str, options: Mapping[str, Any] | None = None) ->
         raise ValueError(f"algorithm {algorithm!r} cannot be imported: {exc}") from exc
     if not isinstance(cls, type):
         raise ValueError(f"algorithm {algorithm!r} is not a class")
+    options = coerce_options(cls, options)
     try:
         extractor = cls(**options)
     except TypeError as exc:

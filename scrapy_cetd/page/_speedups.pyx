@@ -21,6 +21,11 @@ it only when :data:`LXML_VERSION` equals ``lxml.etree.LXML_VERSION`` and :data:`
 Nothing here is global mutable state: every call works on its own buffers, and the function
 pointers are set once, at import. The GIL is held throughout, and no function recurses over the
 tree: every walk keeps its own stack, so a 100,000-deep page costs heap, not C stack.
+
+Every loop over the nodes or elements of a page checks the time budget of the running extraction
+every 4,096 iterations (:func:`tick`), as the Python reference does, and lets its
+``LimitExceededError`` propagate after freeing its buffers. Only a libxml2 copy of one kept
+subtree, and the scans of one text, run without a check; both are linear in what they read.
 """
 
 from cpython.mem cimport PyMem_Free, PyMem_Malloc, PyMem_Realloc
@@ -74,6 +79,8 @@ import operator
 import lxml.html
 from lxml import etree
 
+from scrapy_cetd.limits import check_deadline
+
 
 cdef extern from "Python.h":
     void PyObject_GC_UnTrack(void* op)
@@ -92,6 +99,16 @@ cdef inline list untracked(list items):
 
 cdef extern from "string.h":
     size_t _strlen "strlen"(const char* s) noexcept
+
+
+cdef inline int tick(Py_ssize_t i, str step) except -1:
+    """The time budget of the running extraction, checked (:func:`scrapy_cetd.limits.check_deadline`,
+    which raises ``LimitExceededError``) at ``i`` = 4,095, 8,191, ...: every long loop here
+    calls this once per node, for a cost of one test and, rarely, one Python call. A loop of
+    fewer iterations adds no check to those its caller makes between steps."""
+    if (i & 4095) == 4095:
+        check_deadline(step)
+    return 0
 
 import_lxml__etree()
 
@@ -501,7 +518,10 @@ cdef list _hidden_elements(_Element root):
     cdef xmlNode* node = c_root
     cdef _Names names = _Names()
     cdef list found = []
+    cdef Py_ssize_t visited = 0
     while node is not NULL:
+        tick(visited, "finding hidden elements")
+        visited += 1
         if (
             node is not c_root
             and node.type == XML_ELEMENT_NODE
@@ -524,7 +544,10 @@ def hidden_text_length(root):
     cdef xmlNode* node = c_root
     cdef xmlNode* end
     cdef Py_ssize_t total = 0
+    cdef Py_ssize_t visited = 0
     while node is not NULL:
+        tick(visited, "measuring hidden text")
+        visited += 1
         if (
             node is not c_root
             and node.type == XML_ELEMENT_NODE
@@ -533,6 +556,8 @@ def hidden_text_length(root):
             end = node
             node = next_in_subtree(node, end)
             while node is not NULL:
+                tick(visited, "measuring hidden text")
+                visited += 1
                 if is_text(node) and node.content is not NULL:
                     total += utf8_length(<const char*>node.content)
                 node = next_in_subtree(node, end)
@@ -640,6 +665,7 @@ cdef tuple _build_view(_Element root, bint remove_hidden):
     node = c_root
     try:
         while True:
+            tick(index, "building the view")
             # The runs of element ``index`` and its visible children, pushed in reverse.
             own_runs = []
             visible.size = 0
@@ -779,6 +805,7 @@ cdef Py_ssize_t* load_parents(list parent, Py_ssize_t size) except NULL:
     try:
         out[0] = -1
         for i in range(1, size):
+            tick(i, "reading the parents")
             out[i] = as_index(parent[i], 0, size)
     except BaseException:
         PyMem_Free(out)
@@ -821,6 +848,7 @@ cdef object _count_nodes(list runs, list in_link, list parent):
         if links is NULL:
             raise MemoryError()
         for i in range(size):
+            tick(i, "counting the text")
             element_runs = runs[i]
             if type(element_runs) is not list:
                 return None
@@ -932,11 +960,13 @@ cdef object _densities(list chars, list tags, list link_chars,
         load_ints(tags, t, size)
         if not composite_density:
             for i in range(size):
+                tick(i, "scoring densities")
                 values.append(<double>c[i] / <double>(t[i] if t[i] > 1 else 1))
             return values
         load_ints(link_chars, lc, size)
         load_ints(link_tags, lt, size)
         for i in range(size):
+            tick(i, "scoring densities")
             values.append(composite(c[i], t[i], lc[i], lt[i], ratio))
         return values
     except NotHandledError:
@@ -967,6 +997,7 @@ cdef object _density_sums(list children, list run_chars, list in_link,
     cdef bint link
     cdef Py_ssize_t child
     for i in range(size):
+        tick(i, "adding densities")
         own_runs = run_chars[i]
         own_children = children[i]
         if type(own_runs) is not list or type(own_children) is not list:
@@ -1065,7 +1096,8 @@ cdef object _smooth_over_siblings(list children, list values):
         load_floats(values, v, size)
         for i in range(size):
             smoothed[i] = v[i]
-        for siblings in children:
+        for position, siblings in enumerate(children):
+            tick(position, "smoothing over siblings")
             if type(siblings) is not list:
                 return None
             count = len(<list>siblings)
@@ -1118,6 +1150,7 @@ cdef object _content_modes(list parent, content, shells, bint shell_text, tuple 
     cdef Py_ssize_t p
     try:
         for i in range(size):
+            tick(i, "choosing what to keep")
             p = as_index(parent[i], -1, i)
             inside[i] = bool(content[i]) or (p >= 0 and inside[p])
             if inside[i]:
@@ -1152,6 +1185,7 @@ cdef object _own_modes(list parent, content, tuple keep):
     try:
         parents = load_parents(parent, size)
         for i in range(size):
+            tick(i, "choosing what to keep")
             flags[i] = 1 if content[i] else 0
         for i in range(size - 1, 0, -1):
             if flags[i]:
@@ -1196,7 +1230,10 @@ cdef list _attribute_owners(_Element root, tuple attributes):
     cdef xmlAttr* attribute
     cdef const char* stored
     cdef list found = []
+    cdef Py_ssize_t visited = 0
     while node is not NULL:
+        tick(visited, "finding attributes")
+        visited += 1
         if node.type == XML_ELEMENT_NODE and node.properties is not NULL:
             for name, value in attributes:
                 attribute = find_attribute(node, <bytes>name)
@@ -1310,6 +1347,7 @@ cdef list _boilerplate(object elements, list tags, list parent, list chars, bint
         if size:
             drop[0] = 0
         for i in range(1, size):
+            tick(i, "finding page furniture")
             if drop[as_index(parent[i], 0, i)]:
                 drop[i] = 1
                 continue
@@ -1398,6 +1436,7 @@ cdef tuple _without(object elements, list tags, list parent, list children, list
             new_index[i] = kept
             kept += 1
         for i in range(size):
+            tick(i, "removing page furniture")
             if dropped[i]:
                 continue
             own_children = children[i]
@@ -1457,6 +1496,7 @@ cdef char* flags_of(object values, Py_ssize_t size) except NULL:
     if flags is NULL:
         raise MemoryError()
     for i in range(size):
+        tick(i, "reading flags")
         flags[i] = 1 if values[i] else 0
     return flags
 
@@ -1470,6 +1510,7 @@ cdef char* mode_codes(object modes, tuple keep, Py_ssize_t size) except NULL:
     if codes is NULL:
         raise MemoryError()
     for i in range(size):
+        tick(i, "reading modes")
         value = modes[i]
         codes[i] = (
             0 if value == drop_mode else 1 if value == shell_mode else 2 if value == text_mode
@@ -1569,6 +1610,7 @@ def kept_chars(parent, modes, chars, tuple keep):
         codes = mode_codes(modes, keep, size)
         kept = kept_flags(parents, codes, size)
         for i in range(size):
+            tick(i, "counting kept text")
             p = parents[i]
             if codes[i] == 2 and kept[i] and (i == 0 or codes[p] != 2):
                 total += count_at(chars, i)
@@ -1597,6 +1639,7 @@ def outermost_chars(parent, content, chars):
         parents = load_parents(parent, size)
         inside = flags_of(content, size)
         for i in range(size):
+            tick(i, "counting kept text")
             if i and inside[parents[i]]:
                 inside[i] = 1
             elif inside[i]:
@@ -1628,6 +1671,7 @@ def drop_link_blocks(parent, tags, chars, link_chars, list modes, double ratio,
         parents = load_parents(parent, size)
         codes = mode_codes(modes, keep, size)
         for i in range(1, size):
+            tick(i, "dropping link blocks")
             if codes[i] == 2 and codes[parents[i]] == 2 and tags[i] in block_tags:
                 c = count_at(chars, i)
                 if c and <double>count_at(link_chars, i) > ratio * <double>c - epsilon:
@@ -2015,6 +2059,7 @@ cdef tuple _render(
     cdef Py_ssize_t k
     try:
         for i in range(size):
+            tick(i, "rendering the output")
             value = modes[i]
             if value is drop_mode:
                 mode.push(DROP)
@@ -2040,6 +2085,7 @@ cdef tuple _render(
             kept.push(mode.data[i] != DROP and kept.data[parents.data[i]])
         # _changed, and the kept elements' nodes must be elements of the root's document
         for i in range(size):
+            tick(i, "rendering the output")
             changed.push(0)
             if not kept.data[i]:
                 continue
@@ -2062,6 +2108,7 @@ cdef tuple _render(
         texts = [None] * size
         tails = [None] * size
         for i in range(size):
+            tick(i, "rendering the output")
             if kept.data[i] and not changed.data[i]:
                 own_runs = <list>runs[i]
                 own = <list>children[i]
@@ -2131,7 +2178,10 @@ cdef int _fill(
     cdef Py_ssize_t candidate
     cdef bint with_text
     stack.push(root_copy, 0)
+    cdef Py_ssize_t visited = 0
     while stack.size:
+        tick(visited, "rendering the output")
+        visited += 1
         stack.size -= 1
         copy = stack.nodes[stack.size]
         i = stack.ints[stack.size]
@@ -2226,6 +2276,7 @@ cdef str _view_text(
         for i in range(size):
             block[i] = 1 if kept.data[i] and tags[i] in block_tags else 0
         for i in range(size):
+            tick(i, "writing the text")
             if not kept.data[i]:
                 continue
             while open_elements.size and open_elements.data[open_elements.size - 1] != parents.data[i]:

@@ -23,10 +23,16 @@ from types import ModuleType
 
 from lxml import etree
 
+from scrapy_cetd.limits import check_deadline
+
 logger = logging.getLogger(__name__)
 
 PURE_PYTHON_VARIABLE = "SCRAPY_CETD_PURE_PYTHON"
 """Set this environment variable to 1 before importing scrapy_cetd to run the pure-Python code."""
+
+_CHECK_EVERY = 4095
+"""Long loops check the time budget once in 4,096 iterations, when ``i & _CHECK_EVERY`` is
+``_CHECK_EVERY``: a shorter loop adds no check to those made between the steps."""
 
 
 def _load_speedups() -> ModuleType | None:
@@ -286,7 +292,9 @@ def build_view_python(root: etree._Element, *, remove_hidden: bool = True) -> Do
 
     nodes = root.iter()
     next(nodes)  # the root itself
-    for node in nodes:
+    for step, node in enumerate(nodes, 1):
+        if step & _CHECK_EVERY == _CHECK_EVERY:
+            check_deadline("building the view")
         p = index_of.get(node.getparent())  # type: ignore[arg-type]
         if p is None:  # inside a removed subtree
             removed.append(node)
@@ -341,8 +349,10 @@ def attribute_owners(
     reads it) and the value it must have (``None``: any value).
 
     Pages carry few of the attributes the extractors look for (``itemtype``, ``hidden``...), so
-    one compiled walk over the libxml2 nodes makes proxies for those few elements only; an
-    XPath query such as ``//*[@itemtype]`` costs about as much as a parse of the page.
+    one compiled walk over the libxml2 nodes makes proxies for those few elements only. The
+    Python reference walks the proxies instead: an XPath query such as ``//*[@itemtype]``
+    would cost about a parse of the page, but libxml2 sorts its result by comparing the
+    ancestries of the nodes, which takes seconds on a page nested 30,000 deep.
     """
     if speedups is not None:
         found: list[etree._Element] | None = speedups.attribute_owners(
@@ -354,17 +364,20 @@ def attribute_owners(
         )
         if found is not None:
             return found
-    paths = " | ".join(
-        f"descendant-or-self::*/@{name}" + ("" if value is None else f"[.=$v{k}]")
-        for k, (name, value) in enumerate(attributes)
-    )  # attributes, not elements with a predicate: libxml2 finds them several times faster
-    values = {f"v{k}": value for k, (_, value) in enumerate(attributes) if value is not None}
-    results = etree.XPath(paths, smart_strings=True)(root, **values)
-    assert isinstance(results, list)
-    owners = (
-        value.getparent() for value in results if isinstance(value, etree._ElementUnicodeResult)
-    )
-    return list(dict.fromkeys(owner for owner in owners if owner is not None))
+    nodes = list(root.iter())  # every proxy held: lxml frees one by walking up to a live one
+    owners = []
+    for step, element in enumerate(nodes):
+        if step & _CHECK_EVERY == _CHECK_EVERY:
+            check_deadline("finding attributes")
+        if not isinstance(element.tag, str):
+            continue
+        get = element.get
+        for name, value in attributes:
+            present = get(name)
+            if present is not None and (value is None or present == value):
+                owners.append(element)
+                break
+    return owners
 
 
 def hidden_elements(root: etree._Element) -> set[etree._Element]:
@@ -379,11 +392,13 @@ def hidden_elements(root: etree._Element) -> set[etree._Element]:
         found: list[etree._Element] | None = speedups.hidden_elements(root)
         if found is not None:
             return set(found)
-    return {
-        element
-        for element in attribute_owners(root, HIDING_ATTRIBUTES)
-        if element is not root and is_hidden(element)
-    }
+    hidden: set[etree._Element] = set()
+    for step, element in enumerate(attribute_owners(root, HIDING_ATTRIBUTES)):
+        if step & _CHECK_EVERY == _CHECK_EVERY:
+            check_deadline("finding hidden elements")
+        if element is not root and is_hidden(element):
+            hidden.add(element)
+    return hidden
 
 
 def hidden_text_length(root: etree._Element) -> int:
@@ -395,8 +410,40 @@ def hidden_text_length(root: etree._Element) -> int:
         if computed is not None:
             return computed
     hidden = hidden_elements(root)
-    return sum(
-        len("".join(map(str, element.itertext())))
-        for element in hidden
-        if not any(ancestor in hidden for ancestor in element.iterancestors())
-    )
+    total = 0
+    for step, element in enumerate(_outermost(hidden)):
+        if step & _CHECK_EVERY == _CHECK_EVERY:
+            check_deadline("measuring hidden text")
+        total += len("".join(map(str, element.itertext())))
+    return total
+
+
+def _outermost(elements: set[etree._Element]) -> list[etree._Element]:
+    """The ``elements`` that have none of the others among their ancestors.
+
+    Each ancestor met is remembered with the answer for it, so a walk up stops at the first
+    one already seen: linear in the elements and their ancestors together, where asking each
+    element's whole ancestry costs the square of the depth on hidden elements nested deep."""
+    covered: dict[etree._Element, bool] = {}  # ancestor -> it or one above it is in elements
+    outermost = []
+    for step, element in enumerate(elements):
+        if step & _CHECK_EVERY == _CHECK_EVERY:
+            check_deadline("measuring hidden text")
+        path = []
+        node = element.getparent()
+        inside = False
+        while node is not None:
+            known = covered.get(node)
+            if known is not None:
+                inside = known
+                break
+            if node in elements:
+                inside = True
+                break
+            path.append(node)
+            node = node.getparent()
+        for ancestor in path:
+            covered[ancestor] = inside
+        if not inside:
+            outermost.append(element)
+    return outermost

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import random
+import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -17,6 +18,7 @@ from lxml import etree
 from scrapy_cetd.evaluation.datasets import Page, default_datasets_root, find_datasets
 from scrapy_cetd.extractors import cetd, cetd_plus, furniture
 from scrapy_cetd.extractors.registry import get_extractor
+from scrapy_cetd.limits import LimitExceededError, deadline
 from scrapy_cetd.page import density, dom, flags, markup, output
 from scrapy_cetd.page.dom import DomView, build_view_python, find_body
 from scrapy_cetd.page.output import Keep, render_python
@@ -452,3 +454,62 @@ def test_every_dataset_page_matches_the_reference(
             if number % 10 == 0 and len(view) > 1:
                 assert_same_rendering(view, random_modes(view, rng))
         assert_same_results(root, pure_python)
+
+
+def test_every_compiled_pass_and_its_python_twin_stop_at_the_deadline(
+    pure_python: Callable[[], Any],
+) -> None:
+    """Each long loop checks the time budget every 4,096 iterations, compiled or not: past the
+    deadline a pass raises LimitExceededError instead of running to its end."""
+    assert SPEEDUPS is not None
+    page = "<body><div>" + "<p hidden>h</p><p class='a'>x <a href='/'>y</a></p>z" * 2_500
+    root = parse(page + "</div></body>")
+    view = dom.build_view(body(root))
+    counts = density.count_nodes(view)
+    values = [float(i) for i in range(len(view))]
+    flags = [i % 3 == 0 for i in range(len(view))]
+    modes = [Keep.TEXT] * len(view)
+    keep = (Keep.DROP, Keep.SHELL, Keep.TEXT)
+    fields = (view.elements, view.children, view.parent, view.runs, view.tags)
+    compiled: dict[str, Callable[[], object]] = {
+        "build_view": lambda: SPEEDUPS.build_view(body(root), True),
+        "hidden_elements": lambda: SPEEDUPS.hidden_elements(body(root)),
+        "hidden_text_length": lambda: SPEEDUPS.hidden_text_length(body(root)),
+        "attribute_owners": lambda: SPEEDUPS.attribute_owners(body(root), ((b"class", None),)),
+        "count_nodes": lambda: SPEEDUPS.count_nodes(view.runs, view.in_link, view.parent),
+        "densities": lambda: SPEEDUPS.densities(
+            counts.chars, counts.tags, counts.link_chars, counts.link_tags, 0.5, True
+        ),
+        "density_sums": lambda: SPEEDUPS.density_sums(
+            view.children, counts.run_chars, view.in_link, values, 0.5, True
+        ),
+        "subtree_argmax": lambda: SPEEDUPS.subtree_argmax(view.parent, values),
+        "smooth_over_siblings": lambda: SPEEDUPS.smooth_over_siblings(view.children, values),
+        "content_modes": lambda: SPEEDUPS.content_modes(view.parent, flags, flags, False, keep),
+        "own_modes": lambda: SPEEDUPS.own_modes(view.parent, flags, keep),
+        "ancestors_of": lambda: SPEEDUPS.ancestors_of(view.parent, flags),
+        "kept_elements": lambda: SPEEDUPS.kept_elements(view.parent, modes, keep),
+        "render": lambda: SPEEDUPS.render(
+            *fields, modes, keep, output.BLOCK_TAGS, output.drop_unsafe_attributes
+        ),
+    }
+    python: dict[str, Callable[[], object]] = {
+        "build_view": lambda: build_view_python(body(root)),
+        "hidden_text_length": lambda: dom.hidden_text_length(body(root)),
+        "content_modes": lambda: output.content_modes(view, flags, flags, shell_text=False),
+        "own_modes": lambda: output.own_modes(view, flags),
+        "kept_elements": lambda: output.kept_elements(view, modes),
+        "render": lambda: render_python(view, modes),
+        "element_text": lambda: output.element_text(root),
+    }
+    for name, run in compiled.items():
+        assert run() is not None, name
+        with deadline(1e-9), pytest.raises(LimitExceededError):
+            time.sleep(1e-3)
+            run()
+    with pure_python():
+        for name, run in python.items():
+            assert run() is not None, name
+            with deadline(1e-9), pytest.raises(LimitExceededError, match="time_budget"):
+                time.sleep(1e-3)
+                run()

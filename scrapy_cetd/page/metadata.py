@@ -1,0 +1,658 @@
+"""What a page says about itself besides its text: headline, authors, dates, site, language.
+
+:func:`page_metadata` reads the sources a news crawl relies on, in order of trust: JSON-LD
+(``@graph`` included), microdata, the Open Graph / Twitter / ``article:*`` / ``citation_*`` and
+Dublin Core ``<meta>`` tags, a byline next to the headline, and the publication date found by
+`htmldate <https://htmldate.readthedocs.io>`_ (``<time>`` elements, the date in the URL, the
+patterns of common CMSs). The language is the page's declared one checked against the text by
+`py3langid <https://pypi.org/project/py3langid/>`_, whose model ships inside its package.
+
+Every step is linear in the page: the scripts and tags are found by one walk over the
+attributes, each JSON-LD script is parsed once and walked iteratively, and at most a bounded
+number of element texts is read. Nothing raises on any input: a value that cannot be read is
+left out.
+"""
+
+# htmldate and py3langid load data when imported: they are imported when first needed.
+# ruff: noqa: PLC0415
+# The separators of titles and bylines include the dashes typography puts there.
+# ruff: noqa: RUF001
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Iterator
+from functools import cache
+from typing import Any
+from urllib.parse import urljoin
+
+from lxml import etree
+
+from scrapy_cetd.limits import check_deadline
+from scrapy_cetd.page.dom import attribute_owners, local_tag
+from scrapy_cetd.page.markup import ARTICLE_TYPES, text_of
+from scrapy_cetd.result import Metadata
+
+__all__ = ["Metadata", "page_metadata"]
+
+
+_MAX_SCRIPT = 2_000_000
+"""Characters of one JSON-LD script that are parsed; a longer one is skipped (no page's
+metadata needs more, and :func:`json.loads` holds the whole structure in memory)."""
+_MAX_VALUES = 50
+"""Authors, tags or categories kept from one source."""
+_MAX_WORDS = 6
+"""Words of an author's name: a longer "name" is a sentence (a biography, a job title)."""
+_CHECK_EVERY = 1024
+"""Elements read, or JSON-LD nodes walked, between two
+:func:`~scrapy_cetd.limits.check_deadline` calls."""
+
+_SOURCES = (
+    ("type", "application/ld+json"),
+    ("itemprop", None),
+    ("property", None),
+    ("name", None),
+    ("rel", None),
+    ("http-equiv", None),
+    ("lang", None),
+)
+"""The attributes of the elements :func:`page_metadata` reads, found in one walk."""
+
+_ARTICLE_LIKE = ARTICLE_TYPES | {"webpage", "itempage", "creativework", "videoobject", "recipe"}
+"""JSON-LD types whose ``headline``/``name``, dates and authors describe the page itself."""
+_SITE_TYPES = frozenset({"website", "organization", "newsmediaorganization"})
+"""JSON-LD types whose ``name`` is the site's."""
+
+_META_TITLE = ("og:title", "twitter:title", "citation_title", "dc.title", "dcterms.title")
+_META_PUBLISHED = (
+    *("article:published_time", "og:article:published_time", "citation_publication_date"),
+    *("citation_date", "citation_online_date", "dc.date", "dcterms.created", "dcterms.issued"),
+    *("dc.date.issued", "parsely-pub-date", "sailthru.date", "pubdate", "publishdate"),
+    *("date", "article.published", "published_time"),
+)
+_META_MODIFIED = ("article:modified_time", "og:updated_time", "dcterms.modified", "lastmod")
+_META_AUTHORS = (
+    *("author", "article:author", "citation_author", "dc.creator", "parsely-author"),
+    *("sailthru.author", "twitter:creator"),
+)
+_META_SITE = ("og:site_name", "application-name", "citation_journal_title", "twitter:site")
+_META_DESCRIPTION = ("og:description", "description", "twitter:description", "dc.description")
+_META_IMAGE = ("og:image", "og:image:url", "og:image:secure_url", "twitter:image")
+_META_TAGS = ("article:tag", "keywords", "news_keywords", "citation_keywords", "parsely-tags")
+_META_SECTIONS = ("article:section", "parsely-section")
+
+_ISO_DATE = re.compile(
+    r"(\d{4})[-/](\d{1,2})[-/](\d{1,2})"
+    r"(?:[T ](\d{1,2}):(\d{2})(?::(\d{2}))?(?:\.\d{1,9})?\s?(Z|[+-]\d{2}:?\d{2})?)?"
+)
+"""An ISO 8601 date at the start of a value, with an optional time and zone."""
+_URL_SUFFIX = re.compile(r"^[a-z0-9-]+(?:\.[a-z0-9-]+)+$", re.IGNORECASE)
+"""A bare host name (``example.com``), a common title suffix."""
+_TITLE_SEPARATORS = (" | ", " - ", " – ", " — ", " :: ", " · ", " • ", " « ", " » ", " / ")
+"""What separates a headline from the site's name in ``<title>``."""
+_BYLINE_PREFIX = re.compile(
+    r"^(?:(?:written|posted|words|reported|published)\s+by|by|von|par|por|door|av|af)\b[\s:]*",
+    re.IGNORECASE,
+)
+"""The byline prefixes trafilatura strips from authors' names ("by" and its equivalents in the
+languages it names), and no other words: the rest of the cleaning reads punctuation, digits
+and case, whatever the language."""
+_NAME_SEPARATORS = re.compile(r"\s*(?:[;|/&•·]|,(?!\s*(?:jr|sr)\b))\s*", re.IGNORECASE)
+"""Between two names of one byline string."""
+_BYLINE_CUT = re.compile(r"\s+[-–—]\s+|\d|\S*@|https?:|\(|\[")
+"""Where a byline's name part ends: a dash between spaces, a digit (a date, a time), an
+e-mail address or handle, a link, a parenthesis."""
+_CREDENTIAL = re.compile(r"^(?:[A-Z][A-Za-z]?\.?){1,4}$|^[A-Z]{2,6}$")
+"""A degree or credential after a name (``MS``, ``PhD``, ``M.D.``), dropped from the authors."""
+_UNPRINTABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffe\uffff\ud800-\udfff]+")
+"""Control characters but tab and line breaks, noncharacters, and lone surrogates."""
+_LANGUAGE_TAG = re.compile(r"^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*$")
+_BYLINE_CLASS = etree.XPath(
+    "(//h1)[1]/following::*[@rel='author' or contains(@class,'byline')"
+    " or contains(@class,'author') or contains(@id,'byline')][position()<=3]"
+)
+"""The first elements after the headline marked as a byline or an author."""
+_HEADINGS = etree.XPath("//h1")
+
+
+def page_metadata(
+    tree: etree._Element, *, url: str | None = None, text: str | None = None
+) -> Metadata:
+    """The :class:`Metadata` of the document that holds ``tree``; ``url`` is the page's address
+    (for its date and for absolute links), ``text`` its main content (for its language).
+
+    The tree is read, never modified."""
+    reader = _Reader(tree.getroottree().getroot(), url)
+    return reader.metadata(text)
+
+
+class _Reader:
+    """The sources of one page, read once; :meth:`metadata` chooses among them."""
+
+    def __init__(self, root: etree._Element, url: str | None) -> None:
+        self.root = root
+        self.url = url
+        self.meta: dict[str, list[str]] = {}
+        self.links: dict[str, str] = {}
+        self.declared_language: str | None = None
+        self.json_items: list[dict[str, Any]] = []
+        self.microdata: dict[str, list[etree._Element]] = {}
+        for k, element in enumerate(attribute_owners(root, _SOURCES)):
+            self._read_element(element)
+            if not k % _CHECK_EVERY:
+                check_deadline("reading the page's metadata")
+
+    def _read_element(self, element: etree._Element) -> None:
+        get = element.get
+        tag = local_tag(element)
+        if tag == "meta":
+            key = (get("property") or get("name") or "").strip().lower()
+            content = _clean(get("content"))
+            if key and content and len(self.meta.setdefault(key, [])) < _MAX_VALUES:
+                self.meta[key].append(content)
+            equiv = (get("http-equiv") or "").strip().lower()
+            if equiv == "content-language" and content:
+                self.meta.setdefault("content-language", []).append(content)
+        elif tag == "link":
+            for rel in (get("rel") or "").lower().split():
+                if rel not in self.links and get("href"):
+                    self.links[rel] = (get("href") or "").strip()
+        elif tag == "script" and get("type") == "application/ld+json":
+            self.json_items.extend(_json_ld_items(element.text or ""))
+        elif tag == "html" and self.declared_language is None:
+            self.declared_language = _language_tag(get("lang"))
+        itemprop = get("itemprop")
+        if itemprop:
+            for name in itemprop.split():
+                found = self.microdata.setdefault(name, [])
+                if len(found) < _MAX_VALUES:
+                    found.append(element)
+
+    def _first_meta(self, keys: Iterable[str]) -> str | None:
+        for key in keys:
+            values = self.meta.get(key)
+            if values:
+                return values[0]
+        return None
+
+    def _all_meta(self, keys: Iterable[str]) -> list[str]:
+        return [value for key in keys for value in self.meta.get(key, ())]
+
+    def _microdata_value(self, name: str) -> str | None:
+        for element in self.microdata.get(name, ()):
+            value = _element_value(element)
+            if value:
+                return value
+        return None
+
+    def metadata(self, text: str | None) -> Metadata:
+        article = _main_item(self.json_items)
+        site_name = (
+            _string(_first(self.json_items, _SITE_TYPES, "name"))
+            or self._first_meta(_META_SITE[:3])
+            or _string(_nested(article, "publisher", "name"))
+            or self._first_meta(_META_SITE[3:])
+        )
+        declared = (
+            _iso(_string(article.get("datePublished")))
+            or _iso(_string(article.get("dateCreated")))
+            or _iso(self._microdata_value("datePublished"))
+            or _first_iso(self._all_meta(_META_PUBLISHED))
+        )
+        found = self._htmldate(original=True)
+        published = _earliest(declared, found)
+        modified = (
+            _iso(_string(article.get("dateModified")))
+            or _iso(self._microdata_value("dateModified"))
+            or _first_iso(self._all_meta(_META_MODIFIED))
+        )
+        canonical = self.links.get("canonical") or self._first_meta(("og:url",))
+        image = _string(_image(article.get("image"))) or self._first_meta(_META_IMAGE)
+        if image is None:
+            image = self._microdata_value("image")
+        return Metadata(
+            title=self._title(article, site_name),
+            authors=self._authors(article),
+            published=published,
+            modified=modified,
+            site_name=site_name,
+            language=self._language(text),
+            description=(
+                _string(article.get("description"))
+                or self._first_meta(_META_DESCRIPTION)
+                or self._microdata_value("description")
+            ),
+            canonical_url=self._absolute(canonical),
+            image=self._absolute(image),
+            tags=_unique(
+                [*_keywords(article.get("keywords")), *_split_keywords(self._all_meta(_META_TAGS))]
+            ),
+            categories=_unique(
+                [*_keywords(article.get("articleSection")), *self._all_meta(_META_SECTIONS)]
+            ),
+        )
+
+    def _absolute(self, link: str | None) -> str | None:
+        if not link:
+            return None
+        if self.url:
+            try:
+                return urljoin(self.url, link)
+            except ValueError:
+                return link
+        return link
+
+    def _title(self, article: dict[str, Any], site_name: str | None) -> str | None:
+        heading = _first_heading(self.root)
+        candidates = [
+            _string(article.get("headline")),
+            self._microdata_value("headline"),
+            self._first_meta(_META_TITLE),
+            heading,
+            _clean(_document_title(self.root)),
+            _string(article.get("name")),
+        ]
+        for candidate in candidates:
+            if candidate:
+                return _strip_site_name(_headed(candidate, heading), site_name, self.url)
+        return None
+
+    def _authors(self, article: dict[str, Any]) -> tuple[str, ...]:
+        sources: list[Iterable[str]] = [
+            _person_names(article.get("author")),
+            _person_names(article.get("creator")),
+            (_raw_value(_author_name(element)) for element in self._microdata_authors()),
+            self._all_meta(_META_AUTHORS[:2]),
+            (_first_last(name) for name in self._all_meta(_META_AUTHORS[2:3])),
+            self._all_meta(_META_AUTHORS[3:]),
+            _first_byline(self.root),
+        ]
+        for source in sources:
+            names = _unique(name for raw in source for name in _clean_names(raw))
+            if names:
+                return names
+        return ()
+
+    def _microdata_authors(self) -> list[etree._Element]:
+        """The microdata authors of the first item that has any: on a forum or a page with
+        reviews, each post's item names its own author, and the page's is the first."""
+        found = self.microdata.get("author", []) + self.microdata.get("creator", [])
+        if not found:
+            return found
+        scope = _item_scope(found[0])
+        return [element for element in found if _item_scope(element) is scope]
+
+    def _language(self, text: str | None) -> str | None:
+        declared = self.declared_language or _language_tag(self._first_meta(("content-language",)))
+        if declared is None:
+            locale = self._first_meta(("og:locale",))
+            declared = _language_tag(locale.replace("_", "-") if locale else None)
+        identified = _identify_language(text) if text else None
+        if identified is None:
+            return declared
+        if declared is None:
+            return identified[0]
+        language, confident = identified
+        if confident and declared.split("-")[0].lower() != language:
+            return language
+        return declared
+
+    def _htmldate(self, *, original: bool) -> str | None:
+        from htmldate import find_date  # imported when asked for: it loads dateparser's data
+
+        try:
+            found = find_date(
+                self.root, extensive_search=False, original_date=original, url=self.url
+            )
+        except Exception:  # a third-party heuristic that fails must not lose the rest
+            return None
+        return found if isinstance(found, str) else None
+
+
+def _json_ld_items(script: str) -> list[dict[str, Any]]:
+    """The objects of one JSON-LD script (those of its ``@graph`` too), outermost first; none
+    when it does not parse, is too long, or nests deeper than Python's parser reads."""
+    if len(script) > _MAX_SCRIPT:
+        return []
+    try:
+        data: object = json.loads(script)
+    except (ValueError, RecursionError):
+        return []
+    items: list[dict[str, Any]] = []
+    queue: list[object] = [data]
+    walked = 0
+    while queue:
+        value = queue.pop()
+        walked += 1
+        if not walked % _CHECK_EVERY:
+            check_deadline("reading the page's JSON-LD")
+        if isinstance(value, list):
+            queue.extend(reversed(value))
+        elif isinstance(value, dict):
+            items.append(value)
+            graph = value.get("@graph")
+            if graph is not None:
+                queue.append(graph)
+    return items
+
+
+def _types(item: dict[str, Any]) -> set[str]:
+    declared = item.get("@type")
+    names = declared if isinstance(declared, list) else [declared]
+    return {name.rsplit("/", 1)[-1].lower() for name in names if isinstance(name, str)}
+
+
+def _main_item(items: list[dict[str, Any]]) -> dict[str, Any]:
+    """The JSON-LD object that describes the page: its first article, else its first other
+    creative work, else an empty one."""
+    for wanted in (ARTICLE_TYPES, _ARTICLE_LIKE):
+        for item in items:
+            if _types(item) & wanted:
+                return item
+    return {}
+
+
+def _first(items: list[dict[str, Any]], types: frozenset[str], key: str) -> object:
+    for item in items:
+        if _types(item) & types and item.get(key):
+            return item[key]
+    return None
+
+
+def _nested(item: dict[str, Any], *keys: str) -> object:
+    value: object = item
+    for key in keys:
+        if isinstance(value, list) and value:
+            value = value[0]
+        if not isinstance(value, dict):
+            return None
+        value = value.get(key)
+    return value
+
+
+def _string(value: object) -> str | None:
+    if isinstance(value, list) and value:
+        value = value[0]
+    return _clean(value) if isinstance(value, str) else None
+
+
+def _clean(value: str | None) -> str | None:
+    """``value`` with its white space collapsed and the characters no text may hold (control
+    characters, lone surrogates a JSON escape can make) dropped; ``None`` when nothing is
+    left."""
+    if not value:
+        return None
+    return " ".join(_UNPRINTABLE.sub("", value).split()) or None
+
+
+def _image(value: object) -> object:
+    if isinstance(value, list) and value:
+        value = value[0]
+    if isinstance(value, dict):
+        return value.get("url") or value.get("contentUrl")
+    return value
+
+
+def _person_names(value: object) -> Iterator[str]:
+    """The names of a JSON-LD ``author``: a string, a person or organisation, or a list."""
+    values = value if isinstance(value, list) else [value]
+    for person in values[:_MAX_VALUES]:
+        name = person.get("name") if isinstance(person, dict) else person
+        if isinstance(name, list):
+            name = name[0] if name else None
+        if isinstance(name, str):
+            yield name
+
+
+def _author_name(element: etree._Element) -> etree._Element:
+    """The ``itemprop="name"`` inside a microdata author item, else the author element."""
+    if element.get("itemscope") is None:
+        return element
+    for inner in element.iterdescendants():
+        if "name" in (inner.get("itemprop") or "").split():
+            return inner
+    return element
+
+
+def _element_value(element: etree._Element) -> str | None:
+    """A microdata property's value: its ``content``, ``datetime``, link or text."""
+    for attribute in ("content", "datetime"):
+        value = element.get(attribute)
+        if value is not None:
+            return _clean(value)
+    tag = local_tag(element)
+    if tag in ("a", "link"):
+        return _clean(element.get("href")) or _clean(text_of(element))
+    if tag in ("img", "meta"):
+        return _clean(element.get("src"))
+    return _clean(text_of(element)[:10_000])
+
+
+def _first_byline(root: etree._Element) -> list[str]:
+    """The text of the first byline after the headline (:data:`_BYLINE_CLASS`) that names
+    someone; a page's later author blocks are biographies and comments."""
+    found = _BYLINE_CLASS(root)
+    for element in found if isinstance(found, list) else ():
+        if isinstance(element, etree._Element):
+            text = text_of(element)[:1000]
+            if _clean_names(text):
+                return [text]
+    return []
+
+
+def _item_scope(element: etree._Element) -> etree._Element | None:
+    """The closest ancestor of ``element`` that opens a microdata item."""
+    for ancestor in element.iterancestors():
+        if ancestor.get("itemscope") is not None:
+            return ancestor
+    return None
+
+
+def _raw_value(element: etree._Element) -> str:
+    """A microdata property's value with its line breaks (see :func:`_clean_names`)."""
+    for attribute in ("content", "datetime"):
+        value = element.get(attribute)
+        if value is not None:
+            return value
+    return text_of(element)[:1000]
+
+
+def _clean_names(raw: str) -> list[str]:
+    """The names in one author string: its first line with more than the byline prefix, cut
+    before a date, an e-mail address, a link, a parenthesis or a spaced dash (a digit inside a
+    single word is a user name's and stays); split at ``;``, ``&``, ``|``, ``/`` and commas;
+    degrees (``PhD``) and parts longer than a name (:data:`_MAX_WORDS`) dropped."""
+    value = None
+    for line in raw[:1000].splitlines():
+        value = _clean(_BYLINE_PREFIX.sub("", line.strip()))
+        if value:
+            break
+    if value is None or value.startswith(("http:", "https:")):
+        return []
+    cut = _BYLINE_CUT.search(value)
+    if cut is not None and (not cut.group().isdigit() or " " in value):
+        value = value[: cut.start()]
+    names: list[str] = []
+    for part in _NAME_SEPARATORS.split(value):
+        name = _BYLINE_PREFIX.sub("", part.strip(" ,.:;-–—'\""))
+        if not name or len(name.split()) > _MAX_WORDS or not any(c.isalpha() for c in name):
+            continue
+        if names and _CREDENTIAL.match(name):
+            continue
+        names.append(name)
+    return names
+
+
+def _first_last(name: str) -> str:
+    """``citation_author``'s "Last, First" as "First Last" (one name per tag)."""
+    last, comma, first = name.partition(",")
+    return f"{first.strip()} {last.strip()}" if comma and "," not in first else name
+
+
+def _unique(values: Iterable[str]) -> tuple[str, ...]:
+    seen: dict[str, str] = {}
+    for value in values:
+        key = value.casefold()
+        if key not in seen and len(seen) < _MAX_VALUES:
+            seen[key] = value
+    return tuple(seen.values())
+
+
+def _keywords(value: object) -> list[str]:
+    values = value if isinstance(value, list) else [value]
+    strings = [item for item in values[:_MAX_VALUES] if isinstance(item, str)]
+    return _split_keywords(strings)
+
+
+def _split_keywords(values: Iterable[str]) -> list[str]:
+    return [word for value in values for w in value.split(",") if (word := _clean(w))]
+
+
+def _iso(value: str | None) -> str | None:
+    """The ISO 8601 date (and time, when it has one) at the start of ``value``; ``None`` when
+    it does not start with one or names no real day."""
+    if not value:
+        return None
+    match = _ISO_DATE.match(value.strip())
+    if match is None:
+        return None
+    year, month, day, hour, minute, second, zone = match.groups()
+    if not (1 <= int(month) <= 12 and 1 <= int(day) <= 31 and 1900 < int(year) < 2200):
+        return None
+    date = f"{year}-{int(month):02d}-{int(day):02d}"
+    if hour is None or int(hour) > 23:
+        return date
+    time = f"{int(hour):02d}:{minute}:{second or '00'}"
+    if zone and zone != "Z" and ":" not in zone:
+        zone = f"{zone[:3]}:{zone[3:]}"
+    return f"{date}T{time}{zone or ''}"
+
+
+def _earliest(declared: str | None, found: str | None) -> str | None:
+    """The earlier day of the date the page declares and the one htmldate finds: a page's
+    original publication precedes its updates, which structured dates often give instead
+    (``datePublished`` of an edited item, a time converted to another day in UTC)."""
+    if declared and found:
+        return found if found[:10] < declared[:10] else declared
+    return declared or found
+
+
+def _first_iso(values: Iterable[str]) -> str | None:
+    for value in values:
+        iso = _iso(value)
+        if iso:
+            return iso
+    return None
+
+
+def _first_heading(root: etree._Element) -> str | None:
+    """The text of the first ``<h1>`` that has one (the headline on most article pages)."""
+    headings = _HEADINGS(root)
+    if not isinstance(headings, list):
+        return None
+    for heading in headings[:20]:
+        if isinstance(heading, etree._Element):
+            text = _clean(text_of(heading)[:1000])
+            if text:
+                return text
+    return None
+
+
+def _document_title(root: etree._Element) -> str | None:
+    for element in root.iter("title"):
+        return text_of(element)
+    return None
+
+
+def _strip_site_name(title: str, site_name: str | None, url: str | None) -> str:
+    """``title`` without a site name joined to it by a separator (``Headline | Site``,
+    ``Site - Headline``): the site name the page declares, a host name, or a part of at most
+    four words that holds a label of the host's name (``Doom9's Forum`` on ``doom9.org``)."""
+    names = {_fold(site_name)} if site_name else set()
+    host = (url or "").split("//", 1)[-1].split("/", 1)[0].split(":", 1)[0].lower()
+    host = host.removeprefix("www.")
+    labels = [label for label in host.split(".")[:-1] if len(label) >= 4]
+    if host:
+        names.add(_fold(host))
+        names.add(_fold(host.rsplit(".", 1)[0]))
+
+    def is_site(part: str) -> bool:
+        folded = _fold(part)
+        return bool(
+            folded in names
+            or _URL_SUFFIX.match(part.strip())
+            or (len(part.split()) <= 4 and any(label in folded for label in labels))
+        )
+
+    for separator in _TITLE_SEPARATORS:
+        head, found, tail = title.rpartition(separator)
+        if found and head.strip() and is_site(tail):
+            return head.strip()
+        head, found, tail = title.partition(separator)
+        if found and tail.strip() and is_site(head):
+            return tail.strip()
+    return title
+
+
+def _headed(title: str, heading: str | None) -> str:
+    """The page's ``<h1>`` when ``title`` is that heading joined by a separator to more
+    (``Headline | Section | Site``): the heading is the headline, the rest is furniture."""
+    if heading and heading != title:
+        for separator in _TITLE_SEPARATORS:
+            if title.startswith(heading + separator) or title.endswith(separator + heading):
+                return heading
+    return title
+
+
+def _fold(value: str) -> str:
+    """``value`` for comparison: case, spaces and punctuation ignored."""
+    return "".join(character for character in value.casefold() if character.isalnum())
+
+
+def _language_tag(value: str | None) -> str | None:
+    """A BCP 47 tag from an ``lang``/``Content-Language`` value (the first of a list)."""
+    if not value:
+        return None
+    first = value.split(",")[0].strip().replace("_", "-")
+    if not _LANGUAGE_TAG.match(first):
+        return None
+    primary, _, rest = first.partition("-")
+    parts = [primary.lower()]
+    for subtag in rest.split("-") if rest else ():
+        parts.append(subtag.upper() if len(subtag) == 2 else subtag)
+    return "-".join(parts)
+
+
+_MIN_IDENTIFIED = 40
+"""Characters of text below which the language is not identified (too few to tell)."""
+_MIN_OVERRULE = 400
+"""Characters of text needed to overrule the declared language."""
+_CONFIDENT = 0.95
+"""py3langid's probability needed to overrule the declared language."""
+_IDENTIFIED_TEXT = 4000
+"""Characters of the text read to identify its language: enough for any language py3langid
+knows, and a bound on the time it takes."""
+
+
+def _identify_language(text: str) -> tuple[str, bool] | None:
+    """py3langid's language of ``text`` and whether it is sure enough to overrule a declared
+    one; ``None`` when the text is too short."""
+    sample = text[:_IDENTIFIED_TEXT]
+    if len(sample.strip()) < _MIN_IDENTIFIED:
+        return None
+    language, probability = _identifier().classify(sample)
+    return str(language), probability >= _CONFIDENT and len(sample) >= _MIN_OVERRULE
+
+
+@cache
+def _identifier() -> Any:
+    """py3langid's identifier with normalised probabilities, loaded once (its model is in its
+    package)."""
+    from py3langid.langid import (  # type: ignore[import-untyped]
+        MODEL_DIR,
+        MODEL_FILE,
+        LanguageIdentifier,
+    )
+
+    return LanguageIdentifier.from_modelpath(MODEL_DIR / MODEL_FILE, norm_probs=True)

@@ -1,0 +1,520 @@
+"""The page-type classifier: what kind of page a document is, from cheap signals of its tree
+and its URL.
+
+The seven types are WCXB's (see :data:`PAGE_TYPES`). A page is described by a few dozen
+numbers read in one pass over its visible elements (:func:`page_features`): the shares of its
+text in paragraphs, links, code blocks and tables, its headings, forms and prices, the records
+its repeated siblings form (and whether each record holds a link, an image, a ``<time>``, a
+heading), its navigation trees; and by the tokens it declares or is found under, from a
+vocabulary learned from training pages: schema.org / Open Graph types, ``itemprop`` and
+``<meta property>`` names, the folders of its URL path and its host's subdomains. A
+multinomial logistic regression over the standardised features (:class:`PageTypeModel`, read
+from ``page_types_model.json`` beside this module, written by ``python -m benchmarks.page_types
+train``) turns them into a probability per type. Inference is pure Python: a dot product per
+type.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from lxml import etree
+
+from scrapy_cetd.limits import check_deadline
+from scrapy_cetd.page.density import count_nodes
+from scrapy_cetd.page.dom import DomView, attribute_owners, build_view, local_tag, viewed_body
+from scrapy_cetd.page.markup import page_markup
+
+PAGE_TYPES = (
+    "article",
+    "forum",
+    "product",
+    "collection",
+    "listing",
+    "documentation",
+    "service",
+)
+"""WCXB's seven page types: news and blog posts; discussion threads and Q&A; one product's
+page; a shop's category of products; an index of content items (news, courses, reviews);
+technical documentation; a company's page about what it offers."""
+
+MODEL_PATH = Path(__file__).with_name("page_types_model.json")
+"""The trained model shipped with the package."""
+
+TOKEN_PREFIXES = (
+    *("type:", "prop:", "meta:", "rel:", "class:", "folder:", "host:", "last:", "slug:", "ext:"),
+)
+"""The kinds of token feature, each a prefix of the token's name: a declared schema.org or
+Open Graph type, an ``itemprop`` name, a ``<meta property>`` name, a ``rel`` value
+(``next``, ``author``...), a word of the body's
+``class`` names (``product-card`` gives ``product`` and ``card``), a folder of the URL path,
+a subdomain of the host, the last segment of the path when it is one word, a word of that
+segment, its extension."""
+
+_CURRENCY = "$€£¥₹₽₩₪฿₫₴₦₺₱"
+_CURRENCY_SIGN = re.compile(f"[{_CURRENCY}]")
+
+_DATE = re.compile(r"\b(?:\d{4}[-/.]\d\d?[-/.]\d\d?|\d\d?[-/.]\d\d?[-/.]\d{2,4})\b")
+"""A numeric date, year first or last (bounded repetitions only)."""
+
+_QUESTION_MARKS = ("?", "\uff1f", "\u061f")
+"""The question marks of Latin, CJK and Arabic script."""
+
+_CLASSES = etree.XPath("//body//@class", smart_strings=False)
+_CLASS_WORD = re.compile(r"[A-Z]?[a-z]{3,20}")
+"""A word of a class name: lower-case letters, maybe after one capital (``productCard``)."""
+
+_SEGMENT_SPLIT = re.compile(r"[-_.+~,;:!%]")
+_ALPHA = re.compile(r"[^\W\d_]+\Z")
+_DIGITS = re.compile(r"\d+\Z")
+
+HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+LISTS = frozenset({"ul", "ol"})
+MEDIA = frozenset({"img", "picture", "svg", "video"})
+FIELDS = frozenset({"input", "select", "textarea", "button"})
+_INDEXED = frozenset({"p", "pre", "code", "table", "ul", "ol", "input", *HEADINGS})
+"""The tags whose elements :func:`_body_features` sums the text of."""
+
+_HOLDS = {
+    "a": 1,
+    **dict.fromkeys(MEDIA, 2),
+    "time": 4,
+    **dict.fromkeys(HEADINGS, 8),
+    **dict.fromkeys(FIELDS, 16),
+    "p": 32,
+    "blockquote": 64,
+}
+"""Bits of :func:`_holding`: the descendants a record holds."""
+_LINK, _MEDIA, _TIME, _HEADING, _FIELD, _PARAGRAPH, _QUOTE = 1, 2, 4, 8, 16, 32, 64
+
+RECORD_TAGS = frozenset(
+    {"div", "li", "article", "section", "tr", "td", "dd", "figure", "details", "ul", "ol"}
+    | {"table", "tbody", "form", "aside", "header", "footer", "main", "dl"}
+)
+"""The containers that hold records (cards, posts, rows); a run of paragraphs is prose."""
+
+MIN_RECORDS = 3
+"""The fewest siblings alike in tag and class that make a run of records."""
+
+MIN_RECORD_CHARS = 10
+"""The fewest characters a sibling needs to count as a record (an empty spacer is none)."""
+
+LONG_RUN_CHARS = 120
+"""A text run this long is prose (a paragraph, a post), whatever its language."""
+
+
+@dataclass(frozen=True)
+class PageType:
+    """A page's type (one of :data:`PAGE_TYPES`) and the classifier's probability for it
+    (1.0 when the user forced the type)."""
+
+    name: str
+    confidence: float
+
+
+def check_page_type(value: str | None, option: str = "page_type") -> str | None:
+    """``value`` when it is ``None`` or one of :data:`PAGE_TYPES`; else a ``ValueError``
+    naming ``option`` and the valid values."""
+    if value is not None and value not in PAGE_TYPES:
+        raise ValueError(f"{option} must be one of {', '.join(PAGE_TYPES)} or None, not {value!r}")
+    return value
+
+
+def page_features(tree: etree._Element, url: str | None = None) -> dict[str, float]:
+    """The features of the document holding ``tree``: numbers named in :data:`FEATURES`, and
+    a 1.0 for each token (names starting with one of :data:`TOKEN_PREFIXES`) it has.
+
+    One pass over the visible body and one over the attributes that carry markup; linear in
+    the size of the page, iterative, and the tree is not modified.
+    """
+    check_deadline("before reading the page type's features")
+    features = dict.fromkeys(FEATURES, 0.0)
+    features.update(_url_tokens(url))
+    features.update(_markup_tokens(tree))
+    features.update(_class_tokens(tree))
+    body = viewed_body(tree)
+    if body is not None:
+        features.update(_body_features(build_view(body)))
+    check_deadline("after reading the page type's features")
+    return features
+
+
+def _log(count: float) -> float:
+    return math.log1p(count)
+
+
+def _share(part: float, whole: float) -> float:
+    return min(1.0, part / whole) if whole > 0 else 0.0
+
+
+def _body_features(view: DomView) -> dict[str, float]:
+    """The numeric features of the visible body ``view``."""
+    counts = count_nodes(view)
+    tags, chars, parent = view.tags, counts.chars, view.parent
+    size = len(view)
+    total = chars[0]
+    by_tag: dict[str, list[int]] = {}
+    for i, tag in enumerate(tags):
+        if tag in _INDEXED:
+            by_tag.setdefault(tag, []).append(i)
+    number = Counter(tags)
+
+    def chars_in(*names: str) -> int:
+        return sum(chars[i] for name in names for i in by_tag.get(name, ()))
+
+    runs = [n for own in counts.run_chars for n in own if n]
+    text = "".join(run for own in view.runs for run in own)
+    digits = sum(map(text.count, "0123456789"))
+    nested_lists = sum(1 for name in LISTS for i in by_tag.get(name, ()) if tags[parent[i]] == "li")
+    link_list_chars = sum(
+        chars[i]
+        for name in LISTS
+        for i in by_tag.get(name, ())
+        if counts.link_chars[i] > 0.7 * chars[i]
+    )
+    number_inputs = sum(
+        1 for i in by_tag.get("input", ()) if (view.elements[i].get("type") or "") == "number"
+    )
+    media = sum(number[name] for name in MEDIA)
+    headings = [i for name in HEADINGS for i in by_tag.get(name, ())]
+    questions = sum(1 for i in headings if _ends_with_question(view.runs[i]))
+    in_paragraphs: Counter[int] = Counter()
+    for i in by_tag.get("p", ()):
+        in_paragraphs[parent[i]] += chars[i]
+    features = {
+        "elements": _log(size),
+        "chars": _log(total),
+        "chars_per_element": _log(total / size),
+        "link_share": _share(counts.link_chars[0], total),
+        "links": _log(number["a"]),
+        "paragraphs": _log(number["p"]),
+        "paragraph_share": _share(chars_in("p"), total),
+        "long_run_share": _share(sum(n for n in runs if n >= LONG_RUN_CHARS), total),
+        "mean_run": _log(sum(runs) / len(runs)) if runs else 0.0,
+        "h1": _log(number["h1"]),
+        "h1_chars": _log(chars[by_tag["h1"][0]]) if "h1" in by_tag else 0.0,
+        "headings": _log(sum(number[name] for name in HEADINGS) - number["h1"]),
+        "heading_share": _share(chars_in(*HEADINGS), total),
+        "chars_per_heading": _log(total / (len(headings) + 1)),
+        "question_headings": _share(questions, len(headings)),
+        "paragraph_block_share": _share(max(in_paragraphs.values(), default=0), total),
+        "pre": _log(number["pre"]),
+        "code": _log(number["code"] + number["kbd"] + number["samp"]),
+        "code_share": _share(chars_in("pre") + chars_in("code"), total),
+        "tables": _log(number["table"]),
+        "table_rows": _log(number["tr"]),
+        "table_share": _share(chars_in("table"), total),
+        "list_items": _log(number["li"]),
+        "nested_lists": _log(nested_lists),
+        "link_list_share": _share(link_list_chars, total),
+        "definition_lists": _log(number["dl"]),
+        "forms": _log(number["form"]),
+        "fields": _log(sum(number[name] for name in FIELDS)),
+        "textareas": _log(number["textarea"]),
+        "selects": _log(number["select"]),
+        "buttons": _log(number["button"]),
+        "number_inputs": _log(number_inputs),
+        "prices": _log(_prices(text)),
+        "digit_share": _share(digits, len(text)),
+        "dates": _log(len(_DATE.findall(text))),
+        "times": _log(number["time"]),
+        "articles": _log(number["article"]),
+        "sections": _log(number["section"]),
+        "blockquotes": _log(number["blockquote"]),
+        "images": _log(media),
+        "images_per_kchar": _log(1000 * media / total) if total else 0.0,
+        "navs": _log(number["nav"]),
+        "asides": _log(number["aside"]),
+        "main": float(number["main"] > 0),
+    }
+    features.update(_record_features(view, chars, counts.link_chars, total))
+    return features
+
+
+def _ends_with_question(runs: Sequence[str]) -> bool:
+    """The last non-blank run of a heading's own text ends with a question mark."""
+    for run in reversed(runs):
+        if run.strip():
+            return run.rstrip().endswith(_QUESTION_MARKS)
+    return False
+
+
+def _prices(text: str) -> int:
+    """The currency signs of ``text`` with a digit beside them, or one space away."""
+    found = 0
+    for match in _CURRENCY_SIGN.finditer(text):
+        at = match.start()
+        around = text[max(0, at - 2) : at] + text[at + 1 : at + 3]
+        if any(ch.isdigit() for ch in around):
+            found += 1
+    return found
+
+
+def _holding(view: DomView) -> list[int]:
+    """Per element, the bits of :data:`_HOLDS` of itself and its descendants (bottom-up)."""
+    tags, parent = view.tags, view.parent
+    holds = [_HOLDS.get(tag, 0) for tag in tags]
+    for i in range(len(tags) - 1, 0, -1):
+        holds[parent[i]] |= holds[i]
+    return holds
+
+
+def _record_features(
+    view: DomView, chars: Sequence[int], link_chars: Sequence[int], total: int
+) -> dict[str, float]:
+    """Features of the runs of records: sibling containers (:data:`RECORD_TAGS`) alike in tag
+    and class, each with some text.
+
+    The run holding the most text is described by its size, its share of the page's text,
+    its characters per record, its link share, and the share of its records that hold a
+    link, an image, a ``<time>``, a heading, a form field, a paragraph or a quotation.
+    """
+    tags, children, elements = view.tags, view.children, view.elements
+    runs: list[list[int]] = []
+    for p, kids in enumerate(children):
+        if len(kids) < MIN_RECORDS:
+            continue
+        groups: dict[tuple[str, str], list[int]] = {}
+        for c in kids:
+            if chars[c] >= MIN_RECORD_CHARS and tags[c] in RECORD_TAGS:
+                groups.setdefault((tags[c], elements[c].get("class") or ""), []).append(c)
+        runs.extend(group for group in groups.values() if len(group) >= MIN_RECORDS)
+        if p % 4096 == 0:
+            check_deadline("reading the page's records")
+    features = {"record_runs": _log(len(runs))}
+    if not runs:
+        return features
+    best = max(runs, key=lambda run: sum(chars[c] for c in run))
+    best_chars = sum(chars[c] for c in best)
+    holds = _holding(view)
+    records = len(best)
+    features.update(
+        {
+            "records": _log(records),
+            "most_records": _log(max(map(len, runs))),
+            "record_share": _share(best_chars, total),
+            "record_chars": _log(best_chars / records),
+            "record_link_share": _share(sum(link_chars[c] for c in best), best_chars),
+        }
+    )
+    for bit, name in (
+        (_LINK, "link"),
+        (_MEDIA, "media"),
+        (_TIME, "time"),
+        (_HEADING, "heading"),
+        (_FIELD, "field"),
+        (_PARAGRAPH, "paragraph"),
+        (_QUOTE, "quote"),
+    ):
+        features[f"records_with_{name}"] = sum(1 for c in best if holds[c] & bit) / records
+    return features
+
+
+FEATURES = (
+    *("elements", "chars", "chars_per_element", "link_share", "links", "paragraphs"),
+    *("paragraph_share", "long_run_share", "mean_run", "h1", "h1_chars", "headings"),
+    *("heading_share",),
+    *("chars_per_heading", "question_headings", "paragraph_block_share", "buttons", "dates"),
+    *("pre", "code", "code_share", "tables", "table_rows", "table_share", "list_items"),
+    *("nested_lists", "link_list_share", "definition_lists", "forms", "fields", "textareas"),
+    *("selects", "number_inputs", "prices", "digit_share", "times", "articles", "sections"),
+    *("blockquotes", "images", "images_per_kchar", "navs", "asides", "main", "record_runs"),
+    *("records", "most_records", "record_share", "record_chars", "record_link_share"),
+    *("records_with_link", "records_with_media", "records_with_time", "records_with_heading"),
+    *("records_with_field", "records_with_paragraph", "records_with_quote"),
+    *("url_depth", "url_slug_words", "url_numeric", "url_query", "url_root"),
+)
+"""The names of the numeric features, in a fixed order."""
+
+
+def _url_tokens(url: str | None) -> dict[str, float]:
+    """The URL's shape (depth, words of its last segment, numeric segments, a query, the
+    site's root) and its tokens: folders, subdomains, a one-word last segment, an
+    extension."""
+    if not url:
+        return {}
+    try:
+        parts = urlsplit(url.strip().lower())
+    except ValueError:
+        return {}
+    segments = [segment for segment in parts.path.split("/") if segment]
+    features: dict[str, float] = {
+        "url_depth": _log(len(segments)),
+        "url_query": float(bool(parts.query)),
+        "url_root": float(not segments),
+    }
+    for segment in segments[:-1]:
+        features[f"folder:{_shape(segment)}"] = 1.0
+    if segments:
+        last = segments[-1]
+        stem, dot, extension = last.rpartition(".")
+        if dot and stem and _ALPHA.match(extension) and len(extension) <= 5:
+            features[f"ext:{extension}"] = 1.0
+            last = stem
+        words = [word for word in _SEGMENT_SPLIT.split(last) if word]
+        features["url_slug_words"] = _log(len(words))
+        if len(words) == 1:
+            features[f"last:{_shape(words[0])}"] = 1.0
+        for word in words:
+            features[f"slug:{_shape(word)}"] = 1.0
+    features["url_numeric"] = float(any(_DIGITS.match(segment) for segment in segments))
+    labels = (parts.hostname or "").split(".")
+    for label in labels[:-2]:
+        if label != "www":
+            features[f"host:{_shape(label)}"] = 1.0
+    return features
+
+
+def _shape(token: str) -> str:
+    """A URL token as a feature: itself when it is letters only, ``<num>`` when it is digits,
+    ``<mixed>`` otherwise (an id, a slug with digits)."""
+    if _ALPHA.match(token):
+        return token
+    return "<num>" if _DIGITS.match(token) else "<mixed>"
+
+
+_TOKEN_ATTRIBUTES = (("itemprop", None), ("property", None), ("rel", None))
+
+
+def _class_tokens(tree: etree._Element) -> dict[str, float]:
+    """The words of the class names in the body (each distinct name read once)."""
+    values = _CLASSES(tree.getroottree().getroot())
+    assert isinstance(values, list)
+    names = set(" ".join(map(str, values)).split())
+    return {f"class:{word.lower()}": 1.0 for name in names for word in _CLASS_WORD.findall(name)}
+
+
+def _markup_tokens(tree: etree._Element) -> dict[str, float]:
+    """The declared types, ``itemprop`` names, ``<meta property>`` names and ``rel`` values
+    of the document."""
+    features = {f"type:{name}": 1.0 for name in page_markup(tree).types if len(name) <= 60}
+    root = tree.getroottree().getroot()
+    for element in attribute_owners(root, _TOKEN_ATTRIBUTES):
+        get = element.get
+        for name in (get("itemprop") or "").split():
+            if len(name) <= 60:
+                features[f"prop:{name}"] = 1.0
+        meta = get("property")
+        if meta and local_tag(element) == "meta" and len(meta) <= 60:
+            features[f"meta:{meta.strip().lower()}"] = 1.0
+        for name in (get("rel") or "").lower().split():
+            if len(name) <= 30:
+                features[f"rel:{name}"] = 1.0
+    return features
+
+
+@dataclass(frozen=True)
+class PageTypeModel:
+    """A multinomial logistic regression over standardised features.
+
+    ``features`` names the inputs (a numeric feature of :data:`FEATURES` or a token), and
+    ``mean`` and ``scale`` standardise each; ``weights[k]`` and ``bias[k]`` score
+    ``classes[k]``. A feature a page lacks counts as 0.
+    """
+
+    classes: tuple[str, ...]
+    features: tuple[str, ...]
+    mean: tuple[float, ...]
+    scale: tuple[float, ...]
+    weights: tuple[tuple[float, ...], ...]
+    bias: tuple[float, ...]
+
+    _constant: tuple[float, ...] = field(init=False, repr=False, compare=False)
+    _scaled: dict[str, tuple[float, ...]] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        """Fold the standardisation into the weights: a class's score is a constant plus the
+        sum over the features the page has (not 0) of ``weight / scale * value``, so a page
+        costs as many steps as it has features, not as the model has."""
+        constant = list(self.bias)
+        scaled = {}
+        for j, name in enumerate(self.features):
+            row = tuple(weights[j] / self.scale[j] for weights in self.weights)
+            scaled[name] = row
+            for k, weight in enumerate(row):
+                constant[k] -= weight * self.mean[j]
+        object.__setattr__(self, "_constant", tuple(constant))
+        object.__setattr__(self, "_scaled", scaled)
+
+    def probabilities(self, features: Mapping[str, float]) -> dict[str, float]:
+        """The probability of each class for a page with ``features``."""
+        scores = list(self._constant)
+        scaled = self._scaled
+        for name, value in features.items():
+            row = scaled.get(name)
+            if row is not None and value:
+                for k, weight in enumerate(row):
+                    scores[k] += weight * value
+        top = max(scores)
+        exps = [math.exp(score - top) for score in scores]
+        norm = sum(exps)
+        return {name: e / norm for name, e in zip(self.classes, exps, strict=True)}
+
+    def predict(self, features: Mapping[str, float]) -> PageType:
+        """The most probable type (the first of :attr:`classes` on a tie) and its
+        probability."""
+        probabilities = self.probabilities(features)
+        name = max(self.classes, key=lambda kind: probabilities[kind])
+        return PageType(name, probabilities[name])
+
+    def to_json(self) -> dict[str, Any]:
+        """The model as a JSON object: the classes, their biases, and one entry per feature
+        with its mean, its scale and its weight for each class (in the order of
+        ``classes``)."""
+        return {
+            "kind": "multinomial logistic regression over standardised features",
+            "classes": list(self.classes),
+            "bias": list(self.bias),
+            "features": [
+                {
+                    "name": name,
+                    "mean": self.mean[j],
+                    "scale": self.scale[j],
+                    "weights": [row[j] for row in self.weights],
+                }
+                for j, name in enumerate(self.features)
+            ],
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> PageTypeModel:
+        """The model :meth:`to_json` wrote; a ``ValueError`` when ``data`` is not one."""
+        try:
+            classes = tuple(str(kind) for kind in data["classes"])
+            rows = data["features"]
+            model = cls(
+                classes=classes,
+                features=tuple(str(row["name"]) for row in rows),
+                mean=tuple(float(row["mean"]) for row in rows),
+                scale=tuple(float(row["scale"]) or 1.0 for row in rows),
+                weights=tuple(
+                    tuple(float(row["weights"][k]) for row in rows) for k in range(len(classes))
+                ),
+                bias=tuple(float(data["bias"][k]) for k in range(len(classes))),
+            )
+        except (KeyError, IndexError, TypeError, ValueError) as exc:
+            raise ValueError(f"not a page-type model: {exc!r}") from exc
+        unknown = set(classes) - set(PAGE_TYPES)
+        if unknown or not classes:
+            raise ValueError(f"not a page-type model: classes {sorted(unknown) or 'missing'}")
+        return model
+
+
+@cache
+def default_model() -> PageTypeModel:
+    """The model shipped with the package (:data:`MODEL_PATH`), read once."""
+    return PageTypeModel.from_json(json.loads(MODEL_PATH.read_text(encoding="utf-8")))
+
+
+def classify_tree(tree: etree._Element, url: str | None = None) -> PageType:
+    """The type of the document holding the parsed ``tree`` (left unchanged)."""
+    return default_model().predict(page_features(tree, url))

@@ -1,0 +1,98 @@
+"""The ``CETD_*`` settings as Scrapy gives them: from settings files, and as strings from
+``scrapy crawl -s NAME=VALUE``."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import pytest
+import scrapy
+from crawlkit import crawl, make_crawler, unit_crawler
+from scrapy.settings import Settings
+from scrapy.utils.misc import build_from_crawler
+
+from scrapy_cetd import CETDPipeline
+from scrapy_cetd.crawl.settings import read_settings
+
+FIELD_SETTINGS = ("CETD_HTML_FIELD", "CETD_TEXT_FIELD", "CETD_TITLE_FIELD", "CETD_SOURCE_FIELD")
+
+
+def cmdline(**values: str) -> Settings:
+    """Settings as ``-s NAME=VALUE`` leaves them: strings at the command line's priority."""
+    settings = Settings()
+    for name, value in values.items():
+        settings.set(name, value, priority="cmdline")
+    return settings
+
+
+def test_cetd_options_reads_a_json_object_from_the_command_line() -> None:
+    settings = cmdline(CETD_OPTIONS='{"include_comments": true, "threshold_coefficient": 0.5}')
+    options = read_settings(settings).options
+    assert options == {"include_comments": True, "threshold_coefficient": 0.5}
+
+
+def test_cetd_options_as_a_dict_and_unset() -> None:
+    assert read_settings(Settings({"CETD_OPTIONS": {"include_title": True}})).options == {
+        "include_title": True
+    }
+    assert read_settings(Settings()).options == {}
+    assert read_settings(Settings({"CETD_OPTIONS": None})).options == {}
+
+
+@pytest.mark.parametrize("value", ["[1, 2]", "include_comments=true", "{'a': 1}", 3])
+def test_cetd_options_that_is_no_dict_is_refused_naming_the_setting(value: Any) -> None:
+    with pytest.raises(ValueError, match="CETD_OPTIONS must be a dict"):
+        read_settings(Settings({"CETD_OPTIONS": value}))
+
+
+@pytest.mark.parametrize("name", FIELD_SETTINGS)
+@pytest.mark.parametrize("value", ["None", "none", "", " "])
+def test_a_field_setting_of_none_on_the_command_line_switches_the_field_off(
+    name: str, value: str
+) -> None:
+    settings = read_settings(cmdline(**{name: value}))
+    attribute = name.removeprefix("CETD_").lower()
+    assert getattr(settings, attribute) is None
+    assert "None" not in settings.fields
+
+
+def test_a_field_setting_keeps_a_real_field_name() -> None:
+    assert read_settings(cmdline(CETD_HTML_FIELD="body_html")).html_field == "body_html"
+
+
+def test_string_options_are_converted_by_type_when_the_pipeline_starts() -> None:
+    crawler = unit_crawler({"CETD_OPTIONS": {"include_comments": "no", "include_title": "yes"}})
+    options = build_from_crawler(CETDPipeline, crawler).extractor.options()  # type: ignore[attr-defined]
+    assert options["include_comments"] is False
+    assert options["include_title"] is True
+
+
+def test_an_option_of_the_wrong_type_stops_the_crawl_at_start_up() -> None:
+    crawler = unit_crawler({"CETD_OPTIONS": {"threshold_coefficient": "high"}})
+    with pytest.raises(ValueError, match=r"threshold_coefficient='high' is not a finite number"):
+        build_from_crawler(CETDPipeline, crawler)
+
+
+class _NoRequests(scrapy.Spider):
+    name = "no_requests"
+
+    async def start(self) -> Any:
+        return
+        yield
+
+
+def test_cetd_enabled_false_is_one_info_line_not_warnings(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    crawler = make_crawler(
+        _NoRequests, {"ADDONS": {"scrapy_cetd.Addon": 100}, "CETD_ENABLED": False}
+    )
+    with caplog.at_level(logging.DEBUG):
+        crawl(crawler)
+    warnings = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert not [message for message in warnings if "CETD" in message or "cetd" in message]
+    ours = [r for r in caplog.records if r.name.startswith("scrapy_cetd")]
+    assert [(r.levelno, r.getMessage()) for r in ours] == [
+        (logging.INFO, "scrapy-cetd is off (CETD_ENABLED is False)")
+    ]

@@ -1,0 +1,287 @@
+"""Page metadata: each source, the title's site name, authors' cleaning, the language, and
+no exception on any input."""
+
+from __future__ import annotations
+
+import json
+import pickle
+from collections.abc import Callable
+
+import lxml.html
+from conftest import parse
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from lxml import etree
+from ratios import TENFOLD, growth
+
+from scrapy_cetd import extract
+from scrapy_cetd.page.metadata import page_metadata
+from scrapy_cetd.result import Metadata
+
+ENGLISH = (
+    "The council approved the new budget on Tuesday after a long debate about schools, roads "
+    "and the future of the public library, which many residents had asked to keep open. "
+) * 4
+FRENCH = (
+    "Le conseil municipal a adopté mardi le nouveau budget après un long débat sur les écoles, "
+    "les routes et l'avenir de la bibliothèque publique, que beaucoup d'habitants voulaient "
+    "garder ouverte. "
+) * 4
+
+
+def page(head: str = "", body: str = "", lang: str = "") -> etree._Element:
+    lang_attribute = f" lang='{lang}'" if lang else ""
+    return parse(f"<html{lang_attribute}><head>{head}</head><body>{body}</body></html>")
+
+
+def json_ld(data: object) -> str:
+    return f"<script type='application/ld+json'>{json.dumps(data)}</script>"
+
+
+def test_json_ld_graph_gives_every_field() -> None:
+    graph = {
+        "@context": "https://schema.org",
+        "@graph": [
+            {"@type": "WebSite", "name": "The Daily Example"},
+            {
+                "@type": "NewsArticle",
+                "headline": "Council approves the budget",
+                "author": [{"@type": "Person", "name": "Jane Doe"}, {"name": "John Roe"}],
+                "datePublished": "2024-03-12T08:30:00+01:00",
+                "dateModified": "2024-03-13T10:00:00Z",
+                "description": "The vote, and what it means.",
+                "image": {"@type": "ImageObject", "url": "/img/council.jpg"},
+                "keywords": "budget, council",
+                "articleSection": "Local",
+            },
+        ],
+    }
+    found = page_metadata(
+        page(json_ld(graph) + "<title>Something else | The Daily Example</title>"),
+        url="https://example.com/news/council",
+    )
+    assert found == Metadata(
+        title="Council approves the budget",
+        authors=("Jane Doe", "John Roe"),
+        published="2024-03-12T08:30:00+01:00",
+        modified="2024-03-13T10:00:00Z",
+        site_name="The Daily Example",
+        description="The vote, and what it means.",
+        image="https://example.com/img/council.jpg",
+        tags=("budget", "council"),
+        categories=("Local",),
+    )
+
+
+def test_microdata_headline_author_and_date() -> None:
+    body = (
+        "<article itemscope itemtype='https://schema.org/BlogPosting'>"
+        "<h2 itemprop='headline'>Spring in the garden</h2>"
+        "<span itemprop='author' itemscope itemtype='https://schema.org/Person'>"
+        "Written by <span itemprop='name'>Ana Souza</span></span>"
+        "<time itemprop='datePublished' datetime='2023-04-05'>April 5</time>"
+        "<p>Text.</p></article>"
+    )
+    found = page_metadata(page(body=body))
+    assert (found.title, found.authors, found.published) == (
+        "Spring in the garden",
+        ("Ana Souza",),
+        "2023-04-05",
+    )
+
+
+def test_open_graph_and_article_meta() -> None:
+    head = (
+        "<meta property='og:title' content='Rates rise again | Money Weekly'>"
+        "<meta property='og:site_name' content='Money Weekly'>"
+        "<meta property='article:published_time' content='2022-11-02T09:00:00Z'>"
+        "<meta property='article:modified_time' content='2022-11-03'>"
+        "<meta property='article:author' content='Lee Chan'>"
+        "<meta property='article:tag' content='rates'>"
+        "<meta property='article:section' content='Economy'>"
+        "<meta property='og:image' content='/rates.png'>"
+        "<link rel='canonical' href='/2022/rates'>"
+    )
+    found = page_metadata(page(head), url="https://money.example/x?utm=1")
+    assert found.title == "Rates rise again"
+    assert found.site_name == "Money Weekly"
+    assert found.published == "2022-11-02T09:00:00Z"
+    assert found.modified == "2022-11-03"
+    assert found.authors == ("Lee Chan",)
+    assert (found.tags, found.categories) == (("rates",), ("Economy",))
+    assert found.image == "https://money.example/rates.png"
+    assert found.canonical_url == "https://money.example/2022/rates"
+
+
+def test_citation_meta_of_a_paper() -> None:
+    head = (
+        "<meta name='citation_title' content='On the density of text'>"
+        "<meta name='citation_author' content='Sun, Fei'>"
+        "<meta name='citation_author' content='Song, Dandan'>"
+        "<meta name='citation_publication_date' content='2011/10/24'>"
+    )
+    found = page_metadata(page(head))
+    assert found.title == "On the density of text"
+    assert found.published == "2011-10-24"
+    assert found.authors == ("Fei Sun", "Dandan Song")
+
+
+def test_byline_next_to_the_headline() -> None:
+    body = (
+        "<nav><a class='author-link' href='/authors'>Our authors</a></nav>"
+        "<h1>Storm closes the harbour</h1>"
+        "<p class='byline'>By Maria Rossi — 12 March 2024, 10:00</p><p>Text.</p>"
+    )
+    found = page_metadata(page(body=body))
+    assert found.title == "Storm closes the harbour"
+    assert found.authors == ("Maria Rossi",)
+
+
+def test_time_element_and_url_date_through_htmldate() -> None:
+    with_time = page(body="<h1>A</h1><time datetime='2021-06-30T12:00'>June 30</time><p>x</p>")
+    assert page_metadata(with_time).published == "2021-06-30"
+    plain = page(body="<h1>A</h1><p>No date in the text.</p>")
+    assert page_metadata(plain).published is None
+    found = page_metadata(plain, url="https://news.example/2020/07/14/a-story.html")
+    assert found.published == "2020-07-14"
+
+
+def test_the_earlier_of_declared_and_found_dates_is_the_publication() -> None:
+    head = "<meta property='article:published_time' content='2019-05-02T10:00:00Z'>"
+    found = page_metadata(page(head), url="https://news.example/2019/04/30/story")
+    assert found.published == "2019-04-30"
+
+
+def test_title_site_name_suffix_and_prefix_are_stripped() -> None:
+    site = "<meta property='og:site_name' content='Example Times'>"
+    assert page_metadata(page(site + "<title>Big News | Example Times</title>")).title == (
+        "Big News"
+    )
+    assert page_metadata(page(site + "<title>Example Times - Big News</title>")).title == (
+        "Big News"
+    )
+    by_host = page("<title>Big News \u2013 Example Times</title>")
+    assert page_metadata(by_host, url="https://www.exampletimes.com/a").title == "Big News"
+    # a separator inside the headline stays when no part names the site
+    kept = page("<title>Cats - a history</title>")
+    assert page_metadata(kept, url="https://pets.example/a").title == "Cats - a history"
+
+
+def test_the_heading_wins_over_a_title_that_adds_sections_to_it() -> None:
+    tree = page("<title>Using promises - JavaScript | MDN</title>", "<h1>Using promises</h1>")
+    assert page_metadata(tree).title == "Using promises"
+
+
+def test_author_cleaning() -> None:
+    def authors(value: str) -> tuple[str, ...]:
+        return page_metadata(page(f"<meta name='author' content='{value}'>")).authors
+
+    assert authors("By Jane Doe, PhD") == ("Jane Doe",)
+    assert authors("Dylan Bailey, MS, RD") == ("Dylan Bailey",)
+    assert authors("Ana Souza & João Lima") == ("Ana Souza", "João Lima")
+    assert authors("von Klaus Weber") == ("Klaus Weber",)
+    assert authors("Lucas Nolan22 Dec 2016") == ("Lucas Nolan",)
+    assert authors("jane@example.com") == ()
+    assert authors("https://www.facebook.com/someone") == ()
+
+
+def test_language_declared_checked_and_identified() -> None:
+    assert page_metadata(page(lang="en-us"), text=ENGLISH).language == "en-US"
+    assert page_metadata(page(lang="en"), text=FRENCH).language == "fr"
+    assert page_metadata(page(), text=FRENCH).language == "fr"
+    assert page_metadata(page(lang="pt_br")).language == "pt-BR"
+    assert page_metadata(page(lang="not a tag!")).language is None
+    assert page_metadata(page(lang="de"), text="Kurz.").language == "de"
+
+
+def test_broken_and_hostile_json_ld_gives_nothing_and_raises_nothing() -> None:
+    scripts = (
+        "<script type='application/ld+json'>{not json</script>"
+        "<script type='application/ld+json'>" + "[" * 100_000 + "</script>"
+        "<script type='application/ld+json'>"
+        + json.dumps({"author": {"name": [1, None]}})
+        + "</script>"
+        "<script type='application/ld+json'>"
+        + json.dumps({"@type": "Article", "headline": 5, "datePublished": "2024-13-45"})
+        + "</script>"
+    )
+    found = page_metadata(page(scripts))
+    assert found.title is None and found.authors == () and found.published is None
+
+
+def test_the_tree_is_not_modified() -> None:
+    tree = page(
+        json_ld({"@type": "Article", "headline": "H"}),
+        "<h1>H</h1><p class='byline'>By A B</p><time datetime='2020-01-02'>x</time>"
+        "<script>var a;</script><style>p{}</style><p>Text</p>",
+    )
+    before = lxml.html.tostring(tree)
+    page_metadata(tree, url="https://example.com/2020/01/02/h", text=ENGLISH)
+    assert lxml.html.tostring(tree) == before
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.text(max_size=300),
+    st.sampled_from(["", "https://example.com/2020/01/02/", "not a url", "http://[::1"]),
+)
+def test_no_input_raises(fragment: str, url: str) -> None:
+    html = (
+        "<html lang='" + fragment[:5] + "'><head><title>" + fragment + "</title>"
+        "<script type='application/ld+json'>" + fragment + "</script>"
+        "<meta name='author' content='" + fragment.replace("'", "") + "'></head>"
+        "<body><h1>" + fragment + "</h1><p class='byline'>" + fragment + "</p></body></html>"
+    )
+    try:
+        tree = parse(html)
+    except (ValueError, etree.ParserError):
+        return
+    found = page_metadata(tree, url=url or None, text=fragment)
+    assert isinstance(found, Metadata)
+
+
+def test_extract_fills_metadata_only_when_asked() -> None:
+    html = (
+        "<html lang='en'><head><meta property='og:site_name' content='Example'>"
+        "<title>Council approves the budget | Example</title></head><body>"
+        f"<h1>Council approves the budget</h1><p class='byline'>By Jane Doe</p><p>{ENGLISH}</p>"
+        "</body></html>"
+    )
+    assert extract(html).metadata is None
+    result = extract(html, metadata=True, url="https://example.com/2024/03/12/budget")
+    found = result.metadata
+    assert found is not None
+    assert found.title == "Council approves the budget"
+    assert found.authors == ("Jane Doe",)
+    assert found.published == "2024-03-12"
+    assert found.language == "en"
+    assert found.site_name == "Example"
+    assert pickle.loads(pickle.dumps(result)) == result
+    for algorithm in ("cetd-ds", "cetr", "coreex", "cset"):
+        assert extract(html, algorithm=algorithm, metadata=True).metadata is not None
+
+
+def test_time_grows_linearly_with_the_page() -> None:
+    def shapes(size: int) -> dict[str, str]:
+        item = {"@type": "Article", "author": [{"name": "A B"}] * 3, "headline": "h"}
+        return {
+            "graph": json_ld({"@graph": [item] * (size // 80)}),
+            "meta": "<meta name='author' content='By A B, 1 May'>" * (size // 50),
+            "microdata": "<p itemprop='author'><b itemprop='name'> </b></p>" * (size // 50),
+            "bylines": "<h1>t</h1>" + "<p class='byline'>By A B</p>" * (size // 30),
+            "text": "<h1>t</h1>" + "<p>Words of a long page, 12 May 2020.</p>" * (size // 40),
+        }
+
+    for name in shapes(0):
+
+        def make(size: int, name: str = name) -> Callable[[], object]:
+            tree = page(body=shapes(size)[name])
+            return lambda: page_metadata(tree, url="https://example.com/a", text=ENGLISH)
+
+        assert growth(make, 10_000, 100_000) < TENFOLD, name
+
+
+def test_json_escapes_of_control_characters_and_surrogates_are_dropped() -> None:
+    script = '{"@type": "Article", "headline": "A\\u0000 b\\ud800", "keywords": ["x\\u0007"]}'
+    found = page_metadata(page(f"<script type='application/ld+json'>{script}</script>"))
+    assert (found.title, found.tags) == ("A b", ("x",))

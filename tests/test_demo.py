@@ -1,0 +1,62 @@
+"""The ``make demo`` summary shown in ``docs/quickstart.md`` is what the demo prints for a
+crawl of the bundled site: the figures are checked here, not pasted."""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+from crawlkit import crawl, make_crawler, serve
+from itemadapter import ItemAdapter
+
+ROOT = Path(__file__).resolve().parent.parent
+PROJECT = ROOT / "example_project"
+QUICKSTART = ROOT / "docs" / "quickstart.md"
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(PROJECT))  # the project's own imports: news.items, news.settings
+
+from news import settings as project_settings  # noqa: E402
+from news.spiders.articles import ArticlesSpider  # noqa: E402
+
+from example_project import demo  # noqa: E402
+
+TIMES = ("extraction time per page", "crawl wall time")
+"""The summary lines whose figures depend on the machine: only their wording is compared."""
+
+
+def documented_summary() -> list[str]:
+    """The summary block of the quick start page, between its ``demo-summary`` markers."""
+    text = QUICKSTART.read_text(encoding="utf-8")
+    block = re.search(
+        r"<!-- demo-summary\b.*?-->\n```\n(.*?)```\n<!-- /demo-summary -->", text, re.S
+    )
+    assert block is not None, "docs/quickstart.md has no demo-summary block"
+    return block[1].splitlines()
+
+
+def masked(lines: list[str]) -> list[str]:
+    return [
+        re.sub(r"[\d.]+", "N", line) if line.strip().startswith(TIMES) else line for line in lines
+    ]
+
+
+def test_the_quick_start_shows_the_summary_of_a_crawl_of_the_demo_site() -> None:
+    settings: dict[str, Any] = {
+        name: getattr(project_settings, name)
+        for name in dir(project_settings)
+        if name.isupper() and name not in ("EXTENSIONS", "LOG_LEVEL")
+    }
+    with serve(demo.SITE) as base:
+        result = crawl(make_crawler(ArticlesSpider, settings), base_url=base)
+    items = [ItemAdapter(item).asdict() for item in result.items]
+    assert not demo.check(items)  # what the demo checks after its crawl
+    lines = demo.summary(items, result.stats, wall=0.0)
+    documented = documented_summary()
+    assert masked(documented[: len(lines)]) == masked(lines)
+    assert documented[len(lines) :] == [
+        "",
+        f"OK: all {len(items)} items' main_content_text (and main_content_html) equal "
+        "scrapy_cetd.extract() on the same pages.",
+    ]

@@ -1,0 +1,297 @@
+"""The page-type classifier: its model file, its features on hand-made pages, its answers,
+the cetd-plus option that forces the type, and the determinism of training."""
+
+from __future__ import annotations
+
+import math
+import pickle
+import random
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from lxml import etree, html
+
+from scrapy_cetd import PAGE_TYPES, classify_page_type, extract, get_extractor
+from scrapy_cetd.page.page_types import (
+    FEATURES,
+    MODEL_PATH,
+    PageType,
+    PageTypeModel,
+    default_model,
+    page_features,
+)
+
+HEAD = (
+    "<head><meta charset='utf-8'><title>{title}</title>"
+    "<link rel='stylesheet' href='/static/site.css'></head>"
+)
+
+MENU = "<header><nav><ul>{}</ul></nav></header>".format(
+    "".join(f"<li><a href='/section-{k}'>Section {k}</a></li>" for k in range(6))
+)
+FOOTER = "<footer><p>Contact us · Privacy · Terms</p></footer>"
+
+
+def page(title: str, body: str) -> str:
+    return f"<html>{HEAD.format(title=title)}<body>{MENU}{body}{FOOTER}</body></html>"
+
+
+FORUM = page(
+    "Boiler keeps losing pressure",
+    "<main class='topic' itemscope itemtype='https://schema.org/DiscussionForumPosting'>"
+    "<h1 class='topic-title' itemprop='headline'>Boiler keeps losing pressure after the "
+    "annual service</h1><div class='topic-posts'>"
+    + "".join(
+        f"<div class='topic-post'><div class='post-author'><img class='avatar' "
+        f"src='/avatar/{k}.png' alt=''><a class='username' href='/u/user{k}'>user{k}</a>"
+        f"</div><time class='post-date' datetime='2025-03-0{k + 1}T10:00'>March {k + 1}</time>"
+        f"<div class='post-body'><p>{sentence} I checked the valve twice and the gauge still "
+        "drops by half a bar overnight, so I am wondering whether the expansion vessel "
+        "needs recharging before I call the engineer again.</p></div>"
+        f"<a class='reply-button' href='/reply?to={k}'>Reply</a></div>"
+        for k, sentence in enumerate(
+            [
+                "Since the service the pressure falls every night.",
+                "Same here last winter.",
+                "Check the pressure relief valve for drips.",
+                "It was the vessel in my case.",
+                "Thanks, recharging it fixed the problem.",
+            ]
+        )
+    )
+    + "</div><form class='reply-form' action='/reply'><textarea name='body'></textarea>"
+    "<button>Post reply</button></form></main>",
+)
+
+PRODUCT = page(
+    "Trail runner 3 shoe",
+    '<script type=\'application/ld+json\'>{"@type": "Product", "name": "Trail runner 3",'
+    ' "offers": {"@type": "Offer", "price": "129.00"}}</script>'
+    "<main class='product'><div class='product-gallery'><img src='/a.jpg' alt=''>"
+    "<img src='/b.jpg' alt=''><img src='/c.jpg' alt=''></div><div class='product-info'>"
+    "<h1 class='product-title'>Trail runner 3</h1><p class='product-price'>$129.00</p>"
+    "<form class='product-form' action='/cart/add' method='post'>"
+    "<select class='variant-select' name='size'><option>42</option><option>43</option>"
+    "</select><input class='quantity' type='number' name='quantity' value='1'>"
+    "<button class='add-to-cart' type='submit'>Add to cart</button></form></div>"
+    "<div class='product-description'><h2>Description</h2><p>A light shoe for rocky "
+    "trails with a grippy sole and a breathable upper.</p><h2>Specifications</h2><table>"
+    "<tr><th>Weight</th><td>280 g</td></tr><tr><th>Drop</th><td>6 mm</td></tr></table>"
+    "</div></main>",
+)
+
+DOCS = page(
+    "Configuration reference",
+    "<div class='layout'><aside class='sidebar'><ul class='toc'>"
+    + "".join(
+        f"<li><a href='/docs/{k}/'>Chapter {k}</a><ul>"
+        + "".join(f"<li><a href='/docs/{k}/{j}/'>Topic {k}.{j}</a></li>" for j in range(4))
+        + "</ul></li>"
+        for k in range(5)
+    )
+    + "</ul></aside><main class='content'><h1>Configuration reference</h1><p>Settings are "
+    "read from the "
+    "file <code>app.toml</code> at start-up.</p>"
+    + "".join(
+        f"<h2>Option <code>option_{k}</code></h2><p>Sets the value of option {k}; the "
+        f"default is <code>{k}</code>.</p><pre class='highlight'><code>[server]\n"
+        f"option_{k} = {k}\n</code></pre>"
+        for k in range(6)
+    )
+    + "</main></div>",
+)
+
+LISTING = page(
+    "Latest stories",
+    "<main><h1>Latest stories</h1><ul class='stories'>"
+    + "".join(
+        f"<li class='card'><img class='card-image' src='/thumb/{k}.jpg' alt=''><h3 "
+        f"class='card-title'><a href='/stories/{k}'>Story number {k} about the town council"
+        f"</a></h3><time class='date' datetime='2025-01-{k + 10}'>January {k + 10}</time>"
+        f"<p class='excerpt'>A short teaser of story {k}.</p></li>"
+        for k in range(12)
+    )
+    + "</ul><nav class='pagination'><a href='?page=2' rel='next'>Next page</a></nav></main>",
+)
+
+HAND_MADE = {
+    "forum": (FORUM, "https://community.example.org/t/boiler-losing-pressure/48213"),
+    "product": (PRODUCT, "https://shop.example.com/products/trail-runner-3"),
+    "documentation": (DOCS, "https://example.dev/docs/reference/configuration/"),
+    "listing": (LISTING, "https://news.example.net/stories/"),
+}
+
+
+def features_of(source: str, url: str | None = None) -> dict[str, float]:
+    return page_features(html.fromstring(source), url)
+
+
+def test_the_model_file_is_small_and_names_its_features() -> None:
+    assert MODEL_PATH.stat().st_size < 1_000_000
+    model = default_model()
+    assert model.classes == PAGE_TYPES
+    assert set(FEATURES) <= set(model.features)
+    assert len(model.weights) == len(PAGE_TYPES)
+    assert all(len(row) == len(model.features) for row in model.weights)
+    assert all(scale > 0 for scale in model.scale)
+
+
+def test_a_model_that_is_not_one_is_refused() -> None:
+    with pytest.raises(ValueError, match="not a page-type model"):
+        PageTypeModel.from_json({"classes": ["article"]})
+    data = default_model().to_json()
+    data["classes"] = ["article", "recipe"]
+    with pytest.raises(ValueError, match="recipe"):
+        PageTypeModel.from_json(data)
+
+
+def test_forum_features() -> None:
+    features = features_of(FORUM)
+    assert features["records"] == pytest.approx(math.log1p(5))
+    assert features["records_with_time"] == 1.0
+    assert features["records_with_media"] == 1.0
+    assert features["times"] == pytest.approx(math.log1p(5))
+    assert features["textareas"] > 0
+    assert features["prices"] == 0
+
+
+def test_product_features() -> None:
+    features = features_of(PRODUCT, HAND_MADE["product"][1])
+    assert features["prices"] == pytest.approx(math.log1p(1))
+    assert features["number_inputs"] == pytest.approx(math.log1p(1))
+    assert features["selects"] > 0
+    assert features["forms"] > 0
+    assert features["type:product"] == features["type:offer"] == 1.0
+    assert features["folder:products"] == features["host:shop"] == 1.0
+    assert features["slug:trail"] == features["slug:<num>"] == 1.0
+
+
+def test_documentation_features() -> None:
+    features = features_of(DOCS, HAND_MADE["documentation"][1])
+    assert features["pre"] == pytest.approx(math.log1p(6))
+    assert features["code_share"] > 0.2
+    assert features["nested_lists"] == pytest.approx(math.log1p(5))
+    assert features["link_list_share"] > 0.1
+    assert features["folder:docs"] == features["folder:reference"] == 1.0
+    assert features["last:configuration"] == 1.0
+
+
+def test_listing_features() -> None:
+    features = features_of(LISTING)
+    assert features["records"] == pytest.approx(math.log1p(12))
+    for part in ("link", "media", "time", "heading", "paragraph"):
+        assert features[f"records_with_{part}"] == 1.0
+    assert features["rel:next"] == 1.0
+    assert features["record_share"] > 0.7
+
+
+def test_an_article_has_no_records_of_paragraphs() -> None:
+    body = "".join(
+        f"<p>Paragraph {k} of a long story, told in full sentences.</p>" for k in range(9)
+    )
+    features = features_of(page("Story", f"<main><article><h1>Story</h1>{body}</article></main>"))
+    assert features["paragraph_block_share"] > 0.7
+    assert features["records_with_paragraph"] == 0.0  # the menu's items hold none
+
+
+@pytest.mark.parametrize("expected", sorted(HAND_MADE))
+def test_the_classifier_tells_the_hand_made_pages(expected: str) -> None:
+    source, url = HAND_MADE[expected]
+    kind = classify_page_type(source, url=url)
+    assert kind.name == expected
+    assert 0 < kind.confidence <= 1
+
+
+def test_classify_accepts_bytes_and_trees_and_leaves_the_tree_alone() -> None:
+    source, url = HAND_MADE["forum"]
+    tree = html.fromstring(source)
+    before = etree.tostring(tree)
+    from_tree = classify_page_type(tree, url=url)
+    assert etree.tostring(tree) == before
+    assert classify_page_type(source.encode(), url=url) == from_tree
+    with pytest.raises(ValueError):
+        classify_page_type(b"")
+
+
+def test_cetd_plus_gives_the_type_when_asked_and_other_algorithms_none() -> None:
+    source, url = HAND_MADE["product"]
+    assert extract(source, url=url).page_type is None  # the classifier is opt-in
+    result = extract(source, url=url, detect_page_type=True)
+    assert result.page_type == "product"
+    assert result.page_type_confidence == classify_page_type(source, url=url).confidence
+    assert pickle.loads(pickle.dumps(result)) == result
+    other = extract(source, url=url, algorithm="cetd-ds")
+    assert other.page_type is None
+    assert other.page_type_confidence is None
+
+
+def test_the_type_can_be_forced() -> None:
+    source, url = HAND_MADE["product"]
+    forced = extract(source, url=url, page_type="collection")
+    assert (forced.page_type, forced.page_type_confidence) == ("collection", 1.0)
+    assert forced.text == extract(source, url=url).text
+    extractor = get_extractor("cetd-plus", page_type="forum")
+    assert pickle.loads(pickle.dumps(extractor)).page_type == "forum"
+
+
+def test_a_wrong_forced_type_is_refused() -> None:
+    with pytest.raises(ValueError, match=r"page_type must be one of article, forum.* not 'blog'"):
+        get_extractor("cetd-plus", page_type="blog")
+
+
+def test_features_of_a_page_without_body_or_url() -> None:
+    features = page_features(html.fromstring("<html><head><title>x</title></head></html>"))
+    assert set(FEATURES) <= set(features)
+    kind = default_model().predict(features)
+    assert isinstance(kind, PageType)
+    assert kind.name in PAGE_TYPES
+
+
+def test_deep_nesting_is_read_iteratively() -> None:
+    depth = 2000
+    source = "<html><body>" + "<div>" * depth + "deep text" + "</div>" * depth + "</body></html>"
+    assert classify_page_type(source).name in PAGE_TYPES
+
+
+def _records_page(count: int) -> str:
+    cards = "".join(
+        f"<li class='card'><a href='/p/{k}'>Item {k}</a> <span>${k}.99</span></li>"
+        for k in range(count)
+    )
+    return f"<html><body><ul>{cards}</ul></body></html>"
+
+
+def test_the_features_grow_linearly() -> None:
+    small, large = (html.fromstring(_records_page(n)) for n in (2_000, 10_000))
+
+    def best(tree: etree._Element) -> float:
+        times = []
+        for _ in range(3):
+            start = time.perf_counter()
+            page_features(tree)
+            times.append(time.perf_counter() - start)
+        return min(times)
+
+    assert best(large) / best(small) < 12  # five times the page: about five times the time
+
+
+def test_training_is_deterministic() -> None:
+    pytest.importorskip("sklearn")
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    from benchmarks.page_types import Sample, train
+
+    rng = random.Random(7)
+    samples = []
+    for k in range(70):
+        kind = PAGE_TYPES[k % len(PAGE_TYPES)]
+        features = {name: rng.random() for name in FEATURES}
+        features["code_share"] += PAGE_TYPES.index(kind)
+        features[f"folder:{kind}"] = 1.0
+        samples.append(Sample(features, kind, f"site{k % 10}.example", "synthetic"))
+    first, second = train(samples), train(list(samples))
+    assert first == second
+    assert first.features[: len(FEATURES)] == FEATURES
+    assert "folder:article" in first.features  # a token of ten sites joins the vocabulary
+    assert [first.predict(s.features).name for s in samples[:7]] == list(PAGE_TYPES)
