@@ -40,6 +40,7 @@ import parsel
 from lxml import etree
 
 import scrapy_cetd
+from scrapy_cetd.guard import markup_problem
 from scrapy_cetd.tps import prune_tag_paths_region
 
 TPS = "tps"
@@ -115,7 +116,9 @@ def run_measured(
     before = _rss_kib("VmRSS")
     start = time.perf_counter()
     reason: str | None = None
-    if algorithm == TPS:
+    if algorithm == TPS and (refused := markup_problem(html)) is not None:
+        reason = refused  # refused before the parse, as `scrapy-cetd prune` does
+    elif algorithm == TPS:
         _, region = prune_tag_paths_region(
             lxml.html.document_fromstring(html), time_budget=time_budget
         )

@@ -32,8 +32,9 @@ from scrapy_cetd.extractors.registry import (
     build_extractor,
     coerce_options,
 )
+from scrapy_cetd.guard import markup_problem
 from scrapy_cetd.limits import DEFAULT_MAX_NODES, DEFAULT_TIME_BUDGET, TreeExtractor
-from scrapy_cetd.page.parse import to_tree
+from scrapy_cetd.page.parse import html_response, to_tree
 from scrapy_cetd.result import ExtractionResult
 from scrapy_cetd.tps import MIN_SIZE_GAP, prune_tag_paths_region
 
@@ -402,6 +403,10 @@ def _evaluate_metadata(
 def _run_prune(args: argparse.Namespace) -> int:
     data = _read(args.file)
     try:
+        response = html_response(data, url=args.url, encoding=args.encoding)
+        refused = markup_problem(response.text)
+        if refused is not None:  # libxml2 would take minutes to parse it, uninterruptibly
+            raise CommandError(f"{args.file}: not pruned: {refused}")
         tree = to_tree(data, url=args.url, encoding=args.encoding)
         pruned, region = prune_tag_paths_region(
             tree,

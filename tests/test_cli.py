@@ -372,6 +372,19 @@ def test_prune_errors_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture
     assert capsys.readouterr().err.startswith("scrapy-cetd: error: cannot write")
 
 
+def test_prune_refuses_a_tag_with_too_many_attributes_before_parsing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """libxml2 parses the attributes of one tag in quadratic time and cannot be stopped: the
+    command checks the text first, as extract() does, and names the limit."""
+    attributes = " ".join(f"a{n}=1" for n in range(5_000))
+    page = tmp_path / "attributes.html"
+    page.write_text(f"<html><body><div {attributes}>x</div>{_list_page()}</body></html>")
+    assert main(["prune", str(page)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"scrapy-cetd: error: {page}: not pruned: max_attributes exceeded")
+
+
 def test_a_reader_that_stops_early_ends_the_command_quietly(tmp_path: Path) -> None:
     paragraphs = "".join(
         f"<p>Paragraph {i} of a very long article, told in full.</p>" for i in range(20_000)
