@@ -73,6 +73,11 @@ class WarcPage:
     """``Content-Encoding`` then ``Transfer-Encoding`` codings: the order they were applied in."""
     body: bytes
     """The HTTP payload as stored, still encoded."""
+    file_path: str = ""
+    """The WARC file the record was read from, as :func:`iter_pages` was given it."""
+    offset: int = 0
+    """Where the record starts in that file (:meth:`_PlainStream.offset_of`,
+    :meth:`_GzipMembers.offset_of`)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -130,6 +135,10 @@ class _PlainStream:
 
     def forget(self, before: int) -> None:
         """Nothing to forget: positions are offsets in the file."""
+
+    def offset_of(self, position: int) -> int:
+        """The file offset of the stream position ``position``: the same number."""
+        return position
 
     def resync(self, after: int) -> bool:
         """Go on at the first line ``WARC/1.…`` that starts after position ``after``;
@@ -270,6 +279,12 @@ class _GzipMembers:
         while len(self._starts) > 1 and self._starts[1][0] <= before:
             self._starts.popleft()
 
+    def offset_of(self, position: int) -> int:
+        """The file offset of the gzip member that holds the stream position ``position``, once
+        :meth:`forget` was told of it: in a file gzipped one member per record, the record's
+        own offset (what a reader seeks to); in a file gzipped as one member, 0."""
+        return self._starts[0][1] if self._starts and self._starts[0][0] <= position else 0
+
     def resync(self, after: int) -> bool:
         """Go on at the first member that begins after position ``after``: one already seen,
         or the next gzip header in the file after the member holding ``after``. ``False`` at
@@ -301,8 +316,44 @@ class _GzipMembers:
 _Stream = _PlainStream | _GzipMembers
 
 
+class NotAWarcError(ValueError):
+    """An input that is not a WARC file (an HTML page, a ZIP archive...)."""
+
+
+_WARC_HEAD = 1 << 16
+"""Bytes at the start of a file (decompressed, if gzipped) searched for a WARC record."""
+
+
+def _check_warc(raw: IO[bytes], name: str) -> None:
+    """Raise :class:`NotAWarcError` unless a WARC record begins in the first
+    :data:`_WARC_HEAD` bytes of ``raw`` (once decompressed, when gzipped); rewinds ``raw``.
+
+    A damaged first record is not refused here (iteration goes on past damage): only a file
+    whose readable start holds no ``WARC/1.`` line at all, as an HTML page or an archive of
+    another kind.
+    """
+    head = raw.read(_WARC_HEAD)
+    raw.seek(0)
+    if head.startswith(b"\x1f\x8b"):
+        inflater = zlib.decompressobj(wbits=31)
+        try:
+            head = inflater.decompress(head, _WARC_HEAD)
+        except zlib.error:
+            return  # a damaged first member: counted as corrupt, the rest is read
+    if not head.startswith(b"WARC/1.") and _RECORD_LINE not in head:
+        start = head[:40].decode("utf-8", "replace").split("\n")[0]
+        raise NotAWarcError(f"{name} is not a WARC file: it starts with {start!r}")
+
+
+def check_warc(path: str) -> None:
+    """Raise :class:`NotAWarcError` if ``path`` (a file or URL) is not a WARC file, gzipped or
+    not, and :class:`OSError` if it cannot be read."""
+    with _open(path) as raw:
+        _check_warc(raw, path)
+
+
 def _open(path: str) -> IO[bytes]:
-    """Open a local path, or a URL (``s3://…``, ``https://…``) through fsspec on a cluster."""
+    """Open a local path, or a URL (``s3://…``, ``https://…``) through fsspec."""
     if "://" in path:
         import fsspec  # noqa: PLC0415 - only for remote files; fsspec comes with dask
 
@@ -323,10 +374,15 @@ def iter_pages(
     :class:`Skipped` (a stretch of unreadable data between two readable records counts once),
     a cut-off end one ``truncated``; reading goes on at the next gzip member or, in an
     uncompressed file, at the next line that starts a WARC record. Memory stays bounded: the
-    file is read a chunk at a time.
+    file is read a chunk at a time. ``path`` may be a URL (``https://``, ``s3://``...), read
+    through fsspec.
+
+    Raises :class:`NotAWarcError` for a file that holds no WARC record where one should begin
+    (:func:`check_warc`), and :class:`OSError` for a file that cannot be opened or read.
     """
     name = os.fspath(path)
     with _open(name) as raw:
+        _check_warc(raw, name)
         magic = raw.read(2)
         raw.seek(0)
         stream: _Stream = _GzipMembers(raw) if magic == b"\x1f\x8b" else _PlainStream(raw)
@@ -362,7 +418,9 @@ def _records(stream: _Stream, name: str, max_bytes: int) -> Iterator[WarcPage | 
                         yield item
                     lost = _is_loss(item)
                 stream.forget(record.stream_pos)
-                last = (record.stream_pos, record.content_length, _page_or_skip(record, max_bytes))
+                offset = stream.offset_of(record.stream_pos)
+                page = _page_or_skip(record, max_bytes, name, offset)
+                last = (record.stream_pos, record.content_length, page)
         except OSError as invalid:  # not WARC data here
             where = after if last is None else last[0]
             loss = Skipped("corrupt", detail=f"{name}: {invalid} after byte {where:,}")
@@ -401,7 +459,7 @@ def _records(stream: _Stream, name: str, max_bytes: int) -> Iterator[WarcPage | 
             return
 
 
-def _page_or_skip(record: WarcRecord, max_bytes: int) -> WarcPage | Skipped:
+def _page_or_skip(record: WarcRecord, max_bytes: int, name: str, offset: int) -> WarcPage | Skipped:
     """One record: a page to extract, or why not (headers first, then at most ``max_bytes``)."""
     headers = record.headers
     url = headers.get("WARC-Target-URI")
@@ -444,6 +502,8 @@ def _page_or_skip(record: WarcRecord, max_bytes: int) -> WarcPage | Skipped:
         charset=record.http_charset,
         encodings=encodings,
         body=body,
+        file_path=name,
+        offset=offset,
     )
 
 
@@ -469,3 +529,37 @@ def find_warc_files(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:
         else:
             raise FileNotFoundError(f"no such file or directory: {entry}")
     return list(found)
+
+
+def is_url(path: str) -> bool:
+    """Whether ``path`` is a URL (``https://…``, ``s3://…``), read through fsspec."""
+    return "://" in path
+
+
+def find_inputs(paths: Iterable[str | os.PathLike[str]]) -> list[str]:
+    """The WARC files named by ``paths``: URLs as given, local paths as
+    :func:`find_warc_files` finds them (absolute); each once, in order.
+
+    Raises :class:`FileNotFoundError` for a local path that does not exist.
+    """
+    found: dict[str, None] = {}
+    for entry in [os.fspath(path) for path in paths]:
+        if is_url(entry):
+            found.setdefault(entry, None)
+        else:
+            found.update((str(path), None) for path in find_warc_files([entry]))
+    return list(found)
+
+
+def identity(path: str) -> list[Any]:
+    """What tells one version of the input ``path`` from another: its size and modification
+    time, or for a URL what fsspec's ``info()`` reports of them (size, ETag, last modified)."""
+    if not is_url(path):
+        stat = os.stat(path)
+        return [path, stat.st_size, stat.st_mtime_ns]
+    import fsspec  # noqa: PLC0415 - only for remote files
+
+    filesystem, inner = fsspec.core.url_to_fs(path)
+    info = filesystem.info(inner)
+    keys = ("size", "ETag", "etag", "LastModified", "last_modified", "mtime", "updated")
+    return [path, *(str(info[key]) for key in keys if info.get(key) is not None)]
