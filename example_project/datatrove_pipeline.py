@@ -30,7 +30,9 @@ def pipeline(warcs: str, out: str, languages: Sequence[str] | None = ("en",)) ->
     ``languages`` (``None``: any), write ``out/NNNNN.jsonl.gz``."""
     return [
         WarcReader(warcs, glob_pattern="*.warc*"),
-        CetdExtractor(),  # in place of datatrove's Trafilatura(favour_precision=True)
+        # In place of datatrove's Trafilatura(favour_precision=True); metadata=True adds the
+        # page's title, authors and publication date to each document's metadata.
+        CetdExtractor(metadata=True),
         LanguageFilter(languages=None if languages is None else list(languages)),
         JsonlWriter(out),
     ]
