@@ -183,6 +183,12 @@ def _parser() -> argparse.ArgumentParser:
     _add_algorithm_options(corpus, many=False)
     corpus.add_argument("--html", action="store_true", help="also write the html column")
     corpus.add_argument(
+        "--no-metadata",
+        dest="metadata",
+        action="store_false",
+        help="leave authors and published empty (skips reading the page metadata, ~4 ms a page)",
+    )
+    corpus.add_argument(
         "--dedup",
         choices=["exact"],
         help="drop rows whose normalised text an earlier row of the run has (content_hash)",
@@ -481,6 +487,7 @@ def _run_corpus(args: argparse.Namespace) -> int:
             algorithm=args.algorithm,
             options=options,
             html=args.html,
+            metadata=args.metadata,
             max_bytes=corpus.DEFAULT_MAX_BYTES if args.max_bytes is None else args.max_bytes,
             max_nodes=_limit(args.max_nodes, DEFAULT_MAX_NODES),
             time_budget=_limit(args.time_budget, DEFAULT_TIME_BUDGET),

@@ -43,6 +43,7 @@ def to_dask_bag(
     algorithm: str = DEFAULT_ALGORITHM,
     options: Mapping[str, Any] | None = None,
     html: bool = False,
+    metadata: bool = True,
     max_bytes: int = DEFAULT_MAX_BYTES,
     max_nodes: int | None = DEFAULT_MAX_NODES,
     time_budget: float | None = DEFAULT_TIME_BUDGET,
@@ -70,13 +71,14 @@ def to_dask_bag(
     settings = CorpusSettings(
         algorithm,
         dict(options or {}),
-        html,
-        max_bytes,
-        max_nodes,
-        time_budget,
-        tuple(languages),
-        min_language_score,
-        min_words,
+        html=html,
+        metadata=metadata,
+        max_bytes=max_bytes,
+        max_nodes=max_nodes,
+        time_budget=time_budget,
+        languages=tuple(languages),
+        min_language_score=min_language_score,
+        min_words=min_words,
     )
     names = [os.fspath(entry) for entry in paths]
     files = find_inputs(names)

@@ -7,9 +7,9 @@ the same document contract (``doc.text`` holds the HTML before and the main cont
 document without main content is dropped; ``doc.metadata`` is kept, and with
 ``metadata=True`` the page's title, authors and publication date are added) and the same
 ``timeout`` per document, enforced the same way: the extraction runs in datatrove's sandbox
-process, which is killed and restarted when a document takes longer. ``extract()`` is also given the timeout as its ``time_budget``, so
-a slow page usually stops by itself (an empty result, counted as a timeout) before the sandbox
-has to kill anything.
+process, which is killed and restarted when a document takes longer. ``extract()`` is also
+given the timeout as its ``time_budget``, so a slow page usually stops by itself (an empty
+result, counted as a timeout) before the sandbox has to kill anything.
 
 :class:`LanguageFilter` is a language filter that needs no model download (py3langid, whose
 model ships inside its package); it sets ``language`` and ``language_score`` in the metadata

@@ -34,11 +34,11 @@ class ExactDedup:
     """Which texts a run has already written: ``dedup exact``.
 
     Keeps the first 64 bits of each distinct ``content_hash`` in a set, in the process that
-    assembles the output: about 70 bytes per distinct text on 64-bit CPython (measured with
-    tracemalloc in ``tests/corpus/test_writers.py``: 10 million distinct texts take about
-    0.7 GB). Two different texts share 64 bits with a probability of about n²/2⁶⁵ for n
-    distinct texts (below 0.3% for 100 million). Rows without text (an empty result, whose
-    ``reason`` says why) are never duplicates: they are all kept.
+    assembles the output: 70 to 80 bytes per distinct text on 64-bit CPython (measured with
+    tracemalloc; ``tests/corpus/test_writers.py`` checks the bound), so 10 million distinct
+    texts take about 0.7 GB. Two different texts share 64 bits with a probability of about
+    n²/2⁶⁵ for n distinct texts (below 0.3% for 100 million). Rows without text (an empty
+    result, whose ``reason`` says why) are never duplicates: they are all kept.
     """
 
     def __init__(self) -> None:
