@@ -30,17 +30,18 @@ def test_a_dask_cluster_of_two_worker_processes_gives_the_local_rows(
 ) -> None:
     run_corpus([WARC, plain_warc], tmp_path / "local.jsonl", jobs=1)
     local = read_jsonl(tmp_path / "local.jsonl")
-    inputs = [WARC.as_uri(), plain_warc]  # a URL (opened with fsspec) and a path
+    inputs: list[str | Path] = [WARC.as_uri(), plain_warc]  # a URL (read with fsspec), a path
     with (
-        LocalCluster(
+        LocalCluster(  # type: ignore[no-untyped-call]
             n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
         ) as cluster,
-        Client(cluster),
+        Client(cluster),  # type: ignore[no-untyped-call]
     ):
         bag = to_dask_bag(inputs)
         assert bag.npartitions == 2
-        rows = bag.compute()
-        skipped = to_dask_bag([WARC], include_skipped=True).pluck("skipped", None).frequencies()
+        rows = bag.compute()  # type: ignore[no-untyped-call]
+        everything = to_dask_bag([WARC], include_skipped=True)
+        skipped = everything.pluck("skipped", None).frequencies()  # type: ignore[no-untyped-call]
         counts = dict(skipped.compute())
     assert rows[PAGES:] == local[PAGES:]
     # The URL is the row's file_path: otherwise the rows are those of the local path.

@@ -13,11 +13,12 @@ import sys
 import threading
 import time
 import zlib
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-import brotli  # FastWARC's dependency
+import brotli  # type: ignore[import-untyped]  # FastWARC's dependency
 import pytest
 from corpuskit import (
     ARTICLE,
@@ -42,11 +43,13 @@ from scrapy_cetd.corpus import (
     CorpusSettings,
     WarcPage,
     iter_pages,
+    records,
     run_corpus,
+    workers,
 )
 
 try:
-    from compression import zstd
+    from compression import zstd  # type: ignore[import-not-found]
 except ImportError:  # Python < 3.14: backports.zstd, which Scrapy requires there
     from backports import zstd
 
@@ -545,3 +548,34 @@ def test_filter_options_are_checked(tmp_path: Path, capsys: pytest.CaptureFixtur
     with pytest.raises(SystemExit):
         cli.main(["corpus", str(WARC), "--out", out, "--dedup", "fuzzy"])
     assert "invalid choice: 'fuzzy'" in capsys.readouterr().err
+
+
+def test_an_input_that_fails_while_read_keeps_the_others_and_exits_1(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A read error in the middle of one input (a dropped connection, a bad disk): the other
+    inputs' parts are kept, the output is not assembled, the command says so and exits 1;
+    once the input reads again, a rerun does only that one."""
+    good, flaky = copies_of_the_warc(tmp_path / "in", 2)
+    real_extract_file = records.extract_file
+
+    def failing(path: str, settings: CorpusSettings) -> Iterator[Any]:
+        for number, outcome in enumerate(real_extract_file(path, settings)):
+            if path == str(flaky) and number == 5:
+                raise ConnectionResetError("the connection dropped")
+            yield outcome
+
+    monkeypatch.setattr(workers, "extract_file", failing)
+    out = tmp_path / "rows.jsonl"
+    status, stdout, err = corpus(capsys, str(good), str(flaky), "--out", str(out), "-j", "1")
+    assert status == 1
+    assert "1 input(s) failed (1 done, kept in" in err
+    assert f"failed  {flaky}: ConnectionResetError: the connection dropped" in stdout
+    assert not out.exists()
+    assert len(list((tmp_path / "rows.jsonl.parts").glob("*.json"))) == 1
+
+    monkeypatch.setattr(workers, "extract_file", real_extract_file)
+    status, _, err = corpus(capsys, str(good), str(flaky), "--out", str(out), "-j", "1")
+    assert status == 0
+    assert err.count("already done") == 1
+    assert len(read_jsonl(out)) == 2 * PAGES

@@ -37,7 +37,7 @@ def test_damaged_warcs_keep_every_good_record_and_count_every_loss(
         charset, meta = heads.get(number, ("", ""))
         head = ok if not charset else ok.replace("text/html", f"text/html; {charset}")
         records.append(response(f"http://a.test/{number}", head, story_page(number, meta)))
-    good: set[int] = set()
+    good: set[tuple[str, int]] = set()
 
     # Gzipped, one member per record: bad deflate data in member 5, the header of member 12
     # overwritten, a wrong CRC in member 20.
@@ -95,7 +95,7 @@ def test_damaged_warcs_keep_every_good_record_and_count_every_loss(
     assert summary["notes"] == {"http-charset-ignored": 6, "meta-charset-ignored": 3}
     assert "skipped corrupt" in stdout and "skipped truncated" in stdout
     rows = iter(read_jsonl(out))  # the files' rows, file after file
-    kept = set()
+    kept: set[tuple[str, int]] = set()
     for name in ("members", "plain", "cut"):
         for row in itertools.islice(
             rows, by_file[f"{name}.warc{'' if name == 'plain' else '.gz'}"]["pages"]
