@@ -6,6 +6,7 @@ import functools
 import gzip
 import http.server
 import json
+import os
 import re
 import signal
 import subprocess
@@ -361,7 +362,7 @@ def copies_of_the_warc(folder: Path, count: int) -> list[Path]:
 def test_ctrl_c_stops_within_seconds_and_the_rerun_resumes_without_duplicates(
     tmp_path: Path,
 ) -> None:
-    """SIGINT in the middle of a run: the command exits promptly with 130, no traceback, and
+    """Ctrl-C in the middle of a run: the command exits promptly with 130, no traceback, and
     says how to resume; the finished files' parts are kept, the rerun does only the rest, and
     the output holds every row once."""
     inputs = copies_of_the_warc(tmp_path / "in", 40)
@@ -371,12 +372,16 @@ def test_ctrl_c_stops_within_seconds_and_the_rerun_resumes_without_duplicates(
         sys.executable, "-m", "scrapy_cetd.cli", "corpus", str(tmp_path / "in"),
         "--out", str(out), "--jobs", "2", "--no-progress",
     ]  # fmt: skip
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # In a session of its own, so that the signal can go to the whole process group, as a
+    # terminal's Ctrl-C does: the command, its fork server and its workers.
+    process = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
+    )
     deadline = time.monotonic() + 120
     while not (parts.is_dir() and any(parts.glob("*.json"))) and time.monotonic() < deadline:
         assert process.poll() is None, process.communicate()
         time.sleep(0.05)
-    process.send_signal(signal.SIGINT)
+    os.killpg(process.pid, signal.SIGINT)
     interrupted = time.monotonic()
     stdout, stderr = process.communicate(timeout=30)
     waited = time.monotonic() - interrupted
