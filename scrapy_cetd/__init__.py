@@ -7,7 +7,7 @@ from scrapy_cetd.api import classify_page_type, extract
 from scrapy_cetd.crawl.addon import Addon
 from scrapy_cetd.crawl.middleware import CETDDownloaderMiddleware, CETDSpiderMiddleware
 from scrapy_cetd.crawl.pipeline import CETDPipeline
-from scrapy_cetd.crawl.spider import get_dom, tps_selector
+from scrapy_cetd.crawl.spider import get_dom, tps_selector, tps_selector_region
 from scrapy_cetd.extractors.base import Extractor
 from scrapy_cetd.extractors.cetd import (
     CompositeTextDensityExtractor,
@@ -24,6 +24,7 @@ from scrapy_cetd.result import EmptyReason, ExtractionResult, Reason
 from scrapy_cetd.tps import (
     TagPathRegion,
     TagPathSplit,
+    TpsOptions,
     prune_tag_paths,
     search_tag_path_region,
 )
@@ -56,6 +57,7 @@ __all__ = [
     "TagPathRegion",
     "TagPathSplit",
     "TextDensityExtractor",
+    "TpsOptions",
     "__version__",
     "classify_page_type",
     "extract",
@@ -64,4 +66,5 @@ __all__ = [
     "prune_tag_paths",
     "search_tag_path_region",
     "tps_selector",
+    "tps_selector_region",
 ]
