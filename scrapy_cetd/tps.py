@@ -55,7 +55,7 @@ DEFAULT_MIN_SIZE_GAP = 0.25
 the WCXB record pages (``docs/tps.md``)."""
 
 Size = Literal["nodes", "text"]
-"""How the size of a part of the sequence is measured (see :func:`search_tag_path_region`)."""
+"""How the size of a part of the sequence is measured (see :attr:`TpsOptions.size`)."""
 
 WIDGET_TAGS = frozenset({"svg", "button", "input", "textarea"})
 """Inline graphics and form controls: what ``remove_widgets`` drops when it holds no text."""
@@ -76,8 +76,9 @@ class TpsOptions:
     pickles, and can be kept in a spider's attribute or a module constant. The defaults are
     the configuration measured best on real list pages (the WCXB listing, collection and
     product pages; see ``docs/tps.md``): searchRegion may not cut off the page's main content,
-    page furniture and text-less widgets are removed, and a split must be 25% larger than
-    the rest. :meth:`paper` gives the paper's literal algorithm instead.
+    page furniture and text-less widgets are removed, the parts of a split are weighed by
+    their text, and a split must be 25% larger than the rest. :meth:`paper` gives the paper's
+    literal algorithm instead.
 
     Every value is converted to the type its field declares, as the extractors' options are
     (:func:`~scrapy_cetd.extractors.registry.coerce_options`: ``"0.3"`` is ``0.3``, ``"no"``
@@ -93,12 +94,13 @@ class TpsOptions:
     symmetric, so that a trailing region (a footer) can be cut too (``docs/algorithms.md``
     §5.4 S-6: as printed, ``(n - 2i) / n``, the "keep the prefix" branch of Alg. 3 is
     unreachable). Larger values split less and prune less. In ``[0, 1)``."""
-    size: Size = "nodes"
+    size: Size = "text"
     """How the two parts of a split are weighed, for the size gap and for the side to keep.
     ``"nodes"`` counts elements, as the paper does: the main region of a record page is the
-    one with more nodes [P §4, assumption 2]. ``"text"`` (not in the paper) counts the
-    characters of visible text each element owns (§0.3), so a part made of many short links
-    weighs less than a description; when a range has no text at all nothing is split."""
+    one with more nodes [P §4, assumption 2]. ``"text"`` (the default, not in the paper)
+    counts the characters of visible text each element owns (§0.3), so a part made of many
+    short links (a menu) weighs less than records with a description; when a range has no
+    text at all nothing is split."""
     invert: bool = False
     """Keep everything *but* the region, the complement of Algorithm 6 [P §6.3], for pages
     whose records are the smaller side (the paper's g1.com.br). The paper leaves its "is
@@ -157,11 +159,12 @@ class TpsOptions:
 
     @classmethod
     def paper(cls, **overrides: Any) -> TpsOptions:
-        """The paper's literal algorithm: ``min_size_gap=0.20``, sizes in nodes, and none of
+        """The paper's literal algorithm: ``min_size_gap=0.20``, ``size="nodes"``, and none of
         the additions (``keep_main_content``, ``remove_furniture``, ``remove_widgets``);
         ``overrides`` change any option (a limit, ``invert``) on top of it."""
         paper = cls(
             min_size_gap=MIN_SIZE_GAP,
+            size="nodes",
             keep_main_content=False,
             remove_furniture=False,
             remove_widgets=False,
@@ -510,7 +513,7 @@ def search_region(
     are exhausted (S-5, S-9). The paper's recursion is a loop here.
 
     ``weights`` (one per element, default 1) replace the element counts in the size test and
-    in the choice of the side to keep (``size="text"`` of :func:`search_tag_path_region`).
+    in the choice of the side to keep (:attr:`TpsOptions.size` ``"text"``).
     ``protected`` (one flag per element) marks elements no split may remove: a split whose
     removed side holds one fails like one that fails the size test (``keep_main_content``).
 
