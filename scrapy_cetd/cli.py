@@ -179,7 +179,11 @@ def _parser() -> argparse.ArgumentParser:
         f"(default {DEFAULT_MAX_ATTRIBUTES}; none = no limit)",
     )
     prune.add_argument("--encoding", help="charset to assume, as an HTTP header would declare")
-    prune.add_argument("--url", help="the page's URL")
+    prune.add_argument(
+        "--url",
+        help="the URL the file came from (nothing is fetched): the page is parsed as the "
+        "response of that URL, as in a crawl",
+    )
     prune.set_defaults(run=_run_prune)
 
     corpus = commands.add_parser(
