@@ -12,7 +12,12 @@ of :mod:`scrapy_cetd.limits` (``CETD_MAX_ATTRIBUTES``, ``CETD_MAX_NODES``,
 ``CETD_TIME_BUDGET``). The budget counts from the response's arrival (recorded by
 :class:`~scrapy_cetd.crawl.middleware.CETDDownloaderMiddleware`), so time spent waiting for a worker
 counts too: when it runs out the item goes on at once, whether or not the extractor notices,
-and a job still waiting is not started. The items of one response share one extraction.
+and a job still waiting is not started. The items of one response share one extraction; the
+items of a response whose request has ``dont_cetd`` in its ``meta``, or whose callback is
+marked with :func:`~scrapy_cetd.crawl.middleware.dont_cetd`, are left alone.
+
+Once an item is done, bytes in its ``CETD_SOURCE_FIELD`` become the text they decode to, so
+that a JSON feed can export it; ``CETD_DROP_SOURCE`` removes the field instead.
 
 Bad input never costs an item: when there is nothing to extract from, the input is not a
 document, a limit is hit, the extractor fails or finds nothing, or the item cannot hold the
@@ -31,7 +36,7 @@ import queue
 import threading
 import time
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, MutableMapping
 from typing import TYPE_CHECKING, Any
 
 from itemadapter import ItemAdapter
@@ -425,7 +430,30 @@ class CETDPipeline:
             await self._fill(adapter, response, url)
         except _NoContentError as failure:
             self._report(item, adapter, url, failure)
+            if failure.reason == "dont_cetd":
+                return item
+        self._settle_source(adapter, url)
         return item
+
+    def _settle_source(self, adapter: ItemAdapter, url: str | None) -> None:
+        """The source field once the item is done with: removed with ``CETD_DROP_SOURCE``
+        (set to ``None`` in an item class whose fields cannot be deleted), else bytes there
+        become the text they decode to (as the extraction decoded them), so that a JSON,
+        JSON Lines or XML feed can export the item."""
+        field = self.settings.source_field
+        if field is None or field not in adapter:
+            return
+        value = adapter[field]
+        try:
+            if self.settings.drop_source:
+                if isinstance(adapter.item, MutableMapping):
+                    del adapter[field]
+                else:
+                    adapter[field] = None
+            elif isinstance(value, bytes | bytearray):
+                adapter[field] = html_response(bytes(value), url=url).text
+        except Exception:  # a frozen item: it goes on as it is
+            logger.debug("scrapy-cetd: cannot change %s", field, exc_info=True)
 
     def _writable(self, adapter: ItemAdapter) -> tuple[str, ...]:
         """The fields this item can hold; raises for a declared class without the content
@@ -493,7 +521,14 @@ class CETDPipeline:
         is nothing to extract from."""
         reason = "no_source"
         if response is not None:
-            reason = decline_reason(response, max_body_size=self.settings.max_body_size) or ""
+            reason = (
+                decline_reason(
+                    response,
+                    max_body_size=self.settings.max_body_size,
+                    spider=getattr(self.crawler, "spider", None),
+                )
+                or ""
+            )
             if not reason:
                 return self._response_extraction(response, url)
             if reason == "dont_cetd":
