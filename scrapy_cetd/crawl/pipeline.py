@@ -426,20 +426,27 @@ class CETDPipeline:
                 _NoContentError("skipped", "not_an_item", f"not an item: {item!r:.80}"),
             )
             return item
+        decoded: list[Response] = []
         try:
-            await self._fill(adapter, response, url)
+            await self._fill(adapter, response, url, decoded)
         except _NoContentError as failure:
             self._report(item, adapter, url, failure)
             if failure.reason == "dont_cetd":
                 return item
-        self._settle_source(adapter, url)
+        if response is not None:
+            decoded.append(response)
+        self._settle_source(adapter, url, decoded)
         return item
 
-    def _settle_source(self, adapter: ItemAdapter, url: str | None) -> None:
+    def _settle_source(
+        self, adapter: ItemAdapter, url: str | None, decoded: list[Response]
+    ) -> None:
         """The source field once the item is done with: removed with ``CETD_DROP_SOURCE``
         (set to ``None`` in an item class whose fields cannot be deleted), else bytes there
-        become the text they decode to (as the extraction decoded them), so that a JSON,
-        JSON Lines or XML feed can export the item."""
+        become the text they decode to, so that a JSON, JSON Lines or XML feed can export the
+        item. The text is the one of the response extracted from the field, or of the linked
+        response when the field holds its body (decoded already), else decoded here, as the
+        extraction would have."""
         field = self.settings.source_field
         if field is None or field not in adapter:
             return
@@ -451,7 +458,7 @@ class CETDPipeline:
                 else:
                     adapter[field] = None
             elif isinstance(value, bytes | bytearray):
-                adapter[field] = html_response(bytes(value), url=url).text
+                adapter[field] = _text_of(bytes(value), decoded, url)
         except Exception:  # a frozen item: it goes on as it is
             logger.debug("scrapy-cetd: cannot change %s", field, exc_info=True)
 
@@ -476,13 +483,19 @@ class CETDPipeline:
             )
         return writable
 
-    async def _fill(self, adapter: ItemAdapter, response: Response | None, url: str | None) -> None:
+    async def _fill(
+        self,
+        adapter: ItemAdapter,
+        response: Response | None,
+        url: str | None,
+        decoded: list[Response],
+    ) -> None:
         settings = self.settings
         writable = self._writable(adapter)
         if not settings.overwrite and all(_is_set(adapter, name) for name in writable):
             self.crawler.stats.inc_value("cetd/item_skipped_count/already_set")
             return
-        extraction = self._extraction(adapter, response, url)
+        extraction = self._extraction(adapter, response, url, decoded)
         result, error = await extraction.wait()
         if isinstance(error, NotADocumentError):
             raise _NoContentError(
@@ -514,11 +527,15 @@ class CETDPipeline:
         self.crawler.stats.inc_value("cetd/item_extracted_count")
 
     def _extraction(
-        self, adapter: ItemAdapter, response: Response | None, url: str | None
+        self,
+        adapter: ItemAdapter,
+        response: Response | None,
+        url: str | None,
+        decoded: list[Response],
     ) -> _Extraction:
         """The extraction for this item: the one of its response (shared by the response's
-        items), else one of the source field's HTML. Raises :class:`_NoContentError` when there
-        is nothing to extract from."""
+        items), else one of the source field's HTML (whose response goes to ``decoded``).
+        Raises :class:`_NoContentError` when there is nothing to extract from."""
         reason = "no_source"
         if response is not None:
             reason = (
@@ -537,6 +554,7 @@ class CETDPipeline:
         raw = adapter.get(field) if field is not None else None
         if isinstance(raw, str | bytes):
             source = html_response(raw, url=url)
+            decoded.append(source)
             if self.limits.size_reason(len(source.body)) is not None:
                 raise _NoContentError(
                     "skipped",
@@ -699,6 +717,19 @@ def _is_set(adapter: ItemAdapter, name: str) -> bool:
     """Whether the spider gave the field a value (``None`` and ``""`` are no value)."""
     value = adapter.get(name)
     return value is not None and value != ""
+
+
+def _text_of(body: bytes, decoded: list[Response], url: str | None) -> str:
+    """``body`` as text: the text of a response in ``decoded`` with this body (decoded once
+    already, by Scrapy's rules or by :func:`html_response`'s), else decoded by
+    :func:`html_response`'s rules."""
+    for response in decoded:
+        if isinstance(response, TextResponse) and response.body == body:
+            try:
+                return response.text
+            except LookupError:  # a charset label that names no text encoding
+                break
+    return html_response(body, url=url).text
 
 
 def _item_url(item: Any) -> str | None:

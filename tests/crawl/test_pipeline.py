@@ -540,3 +540,15 @@ def test_dont_cetd_marks_a_callback_by_name_or_as_the_default_parse() -> None:
     )
     assert harness.run({"url": URL}, response)["main_content_text"] == EXPECTED.text
     assert harness.stat("cetd/item_skipped_count/dont_cetd") == 2
+
+
+def test_the_source_field_holding_the_response_body_gets_the_response_text() -> None:
+    body = ("<html><body>" + "<p>Caf\xe9 cr\xe8me, na\xefve d\xe9j\xe0 vu.</p>" * 50).encode(
+        "cp1252"
+    )
+    response = HtmlResponse(
+        URL, body=body, headers={"Content-Type": "text/html; charset=windows-1252"}
+    )
+    item = Harness(CETD_SOURCE_FIELD="raw").run({"url": URL, "raw": body}, response)
+    assert item["raw"] == response.text
+    assert "Caf\xe9 cr\xe8me" in item["raw"]
