@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 import scrapy
 from crawlkit import NewsItem, crawl, make_crawler, serve, unit_crawler
+from scrapy.exceptions import DropItem
 from scrapy.http import Response
 from scrapy.logformatter import LogFormatter
 
@@ -109,3 +110,20 @@ def test_the_formatter_reads_its_length_from_the_settings() -> None:
     assert CETDLogFormatter.from_crawler(crawler).field_length is None
     with pytest.raises(ValueError, match="CETD_LOG_FIELD_LENGTH must be a positive number"):
         CETDLogFormatter.from_crawler(unit_crawler({"CETD_LOG_FIELD_LENGTH": 0}))
+
+
+def test_dropped_and_error_lines_are_shortened_too() -> None:
+    crawler = unit_crawler()
+    spider = scrapy.Spider.from_crawler(crawler, name="s")
+    formatter = CETDLogFormatter(4)
+    item = {"main_content_text": "word " * 10}
+    expected = "{'main_content_text': 'word'... [46 more characters]}"
+    lines = [
+        formatter.scraped(item, None, spider),
+        formatter.dropped(item, DropItem("no main content"), None, spider),
+        formatter.item_error(item, ValueError("x"), None, spider),
+    ]
+    for line in lines:
+        assert isinstance(line["args"], dict)
+        assert str(line["args"]["item"]) == expected
+        assert line["msg"] % line["args"]
