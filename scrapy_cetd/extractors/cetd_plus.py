@@ -22,6 +22,7 @@ from lxml import etree
 from scrapy_cetd.extractors.base import NO_TEXT, Extractor
 from scrapy_cetd.extractors.cetd import density_sum_scores, expand
 from scrapy_cetd.extractors.furniture import CHECK_EVERY, boilerplate, located, without
+from scrapy_cetd.extractors.profiles import PROFILES, Profile, main_landmark
 from scrapy_cetd.limits import check_deadline
 from scrapy_cetd.page import dom
 from scrapy_cetd.page.density import EPSILON, NodeCounts, count_nodes
@@ -88,6 +89,9 @@ class _PageView(DomView):
 
     markup: PageMarkup | None = None
     visible_chars: int = 0
+    profile: Profile | None = None
+    """The page type whose profile (:mod:`scrapy_cetd.extractors.profiles`) the selection
+    follows, or ``None`` for the steps every page goes through."""
 
 
 class CetdPlusExtractor(Extractor):
@@ -138,6 +142,22 @@ class CetdPlusExtractor(Extractor):
         left, the page is not an article with a main block but a list (search results, a
         category page, job offers whose records are links, a table of contents): all of that
         text is its content.
+
+    Extraction by type (:mod:`scrapy_cetd.extractors.profiles`): when the page's type is known
+    (the ``page_type`` option, or the classifier with ``detect_page_type``) with a confidence
+    of at least ``profile_confidence``, and ``type_profiles`` is on, the page follows its
+    type's profile; a page of unknown type, or of a type told with less confidence, goes
+    through the steps above alone, so a wrong guess costs little.
+
+    12. ``thread_posts`` (forum): the page is read as a discussion (step 2 keeps its comment
+        sections, step 5 does not narrow to one post): the posts and replies are the content.
+    13. ``whole_page_types`` (listing, collection, documentation, service): steps 3 to 11 are
+        skipped and all the text step 2 left is the content (the records of a list with its
+        heading and intro, every section of a service page, a documentation page's code,
+        tables and headings); filter panels, facets, sidebar trees and menus are the
+        furniture step 2 removed. With ``main_landmark_share``, only the page's ``<main>``
+        (or ``role="main"``) is kept, when it holds at least this share of that text: what
+        lies around it (previous/next, "edit this page", related lists) goes.
     """
 
     name = "cetd-plus"
@@ -164,6 +184,11 @@ class CetdPlusExtractor(Extractor):
         remove_hidden: bool = True,
         page_type: str | None = None,
         detect_page_type: bool = False,
+        type_profiles: bool = True,
+        profile_confidence: float = 0.5,
+        thread_posts: bool = True,
+        whole_page_types: bool = True,
+        main_landmark_share: float | None = 0.5,
     ) -> None:
         """Options: each turns off or tunes a step of the class docstring.
 
@@ -190,11 +215,18 @@ class CetdPlusExtractor(Extractor):
         - ``page_type``: the page's type (one of
           :data:`~scrapy_cetd.page.page_types.PAGE_TYPES`), when the user knows it (a spider for
           one shop's category pages): it goes to the result's ``.page_type`` with confidence
-          1.0. The extracted content does not depend on it.
+          1.0, and the page follows its type's profile (steps 12 and 13).
         - ``detect_page_type``: classify the page (:mod:`scrapy_cetd.page.page_types`) when
-          ``page_type`` is not given, into ``.page_type`` and ``.page_type_confidence``. Off by
-          default: the classifier costs more than the extraction itself (docs/page-types.md),
-          and no step of the extraction uses its answer yet.
+          ``page_type`` is not given, into ``.page_type`` and ``.page_type_confidence``, and
+          follow its type's profile. Off by default: the classifier costs more than the
+          extraction itself (docs/page-types.md).
+        - ``type_profiles``: follow the profile of the page's type when it is known (False:
+          the type is only reported).
+        - ``profile_confidence``: the confidence below which a type is reported but its
+          profile not followed.
+        - ``thread_posts``, ``whole_page_types``: turn off steps 12 and 13.
+        - ``main_landmark_share`` (step 13; None turns it off): the share of the text the main
+          landmark must hold to bound the content.
 
         The defaults are the values that measured best on the shared datasets; the gain of each
         step, and of the alternatives tried, is in ``docs/benchmarks.md`` (cetd-plus step by
@@ -212,9 +244,20 @@ class CetdPlusExtractor(Extractor):
             raise ValueError(f"link_block_ratio must be in (0, 1], got {link_block_ratio}")
         if not 0 <= listing_share <= 1:
             raise ValueError(f"listing_share must be in [0, 1], got {listing_share}")
+        if not 0 <= profile_confidence <= 1:
+            raise ValueError(f"profile_confidence must be in [0, 1], got {profile_confidence}")
+        if main_landmark_share is not None and not 0 <= main_landmark_share <= 1:
+            raise ValueError(
+                f"main_landmark_share must be in [0, 1] or None, got {main_landmark_share}"
+            )
         super().__init__(remove_hidden=remove_hidden)
         self.page_type = check_page_type(page_type)
         self.detect_page_type = detect_page_type
+        self.type_profiles = type_profiles
+        self.profile_confidence = profile_confidence
+        self.thread_posts = thread_posts
+        self.whole_page_types = whole_page_types
+        self.main_landmark_share = main_landmark_share
         self.include_comments = include_comments
         self.include_title = include_title
         self.remove_boilerplate = remove_boilerplate
@@ -235,20 +278,37 @@ class CetdPlusExtractor(Extractor):
     def extract(self, tree: etree._Element, *, url: str | None = None) -> ExtractionResult:
         """As :meth:`Extractor.extract`, with the page's headline in ``.title`` and its type
         in ``.page_type`` (see the ``page_type`` option)."""
-        result = super().extract(tree, url=url)
-        title = page_title(tree)
-        check_deadline("after reading the title")
-        result = replace(result, title=title) if title else result
         if self.page_type is not None:
             kind: PageType | None = PageType(self.page_type, 1.0)
         else:
             kind = classify_tree(tree, url) if self.detect_page_type else None
+        return self.extract_as(tree, kind)
+
+    def extract_as(self, tree: etree._Element, kind: PageType | None) -> ExtractionResult:
+        """As :meth:`extract`, for a page whose type is ``kind`` (``None``: unknown), however
+        it was found: the profile of that type is followed when ``type_profiles`` is on and
+        the confidence is at least ``profile_confidence``."""
+        result = self.extract_view(self._view(tree, self.profile_of(kind)))
+        title = page_title(tree)
+        check_deadline("after reading the title")
+        result = replace(result, title=title) if title else result
         if kind is None:
             return result
         return replace(result, page_type=kind.name, page_type_confidence=kind.confidence)
 
+    def profile_of(self, kind: PageType | None) -> Profile | None:
+        """The profile a page of type ``kind`` follows: its type's when profiles are on, the
+        type has one and the confidence clears ``profile_confidence``; else ``None``."""
+        if kind is None or not self.type_profiles or kind.confidence < self.profile_confidence:
+            return None
+        return PROFILES.get(kind.name)
+
     def view(self, tree: etree._Element) -> DomView | EmptyReason:
         """The visible body (or its fallback, step 1) without page furniture (step 2)."""
+        return self._view(tree, None)
+
+    def _view(self, tree: etree._Element, profile: Profile | None) -> DomView | EmptyReason:
+        """:meth:`view` for a page that follows ``profile``."""
         view = super().view(tree)
         if isinstance(view, EmptyReason):
             return view
@@ -260,7 +320,8 @@ class CetdPlusExtractor(Extractor):
                 view, counts = fallback, count_nodes(fallback)
         check_deadline("after reading the markup")
         chars = counts.chars
-        discussion = markup.discussion
+        thread = self.thread_posts and profile is not None and profile.thread
+        discussion = markup.discussion or thread
         comments = not (self.include_comments or discussion)
         drop = boilerplate(view, chars, structural=self.remove_boilerplate, comments=comments)
         if self.content_forms:
@@ -281,6 +342,7 @@ class CetdPlusExtractor(Extractor):
             pruned.in_link,
             markup=markup,
             visible_chars=chars[0],
+            profile=profile,
         )
 
     def select(self, view: DomView) -> Sequence[Keep] | EmptyReason:
@@ -292,7 +354,11 @@ class CetdPlusExtractor(Extractor):
         )
         markup = view.markup if isinstance(view, _PageView) else None
         markup = markup or page_markup(view.elements[0])
-        discussion = markup.discussion
+        profile = view.profile if isinstance(view, _PageView) else None
+        if self.whole_page_types and profile is not None and profile.whole_page:
+            return self._whole_page(view, counts)
+        thread = self.thread_posts and profile is not None and profile.thread
+        discussion = markup.discussion or thread
 
         hint = (
             _article_body(view, counts, markup.article_bodies)
@@ -332,6 +398,17 @@ class CetdPlusExtractor(Extractor):
         if _kept_chars(view, counts, modes) < self.listing_share * counts.chars[0]:
             return [Keep.TEXT] * len(view)
         return modes
+
+    def _whole_page(self, view: DomView, counts: NodeCounts) -> list[Keep]:
+        """The selection of a page whose profile takes the whole page (step 12): all of the
+        view, or only its main landmark when ``main_landmark_share`` finds one."""
+        share = self.main_landmark_share
+        region = None if share is None else main_landmark(view, counts.chars, share)
+        if region is None:
+            return [Keep.TEXT] * len(view)
+        content = [False] * len(view)
+        content[region] = True
+        return content_modes(view, content, ancestors_of(view, content), shell_text=False)
 
 
 def _sparing_content_form(
