@@ -19,10 +19,15 @@ from itertools import accumulate
 
 from lxml import etree
 
-from scrapy_cetd.extractors.base import NO_TEXT, Extractor
+from scrapy_cetd.extractors.base import FRAMESET, NO_TEXT, Extractor
 from scrapy_cetd.extractors.cetd import density_sum_scores, expand
 from scrapy_cetd.extractors.furniture import CHECK_EVERY, boilerplate, located, without
-from scrapy_cetd.extractors.profiles import PROFILES, Profile, main_landmark
+from scrapy_cetd.extractors.profiles import (
+    PROFILES,
+    Profile,
+    drop_repeated_blocks,
+    main_landmark,
+)
 from scrapy_cetd.limits import check_deadline
 from scrapy_cetd.page import dom
 from scrapy_cetd.page.density import EPSILON, NodeCounts, count_nodes
@@ -34,6 +39,7 @@ from scrapy_cetd.page.dom import (
     hidden_text_length,
     local_tag,
     normalized_length,
+    viewed_body,
 )
 from scrapy_cetd.page.flags import ancestors_of, holding, within
 from scrapy_cetd.page.markup import ARTICLE_TYPES, PageMarkup, page_markup, page_title, text_of
@@ -149,15 +155,22 @@ class CetdPlusExtractor(Extractor):
     type's profile; a page of unknown type, or of a type told with less confidence, goes
     through the steps above alone, so a wrong guess costs little.
 
-    12. ``thread_posts`` (forum): the page is read as a discussion (step 2 keeps its comment
+    12. ``hidden_panels`` (product, service): the elements hidden by their own markup stay in
+        the view (step 3's ``remove_hidden`` is not applied): the text of closed tabs and
+        accordions (a product's description and specifications, a service page's FAQ
+        answers) is content that the page shows on a click.
+    13. ``thread_posts`` (forum): the page is read as a discussion (step 2 keeps its comment
         sections, step 5 does not narrow to one post): the posts and replies are the content.
-    13. ``whole_page_types`` (listing, collection, documentation, service): steps 3 to 11 are
+    14. ``whole_page_types`` (listing, collection, documentation, service): steps 3 to 11 are
         skipped and all the text step 2 left is the content (the records of a list with its
         heading and intro, every section of a service page, a documentation page's code,
         tables and headings); filter panels, facets, sidebar trees and menus are the
         furniture step 2 removed. With ``main_landmark_share``, only the page's ``<main>``
         (or ``role="main"``) is kept, when it holds at least this share of that text: what
         lies around it (previous/next, "edit this page", related lists) goes.
+    15. ``unique_blocks`` (all but documentation): a kept block without blocks below it whose
+        text repeats that of a kept block before it goes (a description shown twice, for wide
+        and narrow screens; a tab and its accordion; a quoted post).
     """
 
     name = "cetd-plus"
@@ -189,6 +202,8 @@ class CetdPlusExtractor(Extractor):
         thread_posts: bool = True,
         whole_page_types: bool = True,
         main_landmark_share: float | None = 0.5,
+        unique_blocks: bool = True,
+        hidden_panels: bool = True,
     ) -> None:
         """Options: each turns off or tunes a step of the class docstring.
 
@@ -215,7 +230,7 @@ class CetdPlusExtractor(Extractor):
         - ``page_type``: the page's type (one of
           :data:`~scrapy_cetd.page.page_types.PAGE_TYPES`), when the user knows it (a spider for
           one shop's category pages): it goes to the result's ``.page_type`` with confidence
-          1.0, and the page follows its type's profile (steps 12 and 13).
+          1.0, and the page follows its type's profile (steps 12 to 15).
         - ``detect_page_type``: classify the page (:mod:`scrapy_cetd.page.page_types`) when
           ``page_type`` is not given, into ``.page_type`` and ``.page_type_confidence``, and
           follow its type's profile. Off by default: the classifier costs more than the
@@ -224,7 +239,8 @@ class CetdPlusExtractor(Extractor):
           the type is only reported).
         - ``profile_confidence``: the confidence below which a type is reported but its
           profile not followed.
-        - ``thread_posts``, ``whole_page_types``: turn off steps 12 and 13.
+        - ``hidden_panels``, ``thread_posts``, ``whole_page_types``, ``unique_blocks``: turn
+          off steps 12, 13, 14 and 15.
         - ``main_landmark_share`` (step 13; None turns it off): the share of the text the main
           landmark must hold to bound the content.
 
@@ -258,6 +274,8 @@ class CetdPlusExtractor(Extractor):
         self.thread_posts = thread_posts
         self.whole_page_types = whole_page_types
         self.main_landmark_share = main_landmark_share
+        self.unique_blocks = unique_blocks
+        self.hidden_panels = hidden_panels
         self.include_comments = include_comments
         self.include_title = include_title
         self.remove_boilerplate = remove_boilerplate
@@ -309,7 +327,14 @@ class CetdPlusExtractor(Extractor):
 
     def _view(self, tree: etree._Element, profile: Profile | None) -> DomView | EmptyReason:
         """:meth:`view` for a page that follows ``profile``."""
-        view = super().view(tree)
+        if self.hidden_panels and self.remove_hidden and profile is not None and profile.hidden:
+            check_deadline("before building the view")
+            body = viewed_body(tree)
+            if body is None:
+                return FRAMESET
+            view: DomView | EmptyReason = build_view(body, remove_hidden=False)
+        else:
+            view = super().view(tree)
         if isinstance(view, EmptyReason):
             return view
         markup = page_markup(view.elements[0])  # the document viewed, maybe a repaired copy
@@ -356,7 +381,10 @@ class CetdPlusExtractor(Extractor):
         markup = markup or page_markup(view.elements[0])
         profile = view.profile if isinstance(view, _PageView) else None
         if self.whole_page_types and profile is not None and profile.whole_page:
-            return self._whole_page(view, counts)
+            modes = self._whole_page(view, counts)
+            if self.unique_blocks and profile.unique_blocks:
+                drop_repeated_blocks(view, modes)
+            return modes
         thread = self.thread_posts and profile is not None and profile.thread
         discussion = markup.discussion or thread
 
@@ -395,12 +423,14 @@ class CetdPlusExtractor(Extractor):
                 _drop_galleries(view, counts, modes)
         if self.remove_captions and markup.types & ARTICLE_TYPES:
             _drop_captions(view, counts, modes)
+        if self.unique_blocks and profile is not None and profile.unique_blocks:
+            drop_repeated_blocks(view, modes)
         if _kept_chars(view, counts, modes) < self.listing_share * counts.chars[0]:
             return [Keep.TEXT] * len(view)
         return modes
 
     def _whole_page(self, view: DomView, counts: NodeCounts) -> list[Keep]:
-        """The selection of a page whose profile takes the whole page (step 12): all of the
+        """The selection of a page whose profile takes the whole page (step 14): all of the
         view, or only its main landmark when ``main_landmark_share`` finds one."""
         share = self.main_landmark_share
         region = None if share is None else main_landmark(view, counts.chars, share)

@@ -14,7 +14,10 @@ from dataclasses import dataclass
 
 from lxml import etree
 
-from scrapy_cetd.page.dom import DomView
+from scrapy_cetd.extractors.furniture import CHECK_EVERY
+from scrapy_cetd.limits import check_deadline
+from scrapy_cetd.page.dom import BLOCK_TAGS, DomView
+from scrapy_cetd.page.output import Keep, kept_elements
 
 
 @dataclass(frozen=True)
@@ -23,6 +26,9 @@ class Profile:
 
     name: str
     """The page type."""
+    hidden: bool = False
+    """Elements hidden by their own markup are content: closed tabs and accordions (a
+    product's description and specifications, a service page's FAQ answers)."""
     thread: bool = False
     """The page is a thread: its comment sections are content (the posts and replies) and
     the selection is not narrowed to one post, as on a page that declares itself a
@@ -32,17 +38,24 @@ class Profile:
     landmark: the records of a list, every section of a service page, the main column of a
     documentation page with its code, tables and headings. One dense block is only a part of
     it."""
+    unique_blocks: bool = False
+    """A kept block that repeats the text of one kept before it goes: templates that show a
+    product's description twice (one copy for wide screens, one for narrow, or a tab and its
+    accordion) give the text once."""
 
 
 PROFILES: dict[str, Profile] = {
-    "forum": Profile("forum", thread=True),
-    "listing": Profile("listing", whole_page=True),
-    "collection": Profile("collection", whole_page=True),
+    "forum": Profile("forum", thread=True, unique_blocks=True),
+    "listing": Profile("listing", whole_page=True, unique_blocks=True),
+    "collection": Profile("collection", whole_page=True, unique_blocks=True),
     "documentation": Profile("documentation", whole_page=True),
-    "service": Profile("service", whole_page=True),
+    "service": Profile("service", hidden=True, whole_page=True, unique_blocks=True),
+    "product": Profile("product", hidden=True, unique_blocks=True),
 }
-"""The profile of each page type that has one: articles and products follow cetd-plus's own
-steps (on products no profile tried beat them, see ``docs/page-types.md``)."""
+"""The profile of each page type that has one; articles follow cetd-plus's own steps. On
+products neither the whole page nor the whole-body expansion beat those steps; documentation
+keeps its repeated blocks (the same command shown twice is its content twice). Hidden
+elements are content only where that measured better (products, service pages)."""
 
 _ROLE_MAIN = etree.XPath("descendant-or-self::*[@role='main']")
 
@@ -63,3 +76,47 @@ def main_landmark(view: DomView, chars: Sequence[int], share: float) -> int | No
     if best is None or chars[best] < share * chars[0]:
         return None
     return best
+
+
+REPEAT_MIN_CHARS = 20
+"""The fewest characters (spaces collapsed) a block needs to be told a repeat: a short label
+("Add to cart", a size) repeats by design."""
+
+_LINE_TAGS = frozenset({"br", "hr"})
+
+
+def drop_repeated_blocks(view: DomView, modes: list[Keep]) -> None:
+    """Drop each kept block without blocks below it whose text (spaces collapsed, at least
+    :data:`REPEAT_MIN_CHARS` characters) is that of a kept block before it. One pass to find
+    the blocks without blocks below, one over the kept ones: linear in the view."""
+    size, tags, parent, depth = len(view), view.tags, view.parent, view.depth
+    block_below = [False] * size
+    for i in range(size - 1, 0, -1):
+        if block_below[i] or (tags[i] in BLOCK_TAGS and tags[i] not in _LINE_TAGS):
+            block_below[parent[i]] = True
+    in_output = kept_elements(view, modes)
+    seen: set[str] = set()
+    i = steps = 1
+    while i < size:
+        steps += 1
+        if not steps % CHECK_EVERY:
+            check_deadline("dropping repeated blocks")
+        if not (
+            in_output[i]
+            and modes[i] == Keep.TEXT
+            and tags[i] in BLOCK_TAGS
+            and tags[i] not in _LINE_TAGS
+            and not block_below[i]
+        ):
+            i += 1
+            continue
+        end = i + 1
+        while end < size and depth[end] > depth[i]:
+            end += 1
+        text = " ".join(" ".join(run.split()) for j in range(i, end) for run in view.runs[j])
+        text = " ".join(text.split())
+        if len(text) >= REPEAT_MIN_CHARS:
+            if text in seen:
+                modes[i] = Keep.DROP
+            seen.add(text)
+        i = end

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from conftest import deep_chain
 
 from scrapy_cetd import CetdPlusExtractor, extract
 from scrapy_cetd.extractors.profiles import PROFILES, main_landmark
@@ -78,6 +79,20 @@ SERVICE = f"""<html><body>
 </body></html>"""
 
 
+PRODUCT = f"""<html><body>
+<main>
+<h1>White speckle mug</h1>
+<p class="price">$60.00</p>
+<div class="description desktop"><p>A wheel thrown mug. {_prose("glaze", 3)}</p>
+<p>Handmade stoneware, about 350 ml.</p></div>
+<div class="description mobile"><p>A wheel thrown mug. {_prose("glaze", 3)}</p>
+<p>Handmade stoneware, about 350 ml.</p></div>
+<div class="tab" style="display: none"><h2>Care</h2>
+<p>Dishwasher safe; avoid sudden changes of temperature when it is hot.</p></div>
+</main>
+</body></html>"""
+
+
 def _text(page: str, page_type: str | None, **options: Any) -> str:
     return extract(page, page_type=page_type, **options).text
 
@@ -131,6 +146,7 @@ def test_service_keeps_every_section() -> None:
         (LISTING, "listing"),
         (DOCUMENTATION, "documentation"),
         (SERVICE, "service"),
+        (PRODUCT, "product"),
     ],
 )
 def test_a_profile_is_followed_only_above_the_confidence_threshold(
@@ -147,11 +163,29 @@ def test_a_profile_is_followed_only_above_the_confidence_threshold(
     assert CetdPlusExtractor(type_profiles=False, page_type=page_type).extract(tree).text == today
 
 
-def test_articles_and_products_have_no_profile() -> None:
+def test_product_gives_a_repeated_description_once() -> None:
+    with_profile = _text(PRODUCT, "product")
+    assert with_profile.count("wheel thrown") == 1
+    assert "$60.00" in with_profile
+    assert _text(PRODUCT, "product", unique_blocks=False).count("wheel thrown") == 2
+
+
+def test_product_keeps_the_text_of_closed_tabs() -> None:
+    assert "Dishwasher safe" in _text(PRODUCT, "product")
+    assert "Dishwasher safe" not in _text(PRODUCT, "product", hidden_panels=False)
+
+
+def test_short_repeats_stay() -> None:
+    page = PRODUCT.replace("</main>", "<p>In stock</p><p>In stock</p></main>")
+    assert _text(page, "product").count("In stock") == 2
+
+
+def test_articles_have_no_profile() -> None:
     assert CetdPlusExtractor().profile_of(PageType("article", 1.0)) is None
-    assert CetdPlusExtractor().profile_of(PageType("product", 1.0)) is None
     assert CetdPlusExtractor().profile_of(None) is None
-    assert set(PROFILES) == {"forum", "listing", "collection", "documentation", "service"}
+    assert set(PROFILES) == {
+        *("forum", "listing", "collection", "documentation", "service", "product"),
+    }
 
 
 def test_main_landmark_needs_its_share_of_the_text() -> None:
@@ -176,3 +210,11 @@ def test_main_landmark_needs_its_share_of_the_text() -> None:
 def test_out_of_range_options_are_refused(option: str, value: float) -> None:
     with pytest.raises(ValueError, match=option):
         CetdPlusExtractor(**{option: value})  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("page_type", sorted(PROFILES))
+def test_profiles_read_deep_pages_without_recursion(page_type: str) -> None:
+    root, chain = deep_chain(20_000)
+    chain[-1].text = _prose("innermost text")
+    result = CetdPlusExtractor(page_type=page_type).extract(root)
+    assert "innermost text" in result.text
