@@ -64,6 +64,7 @@ ABLATIONS: Mapping[str, Mapping[str, Any]] = {
     "thread_posts": {"thread_posts": False},
     "whole_page_types": {"whole_page_types": False},
     "main_landmark_share": {"main_landmark_share": None},
+    "record_share": {"record_share": None},
     "unique_blocks": {"unique_blocks": False},
     "profile_confidence 0.5 -> 0": {"profile_confidence": 0.0},
     "profile_confidence 0.5 -> 0.8": {"profile_confidence": 0.8},

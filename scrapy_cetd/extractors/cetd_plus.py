@@ -27,6 +27,7 @@ from scrapy_cetd.extractors.profiles import (
     Profile,
     drop_repeated_blocks,
     main_landmark,
+    record_region,
 )
 from scrapy_cetd.limits import check_deadline
 from scrapy_cetd.page import dom
@@ -167,7 +168,11 @@ class CetdPlusExtractor(Extractor):
         tables and headings); filter panels, facets, sidebar trees and menus are the
         furniture step 2 removed. With ``main_landmark_share``, only the page's ``<main>``
         (or ``role="main"``) is kept, when it holds at least this share of that text: what
-        lies around it (previous/next, "edit this page", related lists) goes.
+        lies around it (previous/next, "edit this page", related lists) goes. On a listing,
+        ``record_share`` bounds it first by the region of its records: the parent of the run
+        of three or more siblings alike in tag and class that holds the most text, when the
+        run holds at least this share of that text, widened to hold the page's first
+        ``<h1>`` (the heading and the intro above the records).
     15. ``unique_blocks`` (all but documentation): a kept block without blocks below it whose
         text repeats that of a kept block before it goes (a description shown twice, for wide
         and narrow screens; a tab and its accordion; a quoted post).
@@ -204,6 +209,7 @@ class CetdPlusExtractor(Extractor):
         main_landmark_share: float | None = 0.5,
         unique_blocks: bool = True,
         hidden_panels: bool = True,
+        record_share: float | None = 0.3,
     ) -> None:
         """Options: each turns off or tunes a step of the class docstring.
 
@@ -241,8 +247,10 @@ class CetdPlusExtractor(Extractor):
           profile not followed.
         - ``hidden_panels``, ``thread_posts``, ``whole_page_types``, ``unique_blocks``: turn
           off steps 12, 13, 14 and 15.
-        - ``main_landmark_share`` (step 13; None turns it off): the share of the text the main
+        - ``main_landmark_share`` (step 14; None turns it off): the share of the text the main
           landmark must hold to bound the content.
+        - ``record_share`` (step 14, listings; None turns it off): the share of the text the
+          run of records must hold to bound the content.
 
         The defaults are the values that measured best on the shared datasets; the gain of each
         step, and of the alternatives tried, is in ``docs/benchmarks.md`` (cetd-plus step by
@@ -262,6 +270,8 @@ class CetdPlusExtractor(Extractor):
             raise ValueError(f"listing_share must be in [0, 1], got {listing_share}")
         if not 0 <= profile_confidence <= 1:
             raise ValueError(f"profile_confidence must be in [0, 1], got {profile_confidence}")
+        if record_share is not None and not 0 <= record_share <= 1:
+            raise ValueError(f"record_share must be in [0, 1] or None, got {record_share}")
         if main_landmark_share is not None and not 0 <= main_landmark_share <= 1:
             raise ValueError(
                 f"main_landmark_share must be in [0, 1] or None, got {main_landmark_share}"
@@ -276,6 +286,7 @@ class CetdPlusExtractor(Extractor):
         self.main_landmark_share = main_landmark_share
         self.unique_blocks = unique_blocks
         self.hidden_panels = hidden_panels
+        self.record_share = record_share
         self.include_comments = include_comments
         self.include_title = include_title
         self.remove_boilerplate = remove_boilerplate
@@ -381,7 +392,7 @@ class CetdPlusExtractor(Extractor):
         markup = markup or page_markup(view.elements[0])
         profile = view.profile if isinstance(view, _PageView) else None
         if self.whole_page_types and profile is not None and profile.whole_page:
-            modes = self._whole_page(view, counts)
+            modes = self._whole_page(view, counts, profile)
             if self.unique_blocks and profile.unique_blocks:
                 drop_repeated_blocks(view, modes)
             return modes
@@ -429,11 +440,16 @@ class CetdPlusExtractor(Extractor):
             return [Keep.TEXT] * len(view)
         return modes
 
-    def _whole_page(self, view: DomView, counts: NodeCounts) -> list[Keep]:
+    def _whole_page(self, view: DomView, counts: NodeCounts, profile: Profile) -> list[Keep]:
         """The selection of a page whose profile takes the whole page (step 14): all of the
-        view, or only its main landmark when ``main_landmark_share`` finds one."""
-        share = self.main_landmark_share
-        region = None if share is None else main_landmark(view, counts.chars, share)
+        view, or only the region of its records when the profile and ``record_share`` find
+        one, else its main landmark when ``main_landmark_share`` finds one."""
+        share, records = self.main_landmark_share, self.record_share
+        region = None
+        if records is not None and profile.records:
+            region = record_region(view, counts.chars, records)
+        if region is None and share is not None:
+            region = main_landmark(view, counts.chars, share)
         if region is None:
             return [Keep.TEXT] * len(view)
         content = [False] * len(view)

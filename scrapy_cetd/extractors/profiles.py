@@ -38,6 +38,11 @@ class Profile:
     landmark: the records of a list, every section of a service page, the main column of a
     documentation page with its code, tables and headings. One dense block is only a part of
     it."""
+    records: bool = False
+    """With ``whole_page``: the content is bounded by the region of the page's records (the
+    run of sibling records, alike in tag and class, that holds the most text) with the
+    headline above them, when that run holds enough of the text (the ``record_share``
+    option); the main landmark bounds it otherwise."""
     unique_blocks: bool = False
     """A kept block that repeats the text of one kept before it goes: templates that show a
     product's description twice (one copy for wide screens, one for narrow, or a tab and its
@@ -46,7 +51,7 @@ class Profile:
 
 PROFILES: dict[str, Profile] = {
     "forum": Profile("forum", thread=True, unique_blocks=True),
-    "listing": Profile("listing", whole_page=True, unique_blocks=True),
+    "listing": Profile("listing", whole_page=True, records=True, unique_blocks=True),
     "collection": Profile("collection", whole_page=True, unique_blocks=True),
     "documentation": Profile("documentation", whole_page=True),
     "service": Profile("service", hidden=True, whole_page=True, unique_blocks=True),
@@ -54,8 +59,10 @@ PROFILES: dict[str, Profile] = {
 }
 """The profile of each page type that has one; articles follow cetd-plus's own steps. On
 products neither the whole page nor the whole-body expansion beat those steps; documentation
-keeps its repeated blocks (the same command shown twice is its content twice). Hidden
-elements are content only where that measured better (products, service pages)."""
+keeps its repeated blocks (the same command shown twice is its content twice); only listings
+are bounded by their records (on a shop's category the record region did no better than the
+main landmark: lower on some sites, higher on others); hidden elements are content only where
+that measured better (products, service pages)."""
 
 _ROLE_MAIN = etree.XPath("descendant-or-self::*[@role='main']")
 
@@ -120,3 +127,51 @@ def drop_repeated_blocks(view: DomView, modes: list[Keep]) -> None:
                 modes[i] = Keep.DROP
             seen.add(text)
         i = end
+
+
+MIN_RECORDS = 3
+"""The fewest siblings alike in tag and class that make a run of records."""
+
+MIN_RECORD_CHARS = 10
+"""The fewest characters a sibling needs to count as a record (an empty spacer is none)."""
+
+
+def record_region(view: DomView, chars: Sequence[int], share: float) -> int | None:
+    """The element that bounds the records of a list: the parent of the run of
+    :data:`MIN_RECORDS` or more siblings alike in tag and class that holds the most text, or
+    the closest element holding both it and the page's first ``<h1>`` with text (the list's
+    heading, and the intro between them); ``None`` when no run holds ``share`` of the text of
+    the view's root. Only the elements that hold that much are looked at, each child once."""
+    size, children, tags, parent = len(view), view.children, view.tags, view.parent
+    least = max(share * chars[0], 1)
+    best, best_chars = None, 0
+    held: list[etree._Element] = []  # freed together at the end: lxml walks up from one alone
+    for p in range(size):
+        if chars[p] < least or len(children[p]) < MIN_RECORDS:
+            continue
+        held.append(view.elements[p])  # its children's proxies, freed alone, stop at it
+        runs: dict[tuple[str, str], list[int]] = {}
+        for c in children[p]:
+            if chars[c] >= MIN_RECORD_CHARS:
+                run = runs.setdefault((tags[c], view.elements[c].get("class") or ""), [0, 0])
+                run[0] += 1
+                run[1] += chars[c]
+        for count, total in runs.values():
+            if count >= MIN_RECORDS and total > best_chars:
+                best, best_chars = p, total
+        if not p % CHECK_EVERY:
+            check_deadline("finding the records")
+    if best is None or best_chars < least:
+        return None
+    heading = next((i for i in range(size) if tags[i] == "h1" and chars[i]), None)
+    if heading is None:
+        return best
+    above = set()
+    i = best
+    while i >= 0:
+        above.add(i)
+        i = parent[i]
+    i = heading
+    while i not in above:
+        i = parent[i]
+    return i

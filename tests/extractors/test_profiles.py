@@ -120,6 +120,25 @@ def test_listing_keeps_every_record_with_heading_and_intro() -> None:
     assert _text(LISTING, "collection") == with_profile
 
 
+def test_listing_is_bounded_by_its_records_and_heading() -> None:
+    records = "".join(
+        f'<div class="card"><a href="/c/{n}">Course {n}</a><p>{_prose(f"course {n}", 1)}</p></div>'
+        for n in range(5)
+    )
+    page = (
+        '<html><body><div class="content"><h1>Courses this autumn</h1>'
+        f'<p>{_prose("course catalogue", 1)}</p><div class="cards">{records}</div></div>'
+        f'<div class="promo"><p>{_prose("newsletter offer", 2)}</p></div></body></html>'
+    )
+    with_profile = _text(page, "listing")
+    assert "course 4" in with_profile
+    assert "Courses this autumn" in with_profile
+    assert "course catalogue" in with_profile
+    assert "newsletter offer" not in with_profile
+    assert "newsletter offer" in _text(page, "listing", record_share=None)
+    assert "newsletter offer" in _text(page, "collection")
+
+
 def test_documentation_keeps_the_main_column_only() -> None:
     with_profile = _text(DOCUMENTATION, "documentation")
     assert "retries = 5" in with_profile
@@ -205,7 +224,12 @@ def test_main_landmark_needs_its_share_of_the_text() -> None:
 
 @pytest.mark.parametrize(
     ("option", "value"),
-    [("profile_confidence", 1.5), ("profile_confidence", -0.1), ("main_landmark_share", 2.0)],
+    [
+        ("profile_confidence", 1.5),
+        ("profile_confidence", -0.1),
+        ("main_landmark_share", 2.0),
+        ("record_share", -1.0),
+    ],
 )
 def test_out_of_range_options_are_refused(option: str, value: float) -> None:
     with pytest.raises(ValueError, match=option):
