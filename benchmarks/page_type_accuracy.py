@@ -35,7 +35,7 @@ import json
 import statistics
 import sys
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -45,6 +45,7 @@ from benchmarks.speed import decoded_text, parse, parsel_body
 from scrapy_cetd.evaluation.datasets import Dataset, Page, load_dataset
 from scrapy_cetd.evaluation.metrics import score_text
 from scrapy_cetd.extractors.cetd_plus import CetdPlusExtractor
+from scrapy_cetd.extractors.profiles import PROFILES, Profile
 from scrapy_cetd.page.page_types import PAGE_TYPES, PageType
 
 DATASETS = ("wcxb", "wcxb_dev")
@@ -59,6 +60,16 @@ END = "<!-- by-type results: end -->"
 
 METRICS = ("BOW", "SH")
 
+STEP_TYPES: Mapping[str, Callable[[Profile], bool]] = {
+    "hidden_panels": lambda profile: profile.hidden,
+    "thread_posts": lambda profile: profile.thread,
+    "whole_page_types": lambda profile: profile.whole_page,
+    "main_landmark_share": lambda profile: profile.whole_page,
+    "record_share": lambda profile: profile.records,
+    "unique_blocks": lambda profile: profile.unique_blocks,
+}
+"""Which profiles follow each step: the pages of their types are the step's own."""
+
 ABLATIONS: Mapping[str, Mapping[str, Any]] = {
     "hidden_panels": {"hidden_panels": False},
     "thread_posts": {"thread_posts": False},
@@ -69,6 +80,8 @@ ABLATIONS: Mapping[str, Mapping[str, Any]] = {
     "profile_confidence 0.5 -> 0": {"profile_confidence": 0.0},
     "profile_confidence 0.5 -> 0.8": {"profile_confidence": 0.8},
 }
+THRESHOLDS = frozenset(name for name in ABLATIONS if name.startswith("profile_confidence"))
+"""The ablations that move the confidence threshold: run with the classifier's type."""
 """The steps of the profiles, each turned off (or the threshold moved) alone: option values of
 cetd-plus by name."""
 
@@ -173,7 +186,7 @@ def systems(kind: PageType, gold: PageType) -> Iterator[tuple[str, CetdPlusExtra
     yield "classifier", plain, kind
     for name, options in ABLATIONS.items():
         ablated = CetdPlusExtractor(**options)
-        if name.startswith("profile_confidence"):
+        if name in THRESHOLDS:
             yield f"classifier -{name}", ablated, kind
         else:
             yield f"gold -{name}", ablated, gold
@@ -272,23 +285,36 @@ def halves_table(outcomes: Sequence[Outcome]) -> str:
 
 
 def ablation_table(outcomes: Sequence[Outcome]) -> str:
-    """The loss in BOW-F1 when each step is turned off, over all pages and on each half."""
+    """The change in BOW-F1 when each step is turned off (or the threshold moved), over all
+    pages, then over the pages of the types whose profile has the step, whole and on each
+    half of the sites."""
     lines = [
-        "| step turned off | type told | all | half A | half B |",
-        "| :-- | :-- | --: | --: | --: |",
+        "| step turned off | type told | all pages | its types | pages | on them | half A "
+        "| half B |",
+        "| :-- | :-- | --: | :-- | --: | --: | --: | --: |",
     ]
     for name in ABLATIONS:
-        for told in ("classifier",) if name.startswith("profile_confidence") else ("gold",):
-            cells = []
-            for group in (
-                outcomes,
-                [o for o in outcomes if o.half == "A"],
-                [o for o in outcomes if o.half == "B"],
-            ):
-                delta = mean(group, f"{told} -{name}", "BOW") - mean(group, told, "BOW")
-                cells.append(f"{delta:+.4f}")
-            lines.append(f"| `{name}` | {told} | " + " | ".join(cells) + " |")
+        told = "classifier" if name in THRESHOLDS else "gold"
+        has_step = STEP_TYPES.get(name)
+        types = (
+            {kind for kind, profile in PROFILES.items() if has_step(profile)}
+            if has_step is not None
+            else set(PAGE_TYPES)  # a threshold changes what any page, articles too, is told
+        )
+        own = [o for o in outcomes if o.page_type in types]
+
+        def delta(group: Sequence[Outcome], told: str = told, name: str = name) -> str:
+            return f"{mean(group, f'{told} -{name}', 'BOW') - mean(group, told, 'BOW'):+.4f}"
+
+        halves = [delta([o for o in own if o.half == half]) for half in "AB"]
+        cells = [delta(outcomes), type_label(types), str(len(own)), delta(own), *halves]
+        lines.append(f"| `{name}` | {told} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
+
+
+def type_label(types: set[str]) -> str:
+    """The types of a step, in :data:`PAGE_TYPES` order."""
+    return ", ".join(kind for kind in PAGE_TYPES if kind in types)
 
 
 def report(outcomes: Sequence[Outcome], speed: Mapping[str, float]) -> str:
@@ -338,18 +364,29 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "--speed-every", type=int, default=10, help="time every n-th page (0: none)"
     )
-    parser.add_argument("--pages", type=Path, help="write the per-page scores to this JSON file")
+    parser.add_argument(
+        "--pages", type=Path, help="write the per-page scores and times to this JSON file"
+    )
+    parser.add_argument(
+        "--report-from", type=Path, help="report the scores and times a --pages file holds"
+    )
     parser.add_argument("--write-docs", action="store_true", help=f"write the tables into {DOCS}")
     args = parser.parse_args(argv)
     root = datasets_root()
     if root is None:
         raise SystemExit("no shared datasets: set $CETD_DATASETS")
-    datasets = [load_dataset(root / name) for name in DATASETS]
-    outcomes, speed = run(datasets, args.refresh, args.speed_every)
+    if args.report_from:
+        stored = json.loads(args.report_from.read_text(encoding="utf-8"))
+        outcomes = [Outcome(**fields) for fields in stored["outcomes"]]
+        speed = stored["speed"]
+    else:
+        datasets = [load_dataset(root / name) for name in DATASETS]
+        outcomes, speed = run(datasets, args.refresh, args.speed_every)
     text = report(outcomes, speed)
     print(text)
     if args.pages:
-        args.pages.write_text(json.dumps([o.__dict__ for o in outcomes]), encoding="utf-8")
+        stored = {"outcomes": [o.__dict__ for o in outcomes], "speed": speed}
+        args.pages.write_text(json.dumps(stored), encoding="utf-8")
     if args.write_docs:
         write_docs(text)
 

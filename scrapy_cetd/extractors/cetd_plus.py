@@ -385,17 +385,17 @@ class CetdPlusExtractor(Extractor):
         counts = count_nodes(view)
         if counts.chars[0] == 0:
             return NO_TEXT
-        scores = density_sum_scores(
-            view, counts, composite=True, threshold_coefficient=self.threshold_coefficient
-        )
-        markup = view.markup if isinstance(view, _PageView) else None
-        markup = markup or page_markup(view.elements[0])
         profile = view.profile if isinstance(view, _PageView) else None
         if self.whole_page_types and profile is not None and profile.whole_page:
             modes = self._whole_page(view, counts, profile)
             if self.unique_blocks and profile.unique_blocks:
                 drop_repeated_blocks(view, modes)
             return modes
+        scores = density_sum_scores(
+            view, counts, composite=True, threshold_coefficient=self.threshold_coefficient
+        )
+        markup = view.markup if isinstance(view, _PageView) else None
+        markup = markup or page_markup(view.elements[0])
         thread = self.thread_posts and profile is not None and profile.thread
         discussion = markup.discussion or thread
 
