@@ -64,7 +64,7 @@ STEP_TYPES: Mapping[str, Callable[[Profile], bool]] = {
     "hidden_panels": lambda profile: profile.hidden,
     "thread_posts": lambda profile: profile.thread,
     "whole_page_types": lambda profile: profile.whole_page,
-    "main_landmark_share": lambda profile: profile.whole_page,
+    "main_landmark_share": lambda profile: profile.whole_page or profile.main_bound,
     "record_share": lambda profile: profile.records,
     "unique_blocks": lambda profile: profile.unique_blocks,
 }

@@ -25,6 +25,7 @@ from scrapy_cetd.extractors.furniture import CHECK_EVERY, boilerplate, located, 
 from scrapy_cetd.extractors.profiles import (
     PROFILES,
     Profile,
+    bound_to,
     drop_repeated_blocks,
     main_landmark,
     record_region,
@@ -168,7 +169,8 @@ class CetdPlusExtractor(Extractor):
         tables and headings); filter panels, facets, sidebar trees and menus are the
         furniture step 2 removed. With ``main_landmark_share``, only the page's ``<main>``
         (or ``role="main"``) is kept, when it holds at least this share of that text: what
-        lies around it (previous/next, "edit this page", related lists) goes. On a listing,
+        lies around it (previous/next, "edit this page", related lists) goes; on a product
+        page, what cetd-plus selected outside its main landmark goes. On a listing,
         ``record_share`` bounds it first by the region of its records: the parent of the run
         of three or more siblings alike in tag and class that holds the most text, when the
         run holds at least this share of that text, widened to hold the page's first
@@ -248,7 +250,7 @@ class CetdPlusExtractor(Extractor):
         - ``hidden_panels``, ``thread_posts``, ``whole_page_types``, ``unique_blocks``: turn
           off steps 12, 13, 14 and 15.
         - ``main_landmark_share`` (step 14; None turns it off): the share of the text the main
-          landmark must hold to bound the content.
+          landmark must hold to bound the content (of a product page too).
         - ``record_share`` (step 14, listings; None turns it off): the share of the text the
           run of records must hold to bound the content.
 
@@ -424,6 +426,10 @@ class CetdPlusExtractor(Extractor):
                 content[headline] = True
         shells = ancestors_of(view, content)
         modes = content_modes(view, content, shells, shell_text=False)
+        if self.main_landmark_share is not None and profile is not None and profile.main_bound:
+            landmark = main_landmark(view, counts.chars, self.main_landmark_share)
+            if landmark is not None:
+                bound_to(view, modes, landmark)
         if self.shell_prose_chars is not None:
             _keep_shell_prose(view, modes, self.shell_prose_chars)
         check_deadline("after keeping the shells' prose")

@@ -43,6 +43,9 @@ class Profile:
     run of sibling records, alike in tag and class, that holds the most text) with the
     headline above them, when that run holds enough of the text (the ``record_share``
     option); the main landmark bounds it otherwise."""
+    main_bound: bool = False
+    """cetd-plus's own selection is bounded by the page's main landmark: a product's
+    recommendations, recently viewed items and shop banners outside ``<main>`` go."""
     unique_blocks: bool = False
     """A kept block that repeats the text of one kept before it goes: templates that show a
     product's description twice (one copy for wide screens, one for narrow, or a tab and its
@@ -55,7 +58,7 @@ PROFILES: dict[str, Profile] = {
     "collection": Profile("collection", whole_page=True, unique_blocks=True),
     "documentation": Profile("documentation", whole_page=True),
     "service": Profile("service", hidden=True, whole_page=True, unique_blocks=True),
-    "product": Profile("product", hidden=True, unique_blocks=True),
+    "product": Profile("product", hidden=True, main_bound=True, unique_blocks=True),
 }
 """The profile of each page type that has one; articles follow cetd-plus's own steps. On
 products neither the whole page nor the whole-body expansion beat those steps; documentation
@@ -63,6 +66,23 @@ keeps its repeated blocks (the same command shown twice is its content twice); o
 are bounded by their records (on a shop's category the record region did no better than the
 main landmark: lower on some sites, higher on others); hidden elements are content only where
 that measured better (products, service pages)."""
+
+
+def bound_to(view: DomView, modes: list[Keep], region: int) -> None:
+    """Drop from ``modes`` what lies outside the element ``region``; its ancestors keep only
+    what lies inside it (they become shells)."""
+    end = region + 1
+    while end < len(view) and view.depth[end] > view.depth[region]:
+        end += 1
+    above = set(view.ancestors(region))
+    for i in range(len(view)):
+        if region <= i < end:
+            continue
+        if i not in above:
+            modes[i] = Keep.DROP
+        elif modes[i] != Keep.DROP:
+            modes[i] = Keep.SHELL
+
 
 _ROLE_MAIN = etree.XPath("descendant-or-self::*[@role='main']")
 

@@ -194,6 +194,15 @@ def test_product_keeps_the_text_of_closed_tabs() -> None:
     assert "Dishwasher safe" not in _text(PRODUCT, "product", hidden_panels=False)
 
 
+def test_product_selection_is_bounded_by_the_main_landmark() -> None:
+    page = PRODUCT.replace(
+        "</main>", f'</main><div class="recommended"><p>{_prose("matching saucer", 4)}</p></div>'
+    )
+    assert "matching saucer" not in _text(page, "product")
+    assert "wheel thrown" in _text(page, "product")
+    assert "matching saucer" in _text(page, "product", main_landmark_share=None)
+
+
 def test_short_repeats_stay() -> None:
     page = PRODUCT.replace("</main>", "<p>In stock</p><p>In stock</p></main>")
     assert _text(page, "product").count("In stock") == 2
