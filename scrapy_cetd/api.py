@@ -86,6 +86,7 @@ def extract(
         if refused is not None:
             return refused.result(name)
         tree = response_tree(response)
+        del response  # its body and decoded text: the tree holds the page from here on
     result = limits.extract(extractor, tree, url=url, start=start)
     if metadata and (result.reason_code is None or result.reason_code.value not in LIMITS):
         try:

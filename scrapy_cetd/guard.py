@@ -11,17 +11,19 @@ The scan follows the HTML tokenizer as far as the check needs it: start and end 
 their attributes (quoted values may hold ``>``), comments, ``<!...>`` and ``<?...>``
 declarations, and the raw-text elements (``<script>``, ``<style>``, ...) whose content holds no
 tags. Each step is a string search or a regular expression without nested repetition, and every
-step moves forward, so the cost is linear in the length of the text. Most tags of a page have
-no quote and few characters: a substitution in C first turns the ``<`` of each of them into
-an ``x``, so the scan in Python only visits the others. The rest of such a tag reads the same
-wherever it stands (text, a comment, a quoted value, or the attributes of a tag around it,
-where ``<b c>`` and ``xb c>`` are the same two attributes and the same end).
-"""
+step moves forward, so the cost is linear in the length of the text.
+
+That scan takes a Python step per tag, about a third of what extracting the page costs. Most
+pages need none: a tag with too many attributes is long, so its ``<`` stands where few do (far
+before the next ``>``, or before a ``>`` in a quoted value), and searches in C find those
+places first. Only when a tag that begins there has too many attributes, read wherever it
+stands, does the scan run, to tell whether it is a tag at all or the text of a comment, a
+script or an attribute value."""
 
 from __future__ import annotations
 
-import functools
 import re
+from collections.abc import Iterator
 
 DEFAULT_MAX_ATTRIBUTES = 1_000
 """Attributes on one tag. The pages of the shared datasets have at most a few dozen; at 1,000
@@ -39,41 +41,26 @@ _RAW_TEXT = ("script", "style", "textarea", "title", "xmp", "iframe", "noembed",
 """The elements whose content the parser reads as text up to their end tag."""
 
 
-@functools.lru_cache(maxsize=8)
-def _simple_tag(max_attributes: int) -> re.Pattern[str]:
-    """A start or end tag without quotes, ``<`` or raw-text name, too short to hold more than
-    ``max_attributes`` attributes (each takes a name and a separator): a single bounded
-    repetition."""
-    names = "|".join((*_RAW_TEXT, "plaintext"))
-    return re.compile(
-        rf"</?(?!(?:{names})\b)[A-Za-z][^<>\"']{{0,{2 * max_attributes}}}>", re.IGNORECASE
-    )
-
-
-_PIECE = 65_536
-"""Characters substituted in one call (a few milliseconds)."""
-
 _TAG_NAME = re.compile(r"[^\s/>]*")
 
 _COMMENT_END = re.compile("--!?>")
 
 _RAW_TEXT_END = {name: re.compile(f"</{name}", re.IGNORECASE) for name in _RAW_TEXT}
 
+_START = re.compile("<[A-Za-z]")
+"""What begins a start tag."""
 
-def _without_simple_tags(text: str, simple_tag: re.Pattern[str]) -> str:
-    """``text`` with every match of ``simple_tag`` made a space (a constant replacement, which
-    :func:`re.sub` makes without a Python call per match; a space, so that no ``<`` before a
-    removed tag meets the text after it), in pieces of about
-    :data:`_PIECE` characters that each end before a ``<`` (which no match holds), so that the
-    substitution never holds the GIL for long in a crawl's worker thread."""
-    pieces: list[str] = []
-    start = 0
-    while start < len(text):
-        end = text.find("<", start + _PIECE)
-        end = len(text) if end < 0 else end
-        pieces.append(simple_tag.sub(" ", text[start:end]))
-        start = end
-    return "".join(pieces)
+_OPEN_VALUES_WITH_GT = (re.compile(r"""=\s*"[^">]*>"""), re.compile(r"""=\s*'[^'>]*>"""))
+"""A ``>`` in a quoted attribute value: an ``=``, the opening quote, and no closing quote or
+other ``>`` before it (one search per kind of quote, each cheaper than one search for both).
+Each repetition runs over a class that excludes what follows it."""
+
+
+def _span(max_attributes: int) -> int:
+    """The fewest characters a tag with more than ``max_attributes`` attributes spans, from its
+    ``<``: two for ``<`` and a name, then at least two per attribute (a separator or a closing
+    quote before each, one character of name)."""
+    return 2 * max_attributes + 4
 
 
 def _name_end(text: str, start: int) -> int:
@@ -105,9 +92,77 @@ def markup_problem(text: str, *, max_attributes: int | None = DEFAULT_MAX_ATTRIB
     (:meth:`scrapy_cetd.limits.Limits.markup_reason` gives it its code); ``max_attributes=None``
     switches the check off, and then nothing is scanned.
     """
-    if max_attributes is None:
+    if max_attributes is None or not _may_hold_a_long_tag(text, max_attributes):
         return None
-    text = _without_simple_tags(text, _simple_tag(max_attributes))
+    return _scan(text, max_attributes)
+
+
+def _may_hold_a_long_tag(text: str, max_attributes: int) -> bool:
+    """``False`` when no ``<`` followed by a letter, wherever it stands (in text, a comment, a
+    script, a quoted value), begins a tag of more than ``max_attributes`` attributes; ``True``
+    when one may, and then :func:`_scan` decides, reading each tag in its context.
+
+    Such a tag spans :func:`_span` characters, and its only ``>`` before its end are in quoted
+    values. So its ``<`` either begins, at least that far from its end, a stretch of text
+    without ``>`` (:func:`_long_stretches`), or stands in the stretch before a quoted value's
+    first ``>`` (:data:`_OPEN_VALUES_WITH_GT`). Both are found by searches in C that read the
+    text once; the tags that begin there (a few on most pages) are then read as the parser
+    reads them. When they are many, or their reading covers more than the text's length,
+    :func:`_scan` is the cheaper way to decide.
+    """
+    span = _span(max_attributes)
+    readable = len(text)
+    starts = 64 + len(text) // 100
+    seen: set[int] = set()
+    for first, last in _start_regions(text, span):
+        for match in _START.finditer(text, first, last):
+            start = match.start()
+            if start in seen:
+                continue
+            seen.add(start)
+            end, count = _attributes_end(text, _name_end(text, start + 1), max_attributes)
+            readable -= end - start
+            if count > max_attributes or readable < 0 or len(seen) > starts:
+                return True
+    return False
+
+
+def _start_regions(text: str, span: int) -> Iterator[tuple[int, int]]:
+    """Where the ``<`` of a tag of ``span`` characters or more may stand: ``(first, last)``
+    bounds for a search of :data:`_START` (which matches two characters, so ``last`` is two
+    past the last ``<`` to look at). Each kind of region is a set of disjoint stretches."""
+    for first, end in _long_stretches(text, span):
+        yield first, end - span + 2
+    for open_value in _OPEN_VALUES_WITH_GT:
+        for match in open_value.finditer(text):
+            yield text.rfind(">", 0, match.start()) + 1, match.end() - 1
+
+
+def _long_stretches(text: str, span: int) -> Iterator[tuple[int, int]]:
+    """``(first, end)`` of each stretch of at least ``span`` characters without ``>``.
+
+    Such a stretch holds a whole window of ``(span + 1) // 2`` characters of the text cut into
+    windows of that size, so a search for ``>`` in each window (a C loop over the window, a
+    Python step per window) finds every one; the stretch is then measured from that window.
+    """
+    window = (span + 1) // 2
+    length = len(text)
+    position = 0
+    while position < length:
+        if text.find(">", position, position + window) >= 0:
+            position += window
+            continue
+        first = text.rfind(">", 0, position) + 1
+        end = text.find(">", position + window)
+        end = length if end < 0 else end
+        if end - first >= span:
+            yield first, end
+        position = end + 1
+
+
+def _scan(text: str, max_attributes: int) -> str | None:
+    """The reason to refuse ``text``, found by reading it as the HTML tokenizer does: each tag
+    in data state, comments, declarations and raw text skipped (linear, a step per tag)."""
     position = 0
     length = len(text)
     while True:

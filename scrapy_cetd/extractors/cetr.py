@@ -29,7 +29,7 @@ from scrapy_cetd.page.dom import (
     local_tag,
     viewed_document,
 )
-from scrapy_cetd.page.output import Keep, render
+from scrapy_cetd.page.output import Keep, render_html
 from scrapy_cetd.result import EmptyReason, ExtractionResult, Reason
 
 _LINE_BREAKING = BLOCK_TAGS | {"html", "head", "title", "body"}
@@ -144,7 +144,7 @@ class _TagRatioExtractor(Extractor):
             return NO_CONTENT_LINES.result(self.name)
         modes = _covering_modes(view, lines, content)
         del lines, content  # the lines hold a copy of the page's text: free it before rendering
-        html, _ = render(view, modes)
+        html = render_html(view, modes)
         return ExtractionResult(text=text, html=html, algorithm=self.name)
 
     def select(self, view: DomView) -> Sequence[Keep] | EmptyReason:

@@ -122,11 +122,30 @@ def render_python(view: DomView, modes: Sequence[Keep]) -> tuple[str, str]:
     if modes[0] == Keep.DROP:
         return "", ""
     kept = kept_elements(view, modes)
+    html, texts, tails = _html(view, modes, kept)
+    return html, _view_text(view, kept, texts, tails)
+
+
+def render_html(view: DomView, modes: Sequence[Keep]) -> str:
+    """The HTML of :func:`render` alone, for an extractor that writes its text otherwise.
+
+    The text is not written at all: the compiled :func:`render` writes it in buffers of four
+    bytes a character, several times the memory of the page's parse on a page of long text.
+    """
+    if modes[0] == Keep.DROP:
+        return ""
+    return _html(view, modes, kept_elements(view, modes))[0]
+
+
+def _html(
+    view: DomView, modes: Sequence[Keep], kept: Sequence[bool]
+) -> tuple[str, list[str | None], list[str | None]]:
+    """The kept part of ``view`` as HTML (a deep copy of the root, trimmed and serialised), and
+    the text and tail each kept element has in it (:func:`_trim`)."""
     clone = copy.deepcopy(view.elements[0])
     texts, tails = _trim(view, modes, kept, clone)
     drop_unsafe_attributes(clone)
-    html = lxml.html.tostring(clone, encoding="unicode", with_tail=False)
-    return html, _view_text(view, kept, texts, tails)
+    return lxml.html.tostring(clone, encoding="unicode", with_tail=False), texts, tails
 
 
 _UNSAFE_NAME_CHARACTERS = "\"'<>=/"

@@ -24,6 +24,7 @@ import webencodings
 from charset_normalizer import from_bytes
 from lxml import etree
 from scrapy.http import HtmlResponse, TextResponse
+from scrapy.selector import Selector
 from w3lib.encoding import (
     html_body_declared_encoding,
     http_content_type_encoding,
@@ -292,21 +293,26 @@ def document_problem(body: bytes, text: str) -> str | None:
 def response_tree(response: TextResponse) -> etree._Element:
     """The tree behind ``response.css()``, after checking that the body is a document.
 
-    Raises :class:`NotADocumentError` (see :func:`document_problem`).
+    The tree is built as ``response.selector`` builds it, by a selector that is not cached on
+    ``response``: a cached one refers back to the response, and that cycle would keep the body
+    and its decoded text (each the size of the page) alive until the garbage collector runs.
+    Here they go as soon as the caller drops the response. Raises :class:`NotADocumentError`
+    (see :func:`document_problem`).
     """
     problem = document_problem(response.body, response.text)
     if problem is not None:
         raise NotADocumentError(f"not an HTML document: {problem}")
-    return selector_root(response)
+    return selector_root(response, cached=False)
 
 
-def selector_root(response: TextResponse) -> etree._Element:
+def selector_root(response: TextResponse, *, cached: bool = True) -> etree._Element:
     """The root of ``response.selector``: the tree behind ``response.css()``, parsed once and
-    cached by Scrapy. When Scrapy cannot build that selector because it cannot resolve the
-    page's ``<base href>`` (w3lib rejects a port that is not a number), the same text parsed
-    the same way by parsel, without the base URL, and not cached."""
+    cached by Scrapy (``cached=False`` parses it the same way without caching it). When
+    Scrapy cannot build that selector because it cannot resolve the page's ``<base href>``
+    (w3lib rejects a port that is not a number), the same text parsed the same way by parsel,
+    without the base URL, and not cached."""
     try:
-        root: etree._Element = response.selector.root
+        root: etree._Element = (response.selector if cached else Selector(response)).root
     except ValueError:
         root = parsel.Selector(text=response.text, type="html").root
     return root
