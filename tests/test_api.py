@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import dataclasses
+import gc
 import pickle
 
 import pytest
 from conftest import STORM_PAGE, parse
 
 import scrapy_cetd
-from scrapy_cetd import ALGORITHMS, ExtractionResult, extract, get_extractor
+from scrapy_cetd import ALGORITHMS, ExtractionResult, classify_page_type, extract, get_extractor
 from scrapy_cetd.page.parse import NotADocumentError, encode_text
 
 
@@ -131,3 +132,31 @@ def test_limits_are_options_of_extract() -> None:
     assert "max_nodes" in (extract(STORM_PAGE, max_nodes=3).reason or "")
     with pytest.raises(ValueError, match="max_nodes"):
         extract(STORM_PAGE, max_nodes=0)
+
+
+PAGE_FOR_CYCLES = (
+    "<html><head><title>T</title></head><body><article><p>"
+    + "Words of a paragraph. " * 40
+    + "</p></article></body></html>"
+)
+
+
+@pytest.mark.parametrize("source", [PAGE_FOR_CYCLES, PAGE_FOR_CYCLES.encode()])
+def test_extract_leaves_no_tree_for_the_cycle_collector(source: str | bytes) -> None:
+    """The page's tree is freed when extract() returns, not at Python's next full collection:
+    a loop of extractions makes too few Python objects to run it often, and the trees of
+    hundreds of pages would pile up (peak RSS 1.2 GB over the 2,133 shared pages)."""
+    extract(source, url="https://example.com/a")  # imports and caches made once, outside
+    classify_page_type(source, url="https://example.com/a")
+    gc.collect()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        extract(source, url="https://example.com/a")
+        classify_page_type(source, url="https://example.com/a")
+        gc.collect()
+        left = {type(thing).__name__ for thing in gc.garbage}
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        gc.collect()
+    assert not left & {"_Document", "HtmlElement", "HtmlResponse", "Selector"}

@@ -50,9 +50,12 @@ def extract_response(
     *,
     url: str | None,
     start: float | None,
+    cached: bool = True,
 ) -> ExtractionResult:
     """The main content of ``response`` within ``limits``, the budget counted from ``start``
-    (a :func:`time.monotonic` time; now when ``None``).
+    (a :func:`time.monotonic` time; now when ``None``). ``cached=False`` for a response rebuilt
+    only for this job: its tree is then not stored on it (see
+    :func:`~scrapy_cetd.page.parse.selector_root`).
 
     A job begun after its deadline returns at once, without parsing, and one whose parse ends
     after the deadline without extracting. Raises
@@ -73,7 +76,7 @@ def extract_response(
             refused = limits.markup_reason(response.text)
             if refused is not None:
                 return refused.result(name)
-            tree = selector_root(response)
+            tree = selector_root(response, cached=cached)
             check_deadline("after parsing")
         except LimitExceededError as exc:
             return exc.reason().result(name)
@@ -113,7 +116,7 @@ def _extract_in_worker(
     assert _WORKER_STATE is not None
     extractor, limits = _WORKER_STATE
     response = html_response(body, url=url, encoding=encoding)
-    result = extract_response(extractor, limits, response, url=url, start=start)
+    result = extract_response(extractor, limits, response, url=url, start=start, cached=False)
     return result, time.perf_counter() - began
 
 
