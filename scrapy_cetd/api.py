@@ -22,7 +22,7 @@ from scrapy_cetd.limits import (
     Limits,
     TreeExtractor,
 )
-from scrapy_cetd.page.metadata import page_metadata
+from scrapy_cetd.page.metadata import load_libraries, page_metadata
 from scrapy_cetd.page.output import document_base, finish_html
 from scrapy_cetd.page.page_types import PageType, classify_tree
 from scrapy_cetd.page.parse import Source, decoding_notes, html_response, response_tree
@@ -86,7 +86,10 @@ def build_completing(
     algorithm: str, options: dict[str, Any], *, outputs: Outputs
 ) -> CompletingExtractor:
     """:func:`~scrapy_cetd.extractors.registry.build_extractor` with the ``outputs``: what a
-    worker process builds its extractor with."""
+    worker process builds its extractor with, before it takes a page (the libraries metadata
+    needs are loaded then)."""
+    if outputs.metadata:
+        load_libraries()
     return CompletingExtractor(build_extractor(algorithm, options), outputs)
 
 

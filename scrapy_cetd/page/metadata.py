@@ -34,7 +34,7 @@ from scrapy_cetd.page.dom import attribute_owners, local_tag
 from scrapy_cetd.page.markup import ARTICLE_TYPES, text_of
 from scrapy_cetd.result import Metadata
 
-__all__ = ["Metadata", "page_metadata"]
+__all__ = ["Metadata", "load_libraries", "page_metadata"]
 
 
 _MAX_SCRIPT = 2_000_000
@@ -125,6 +125,15 @@ def page_metadata(
     The tree is read, never modified."""
     reader = _Reader(tree.getroottree().getroot(), url)
     return reader.metadata(text)
+
+
+def load_libraries() -> None:
+    """Import htmldate and load py3langid's model now (one to three seconds), rather than in
+    the first call that needs them: a worker process does it before it takes a page, so that
+    no page's time budget pays for it."""
+    import htmldate  # noqa: F401 - imported for its side effect: dateparser's data loaded
+
+    _identifier()
 
 
 class _Reader:
