@@ -108,10 +108,18 @@ def own_text(item: etree._Element) -> bool:
     return False
 
 
-INLINE = frozenset({"a", "b", "strong", "i", "em", "del", "s", "code", "pre", "caption"}) | {
+INLINE = frozenset({"b", "strong", "i", "em", "del", "s", "code", "pre", "caption"}) | {
     f"h{n}" for n in range(1, 7)
 }
-"""Where a list cannot be written as one (a list in a heading is written as its text)."""
+"""Where a list cannot be written as one (a list in a heading or a link is written as its
+text)."""
+
+
+def inline_ancestors(element: etree._Element) -> bool:
+    return any(
+        local_tag(a) in INLINE or (local_tag(a) == "a" and a.get("href"))
+        for a in element.iterancestors()
+    )
 
 
 def html_list_depths(root: etree._Element) -> list[int]:
@@ -123,7 +131,7 @@ def html_list_depths(root: etree._Element) -> list[int]:
     for item in root.iter("li"):
         tags = [local_tag(a) for a in item.iterancestors()]
         lists = sum(1 for tag in tags if tag in LISTS)
-        if lists and own_text(item) and not INLINE.intersection(tags):
+        if lists and own_text(item) and not inline_ancestors(item):
             depths.append(max(lists, tags.count("li") + 1))
     return depths
 
@@ -151,6 +159,8 @@ LAYOUT = frozenset({"table", "p", "ul", "ol", "dl", "pre", "blockquote", "hr"}) 
     f"h{n}" for n in range(1, 7)
 }
 STRUCTURE = frozenset({"table", "thead", "tbody", "tfoot", "tr"})
+SKIPPED = ("script", "style", "template")
+"""Elements whose content is no text of the page."""
 PARTS = frozenset({"caption", "colgroup", "col", "thead", "tbody", "tfoot", "tr", "td", "th"})
 
 
@@ -160,10 +170,11 @@ def data_table_cells(root: etree._Element) -> list[list[str]]:
     element outside its cells; and that is not inside a link or inline markup."""
     found = []
     for table in root.iter("table"):
-        if any(local_tag(a) in ("a", "b", "strong", "i", "em") for a in table.iterancestors()):
+        if inline_ancestors(table):
             continue
         cells = [e for e in table.iter("td", "th")]
-        inner = [e for e in table.iter() if e is not table]
+        skipped = {e for s in table.iter(*SKIPPED) for e in s.iter()}
+        inner = [e for e in table.iter() if e is not table and e not in skipped]
         if len(cells) < 2 or any(local_tag(e) in LAYOUT for e in inner):
             continue
         structure = [table, *(e for e in inner if local_tag(e) in STRUCTURE)]
@@ -171,7 +182,7 @@ def data_table_cells(root: etree._Element) -> list[list[str]]:
             local_tag(child) not in PARTS or (child.tail or "").strip()
             for e in structure
             for child in e
-            if isinstance(child.tag, str)
+            if isinstance(child.tag, str) and child not in skipped
         ):
             continue
         texts = [" ".join(cell.text_content().split()) for cell in cells]
