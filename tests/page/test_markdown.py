@@ -108,6 +108,9 @@ def own_text(item: etree._Element) -> bool:
     return False
 
 
+HOLDERS = frozenset({*LISTS, "li", "blockquote"})
+"""The nearest of these around an item must be a list or an item: an ``<li>`` directly in a
+quote is in no list."""
 INLINE = frozenset({"b", "strong", "i", "em", "del", "s", "code", "pre", "caption"}) | {
     f"h{n}" for n in range(1, 7)
 }
@@ -131,7 +134,8 @@ def html_list_depths(root: etree._Element) -> list[int]:
     for item in root.iter("li"):
         tags = [local_tag(a) for a in item.iterancestors()]
         lists = sum(1 for tag in tags if tag in LISTS)
-        if lists and own_text(item) and not inline_ancestors(item):
+        holder = next((tag for tag in tags if tag in HOLDERS), None)
+        if holder in (*LISTS, "li") and own_text(item) and not inline_ancestors(item):
             depths.append(max(lists, tags.count("li") + 1))
     return depths
 
