@@ -5,7 +5,11 @@ from importlib.metadata import version as _distribution_version
 
 from scrapy_cetd.api import classify_page_type, extract
 from scrapy_cetd.crawl.addon import Addon
-from scrapy_cetd.crawl.middleware import CETDDownloaderMiddleware, CETDSpiderMiddleware
+from scrapy_cetd.crawl.middleware import (
+    CETDDownloaderMiddleware,
+    CETDSpiderMiddleware,
+    dont_cetd,
+)
 from scrapy_cetd.crawl.pipeline import CETDPipeline
 from scrapy_cetd.crawl.spider import get_dom, tps_selector
 from scrapy_cetd.extractors.base import Extractor
@@ -58,6 +62,7 @@ __all__ = [
     "TextDensityExtractor",
     "__version__",
     "classify_page_type",
+    "dont_cetd",
     "extract",
     "get_dom",
     "get_extractor",

@@ -48,9 +48,11 @@ DEFAULTS: Mapping[str, Any] = {
     "CETD_MARKDOWN_FIELD": None,
     "CETD_METADATA_FIELDS": None,
     "CETD_CLEAN_HTML": False,
+    "CETD_DROP_SOURCE": False,
     "CETD_OVERWRITE": True,
     "CETD_DROP_EMPTY": False,
     "CETD_LINK_TABLE_SIZE": 10_000,
+    "CETD_LOG_FIELD_LENGTH": 100,
 }
 """Every setting of scrapy-cetd and its default (the README's settings table lists them)."""
 
@@ -169,9 +171,11 @@ class CETDSettings:
     metadata_fields: dict[str, str] = field(default_factory=dict)
     """Metadata name (a field of :class:`~scrapy_cetd.result.Metadata`) -> item field."""
     clean_html: bool = False
+    drop_source: bool = False
     overwrite: bool = True
     drop_empty: bool = False
     link_table_size: int = DEFAULTS["CETD_LINK_TABLE_SIZE"]
+    log_field_length: int | None = DEFAULTS["CETD_LOG_FIELD_LENGTH"]
 
     @property
     def content_fields(self) -> tuple[str, ...]:
@@ -237,9 +241,11 @@ def read_settings(settings: BaseSettings) -> CETDSettings:
         markdown_field=_optional_str(settings, "CETD_MARKDOWN_FIELD"),
         metadata_fields=_metadata_fields(get("CETD_METADATA_FIELDS")),
         clean_html=settings.getbool("CETD_CLEAN_HTML", DEFAULTS["CETD_CLEAN_HTML"]),
+        drop_source=settings.getbool("CETD_DROP_SOURCE", DEFAULTS["CETD_DROP_SOURCE"]),
         overwrite=settings.getbool("CETD_OVERWRITE", DEFAULTS["CETD_OVERWRITE"]),
         drop_empty=settings.getbool("CETD_DROP_EMPTY", DEFAULTS["CETD_DROP_EMPTY"]),
         link_table_size=link_table_size,
+        log_field_length=_optional_positive(settings, "CETD_LOG_FIELD_LENGTH", int),
     )
 
 

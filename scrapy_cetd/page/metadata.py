@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from functools import cache
 from typing import Any
 from urllib.parse import urljoin
@@ -275,7 +275,7 @@ class _Reader:
             self._all_meta(_META_AUTHORS[:2]),
             (_first_last(name) for name in self._all_meta(_META_AUTHORS[2:3])),
             self._all_meta(_META_AUTHORS[3:]),
-            _first_byline(self.root),
+            _lazy(_first_byline, self.root),  # an XPath over the page: only when needed
         ]
         for source in sources:
             names = _unique(name for raw in source for name in _clean_names(raw))
@@ -436,6 +436,11 @@ def _element_value(element: etree._Element) -> str | None:
     if tag in ("img", "meta"):
         return _clean(element.get("src"))
     return _clean(text_of(element)[:10_000])
+
+
+def _lazy(function: Callable[[etree._Element], list[str]], root: etree._Element) -> Iterator[str]:
+    """``function(root)``, called when the first value is asked for."""
+    yield from function(root)
 
 
 def _first_byline(root: etree._Element) -> list[str]:
