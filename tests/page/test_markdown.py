@@ -235,6 +235,28 @@ def test_literal_markdown_characters_are_escaped_where_they_would_change_meaning
     assert squeezed(markdown_text(markdown)) == squeezed(text_of(page))
 
 
+def test_neighbours_in_two_elements_keep_their_meaning() -> None:
+    """A ``!`` before a link would make it an image; two code spans side by side would read
+    as one; a number then ``. `` from another element would make a list item."""
+    page = (
+        "<body><p>stronger!<a href='https://x.example/8'>[8]</a></p>"
+        "<p><code>U+00DF</code><code>0xC3</code></p><p><b>1</b><span>. bold one</span></p>"
+        "<p><span>2</span>. not a list</p></body>"
+    )
+    markdown = body_markdown(page)
+    assert "stronger\\![\\[8\\]](https://x.example/8)" in markdown
+    assert "`U+00DF` `0xC3`" in markdown
+    assert {t.type for t in tokens(markdown)} == {"paragraph_open", "paragraph_close", "inline"}
+    assert "image" not in inline_kinds(markdown)
+    assert [
+        c.content for t in tokens(markdown) for c in t.children or [] if c.type == "code_inline"
+    ] == [
+        "U+00DF",
+        "0xC3",
+    ]
+    assert squeezed(markdown_text(markdown)) == squeezed(text_of(page))
+
+
 def test_hard_breaks_and_double_breaks() -> None:
     markdown = body_markdown("<body><p>one<br>2. two<br><br>three<br></p></body>")
     assert markdown == "one\\\n2\\. two\n\nthree"
