@@ -11,7 +11,7 @@ from scrapy_cetd.crawl.middleware import (
     dont_cetd,
 )
 from scrapy_cetd.crawl.pipeline import CETDPipeline
-from scrapy_cetd.crawl.spider import get_dom, tps_selector
+from scrapy_cetd.crawl.spider import get_dom, tps_selector, tps_selector_region
 from scrapy_cetd.extractors.base import Extractor
 from scrapy_cetd.extractors.cetd import (
     CompositeTextDensityExtractor,
@@ -28,6 +28,7 @@ from scrapy_cetd.result import EmptyReason, ExtractionResult, Reason
 from scrapy_cetd.tps import (
     TagPathRegion,
     TagPathSplit,
+    TpsOptions,
     prune_tag_paths,
     search_tag_path_region,
 )
@@ -60,6 +61,7 @@ __all__ = [
     "TagPathRegion",
     "TagPathSplit",
     "TextDensityExtractor",
+    "TpsOptions",
     "__version__",
     "classify_page_type",
     "dont_cetd",
@@ -69,4 +71,5 @@ __all__ = [
     "prune_tag_paths",
     "search_tag_path_region",
     "tps_selector",
+    "tps_selector_region",
 ]
