@@ -51,6 +51,7 @@ corpus-demo: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e ".[test,bench]"
 	$(BIN)/python -m benchmarks
+	$(BIN)/python -m benchmarks.metadata
 
 # Coverage-guided fuzzing of extract() and TPS pruning (fuzz/extract.py); not part of `make test`.
 FUZZ_SECONDS ?= 600

@@ -8,7 +8,7 @@ The algorithms and :func:`~scrapy_cetd.extractors.registry.get_extractor` are in
 from __future__ import annotations
 
 import time
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from lxml import etree
@@ -18,15 +18,79 @@ from scrapy_cetd.guard import DEFAULT_MAX_ATTRIBUTES
 from scrapy_cetd.limits import (
     DEFAULT_MAX_BODY_SIZE,
     DEFAULT_MAX_NODES,
-    LIMITS,
     LimitExceededError,
     Limits,
-    deadline,
+    TreeExtractor,
 )
-from scrapy_cetd.page.metadata import page_metadata
+from scrapy_cetd.page.metadata import load_libraries, page_metadata
+from scrapy_cetd.page.output import document_base, finish_html
 from scrapy_cetd.page.page_types import PageType, classify_tree
 from scrapy_cetd.page.parse import Source, decoding_notes, html_response, response_tree
-from scrapy_cetd.result import ExtractionResult
+from scrapy_cetd.result import ExtractionResult, sanitize
+
+
+@dataclass(frozen=True)
+class Outputs:
+    """What a result holds besides the text and HTML (each costs nothing when not asked for).
+
+    The links and images of the HTML are always made absolute against the page's URL and its
+    ``<base href>`` (when there is a URL to resolve them against)."""
+
+    metadata: bool = False
+    """Fill :attr:`~scrapy_cetd.result.ExtractionResult.metadata`."""
+    markdown: bool = False
+    """Fill :attr:`~scrapy_cetd.result.ExtractionResult.markdown`."""
+    clean_html: bool = False
+    """Keep only the semantic attributes in the HTML
+    (:data:`~scrapy_cetd.page.output.SEMANTIC_ATTRIBUTES`)."""
+
+
+class CompletingExtractor:
+    """An extractor whose results get their :class:`Outputs`: the extractor runs, then the
+    page's metadata is read and the HTML finished (absolute links, the clean mode) and written
+    as Markdown, within the time budget that is running. When the budget runs out during
+    that, the extractor's own result is returned (relative links, no metadata, no Markdown).
+
+    Holds only the extractor and the outputs, so it is picklable and thread-safe when the
+    extractor is."""
+
+    def __init__(self, extractor: TreeExtractor, outputs: Outputs) -> None:
+        self.extractor = extractor
+        self.outputs = outputs
+        self.name = str(getattr(extractor, "name", "") or type(extractor).__name__)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.extractor!r}, {self.outputs!r})"
+
+    def extract(self, tree: etree._Element, *, url: str | None = None) -> ExtractionResult:
+        """``extractor.extract(tree, url=url)`` with the outputs added."""
+        result = self.extractor.extract(tree, url=url)
+        if not isinstance(result, ExtractionResult):
+            return result  # Limits.extract names the mistake
+        result = sanitize(result)
+        outputs = self.outputs
+        try:
+            found = page_metadata(tree, url=url, text=result.text) if outputs.metadata else None
+            html, markdown = finish_html(
+                result.html,
+                base_url=document_base(tree, url),
+                clean=outputs.clean_html,
+                markdown=outputs.markdown,
+            )
+        except LimitExceededError:
+            return result
+        return replace(result, html=html, metadata=found, markdown=markdown)
+
+
+def build_completing(
+    algorithm: str, options: dict[str, Any], *, outputs: Outputs
+) -> CompletingExtractor:
+    """:func:`~scrapy_cetd.extractors.registry.build_extractor` with the ``outputs``: what a
+    worker process builds its extractor with, before it takes a page (the libraries metadata
+    needs are loaded then)."""
+    if outputs.metadata:
+        load_libraries()
+    return CompletingExtractor(build_extractor(algorithm, options), outputs)
 
 
 def extract(
@@ -40,6 +104,8 @@ def extract(
     time_budget: float | None = None,
     max_attributes: int | None = DEFAULT_MAX_ATTRIBUTES,
     metadata: bool = False,
+    markdown: bool = False,
+    clean_html: bool = False,
     **options: Any,
 ) -> ExtractionResult:
     """The main content of one page.
@@ -65,10 +131,19 @@ def extract(
     language and site (:func:`~scrapy_cetd.page.metadata.page_metadata`, its language
     identified from the extracted text), read within what is left of ``time_budget``; it stays
     ``None`` when a limit refused the page or the budget ran out. Without it nothing is read.
+    With ``markdown=True`` the result's ``markdown`` holds the main content as Markdown
+    (:mod:`scrapy_cetd.page.markdown`), under the same conditions. The links and images of
+    ``html`` (and of the Markdown) are absolute against ``url`` and the page's ``<base href>``;
+    ``clean_html=True`` keeps only the attributes that carry meaning (``href``, ``src``,
+    ``alt``, ``colspan``, ``lang``...; no ``class``, ``style``, ``id`` or ``data-*``). The text
+    is the same whatever these options.
     """
     start = time.monotonic()
-    extractor = build_extractor(algorithm, options)
-    name = str(getattr(extractor, "name", algorithm))
+    extractor = CompletingExtractor(
+        build_extractor(algorithm, options),
+        Outputs(metadata=metadata, markdown=markdown, clean_html=clean_html),
+    )
+    name = extractor.name
     limits = Limits(
         max_body_size=max_body_size,
         max_nodes=max_nodes,
@@ -88,13 +163,6 @@ def extract(
         tree = response_tree(response)
         del response  # its body and decoded text: the tree holds the page from here on
     result = limits.extract(extractor, tree, url=url, start=start)
-    if metadata and (result.reason_code is None or result.reason_code.value not in LIMITS):
-        try:
-            with deadline(time_budget, start=start):
-                found = page_metadata(tree, url=url, text=result.text)
-        except LimitExceededError:
-            found = None
-        result = replace(result, metadata=found)
     notes = decoding_notes(source, encoding)
     return replace(result, notes=result.notes + notes) if notes else result
 

@@ -83,7 +83,11 @@ def _parser() -> argparse.ArgumentParser:
     pages.add_argument("files", nargs="+", metavar="FILE", help="HTML file (.gz too); - = stdin")
     _add_algorithm_options(pages, many=False)
     pages.add_argument(
-        "--format", choices=("text", "html", "json"), default="text", help="output (text)"
+        "--format",
+        choices=("text", "html", "markdown", "json"),
+        default="text",
+        help="output (text); markdown: CommonMark with GitHub tables, links made absolute "
+        "against --url",
     )
     pages.add_argument("--encoding", help="charset to assume, as an HTTP header would declare")
     pages.add_argument(
@@ -383,7 +387,12 @@ def _extract_file(name: str, args: argparse.Namespace, options: dict[str, Any]) 
     data = _read(name)
     try:
         return extract(
-            data, algorithm=args.algorithm, url=args.url, encoding=args.encoding, **options
+            data,
+            algorithm=args.algorithm,
+            url=args.url,
+            encoding=args.encoding,
+            markdown=args.format == "markdown",
+            **options,
         )
     except ValueError as error:
         raise CommandError(f"{name}: {error}") from None
@@ -410,7 +419,7 @@ def _print_result(
     if result.reason is not None:
         print(f"{PROG}: {name}: nothing extracted: {result.reason}", file=sys.stderr)
         return
-    print(result.text if fmt == "text" else result.html)
+    print({"text": result.text, "markdown": result.markdown}.get(fmt, result.html))
 
 
 def _run_evaluate(args: argparse.Namespace) -> int:

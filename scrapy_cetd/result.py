@@ -116,6 +116,9 @@ class ExtractionResult:
     metadata: Metadata | None = None
     """The page's headline, authors, dates, language... when asked for
     (``extract(..., metadata=True)``); ``None`` otherwise."""
+    markdown: str | None = None
+    """The main content as Markdown (CommonMark with GitHub's tables) when asked for
+    (``extract(..., markdown=True)``; ``""`` for an empty result); ``None`` otherwise."""
 
     def __post_init__(self) -> None:
         if self.reason is not None and self.reason_code is None:

@@ -160,3 +160,26 @@ def test_extract_leaves_no_tree_for_the_cycle_collector(source: str | bytes) -> 
         gc.garbage.clear()
         gc.collect()
     assert not left & {"_Document", "HtmlElement", "HtmlResponse", "Selector"}
+
+
+def test_completing_extractor_pickles_and_gives_up_its_outputs_past_the_budget(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from scrapy_cetd import api
+    from scrapy_cetd.limits import LimitExceededError
+    from scrapy_cetd.result import Reason
+
+    url = "https://news.example/a/storm.html"
+    outputs = api.Outputs(metadata=True, markdown=True)
+    completing = pickle.loads(pickle.dumps(api.build_completing("cetd-plus", {}, outputs=outputs)))
+    full = completing.extract(parse(STORM_PAGE), url=url)
+    assert full.metadata is not None and full.markdown and "https://news.example/x" in full.html
+
+    def out_of_time(*args: object, **kwargs: object) -> None:
+        raise LimitExceededError(Reason.TIME_BUDGET, "no time left")
+
+    monkeypatch.setattr(api, "page_metadata", out_of_time)
+    late = completing.extract(parse(STORM_PAGE), url=url)
+    assert late.text == full.text
+    assert late.metadata is None and late.markdown is None
+    assert 'href="/x"' in late.html  # the extractor's own HTML

@@ -63,6 +63,16 @@ def test_extract_html_and_algorithm_and_option(
     assert 'id="nav"' in out
 
 
+def test_extract_markdown_with_links_absolute_against_the_url(
+    page_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["extract", str(page_file), "--format", "markdown", "--url", "https://news.example/a/"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("# Storm hits the coast\n\nHeavy rain")
+    assert "[local reports](https://news.example/x)" in out
+
+
 def test_extract_json_from_gzip_and_several_files(
     page_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

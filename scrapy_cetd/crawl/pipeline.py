@@ -45,6 +45,7 @@ from scrapy.http import TextResponse
 from scrapy.utils.asyncio import call_later, is_asyncio_available
 from twisted.internet.defer import Deferred
 
+from scrapy_cetd.api import CompletingExtractor, Outputs, build_completing
 from scrapy_cetd.crawl.isolation import ProcessExtractors, extract_response
 from scrapy_cetd.crawl.linking import ItemResponseLinks
 from scrapy_cetd.crawl.middleware import arrival_time, decline_reason
@@ -55,7 +56,7 @@ from scrapy_cetd.page.parse import (
     NotADocumentError,
     html_response,
 )
-from scrapy_cetd.result import ExtractionResult, Reason
+from scrapy_cetd.result import ExtractionResult, Metadata, Reason
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable
@@ -362,7 +363,13 @@ class CETDPipeline:
             )
         self.crawler = crawler
         self.settings: CETDSettings = settings
+        outputs = Outputs(
+            metadata=bool(settings.metadata_fields),
+            markdown=settings.markdown_field is not None,
+            clean_html=settings.clean_html,
+        )
         self.extractor: TreeExtractor = build_extractor(settings.algorithm, settings.options)
+        self._completing = CompletingExtractor(self.extractor, outputs)
         self.limits = Limits(
             max_body_size=settings.max_body_size,
             max_nodes=settings.max_nodes,
@@ -375,7 +382,7 @@ class CETDPipeline:
         if settings.isolation == "process":
             self.processes = ProcessExtractors(
                 settings.workers,
-                build=build_extractor,
+                build=functools.partial(build_completing, outputs=outputs),
                 algorithm=settings.algorithm,
                 options=settings.options,
                 limits=self.limits,
@@ -492,7 +499,8 @@ class CETDPipeline:
     ) -> None:
         settings = self.settings
         writable = self._writable(adapter)
-        if not settings.overwrite and all(_is_set(adapter, name) for name in writable):
+        targets = writable + self._metadata_targets(adapter)
+        if not settings.overwrite and all(_is_set(adapter, name) for name in targets):
             self.crawler.stats.inc_value("cetd/item_skipped_count/already_set")
             return
         extraction = self._extraction(adapter, response, url, decoded)
@@ -515,16 +523,49 @@ class CETDPipeline:
             settings.html_field: result.html,
             settings.text_field: result.text,
             settings.title_field: result.title or "",
+            settings.markdown_field: result.markdown or "",
         }
         try:
             for name in writable:
                 if settings.overwrite or not _is_set(adapter, name):
                     adapter[name] = values[name]
+            self._write_metadata(adapter, result.metadata)
         except Exception as exc:
             raise _NoContentError(
                 "error", "error", f"cannot set the item's fields: {exc!r}"
             ) from exc
         self.crawler.stats.inc_value("cetd/item_extracted_count")
+
+    def _metadata_targets(self, adapter: ItemAdapter) -> tuple[str, ...]:
+        """The item fields of ``CETD_METADATA_FIELDS`` this item can hold (a declared item
+        class gets those it declares)."""
+        targets = tuple(self.settings.metadata_fields.values())
+        declared = ItemAdapter.get_field_names_from_class(type(adapter.item))
+        if declared is None:
+            return targets
+        return tuple(name for name in targets if name in declared)
+
+    def _write_metadata(self, adapter: ItemAdapter, metadata: Metadata | None) -> None:
+        """Write each metadata value the page gives into its field (a tuple as a list); a value
+        the page does not give leaves the field as it is, and is counted in
+        ``cetd/metadata_missing_count/<name>`` (a written one in
+        ``cetd/metadata_count/<name>``). Without ``CETD_OVERWRITE`` a field the spider
+        filled is kept."""
+        chosen = self.settings.metadata_fields
+        if not chosen:
+            return
+        targets = set(self._metadata_targets(adapter))
+        stats = self.crawler.stats
+        for name, field_name in chosen.items():
+            if field_name not in targets:
+                continue
+            value = getattr(metadata, name) if metadata is not None else None
+            if value is None or value == ():
+                stats.inc_value(f"cetd/metadata_missing_count/{name}")
+                continue
+            stats.inc_value(f"cetd/metadata_count/{name}")
+            if self.settings.overwrite or not _is_set(adapter, field_name):
+                adapter[field_name] = list(value) if isinstance(value, tuple) else value
 
     def _extraction(
         self,
@@ -591,7 +632,7 @@ class CETDPipeline:
             None
             if self.processes is not None
             else functools.partial(
-                extract_response, self.extractor, self.limits, response, url=url, start=start
+                extract_response, self._completing, self.limits, response, url=url, start=start
             ),
             name=self._name,
             budget=budget,

@@ -8,10 +8,12 @@ as one enabled by the add-on, and a setting the user set explicitly to ``None`` 
 
 from __future__ import annotations
 
+import json
 import logging
 import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from dataclasses import fields as dataclass_fields
 from typing import TYPE_CHECKING, Any
 
 from scrapy.exceptions import NotConfigured
@@ -21,6 +23,7 @@ from scrapy_cetd.crawl.isolation import ISOLATIONS
 from scrapy_cetd.extractors import DEFAULT_ALGORITHM
 from scrapy_cetd.guard import DEFAULT_MAX_ATTRIBUTES
 from scrapy_cetd.limits import DEFAULT_MAX_BODY_SIZE, DEFAULT_MAX_NODES, DEFAULT_TIME_BUDGET
+from scrapy_cetd.result import Metadata
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -42,6 +45,9 @@ DEFAULTS: Mapping[str, Any] = {
     "CETD_TEXT_FIELD": "main_content_text",
     "CETD_TITLE_FIELD": "main_content_title",
     "CETD_SOURCE_FIELD": None,
+    "CETD_MARKDOWN_FIELD": None,
+    "CETD_METADATA_FIELDS": None,
+    "CETD_CLEAN_HTML": False,
     "CETD_DROP_SOURCE": False,
     "CETD_OVERWRITE": True,
     "CETD_DROP_EMPTY": False,
@@ -96,6 +102,53 @@ def _optional_str(settings: BaseSettings, name: str) -> str | None:
     return value
 
 
+METADATA_NAMES: tuple[str, ...] = tuple(item.name for item in dataclass_fields(Metadata))
+"""The names of the metadata values, which ``CETD_METADATA_FIELDS = True`` also gives the
+item fields."""
+
+
+def _metadata_fields(value: Any) -> dict[str, str]:
+    """``CETD_METADATA_FIELDS``: ``None``/``False`` (off), ``True`` (every value, under its
+    own name), a list of names, or a mapping from metadata name to item field; a JSON text of
+    any of them too (``-s 'CETD_METADATA_FIELDS={"published": "date"}'``)."""
+    original = value
+    if isinstance(value, str):
+        text = value.strip()
+        if text.lower() in ("", "none", "false", "0"):
+            return {}
+        if text.lower() in ("true", "1"):
+            value = True
+        else:
+            try:
+                value = json.loads(text)
+            except ValueError:
+                value = [name.strip() for name in text.split(",")]
+    if value is None or value is False:
+        return {}
+    if value is True:
+        return {name: name for name in METADATA_NAMES}
+    if isinstance(value, list | tuple):
+        value = {name: name for name in value}
+    if not isinstance(value, Mapping):
+        raise ValueError(
+            f"CETD_METADATA_FIELDS must be True, a list of metadata names or a dict of metadata"
+            f" name to item field, not {original!r}"
+        )
+    chosen: dict[str, str] = {}
+    for name, target in value.items():
+        if name not in METADATA_NAMES:
+            raise ValueError(
+                f"CETD_METADATA_FIELDS: {name!r} is no metadata name (one of "
+                f"{', '.join(METADATA_NAMES)}), in {original!r}"
+            )
+        if not isinstance(target, str) or not target.strip():
+            raise ValueError(
+                f"CETD_METADATA_FIELDS: the field for {name!r} must be a field name, not {target!r}"
+            )
+        chosen[name] = target.strip()
+    return chosen
+
+
 @dataclass(frozen=True)
 class CETDSettings:
     """The ``CETD_*`` settings of one crawler, validated (see :data:`DEFAULTS`)."""
@@ -114,6 +167,10 @@ class CETDSettings:
     text_field: str | None = "main_content_text"
     title_field: str | None = "main_content_title"
     source_field: str | None = None
+    markdown_field: str | None = None
+    metadata_fields: dict[str, str] = field(default_factory=dict)
+    """Metadata name (a field of :class:`~scrapy_cetd.result.Metadata`) -> item field."""
+    clean_html: bool = False
     drop_source: bool = False
     overwrite: bool = True
     drop_empty: bool = False
@@ -127,10 +184,11 @@ class CETDSettings:
 
     @property
     def fields(self) -> tuple[str, ...]:
-        """Every field the pipeline writes: the content fields, then the title field. An item
-        class that does not declare the title field just does not get the title."""
-        title = (self.title_field,) if self.title_field is not None else ()
-        return self.content_fields + title
+        """The content fields, then the title and Markdown fields: what the pipeline writes
+        and clears. An item class that does not declare the title or Markdown field just does
+        not get it (nor the metadata fields it does not declare)."""
+        optional = (self.title_field, self.markdown_field)
+        return self.content_fields + tuple(name for name in optional if name is not None)
 
 
 def read_settings(settings: BaseSettings) -> CETDSettings:
@@ -180,6 +238,9 @@ def read_settings(settings: BaseSettings) -> CETDSettings:
         text_field=_optional_str(settings, "CETD_TEXT_FIELD"),
         title_field=_optional_str(settings, "CETD_TITLE_FIELD"),
         source_field=_optional_str(settings, "CETD_SOURCE_FIELD"),
+        markdown_field=_optional_str(settings, "CETD_MARKDOWN_FIELD"),
+        metadata_fields=_metadata_fields(get("CETD_METADATA_FIELDS")),
+        clean_html=settings.getbool("CETD_CLEAN_HTML", DEFAULTS["CETD_CLEAN_HTML"]),
         drop_source=settings.getbool("CETD_DROP_SOURCE", DEFAULTS["CETD_DROP_SOURCE"]),
         overwrite=settings.getbool("CETD_OVERWRITE", DEFAULTS["CETD_OVERWRITE"]),
         drop_empty=settings.getbool("CETD_DROP_EMPTY", DEFAULTS["CETD_DROP_EMPTY"]),

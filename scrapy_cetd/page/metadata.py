@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from functools import cache
 from typing import Any
 from urllib.parse import urljoin
@@ -34,7 +34,7 @@ from scrapy_cetd.page.dom import attribute_owners, local_tag
 from scrapy_cetd.page.markup import ARTICLE_TYPES, text_of
 from scrapy_cetd.result import Metadata
 
-__all__ = ["Metadata", "page_metadata"]
+__all__ = ["Metadata", "load_libraries", "page_metadata"]
 
 
 _MAX_SCRIPT = 2_000_000
@@ -125,6 +125,15 @@ def page_metadata(
     The tree is read, never modified."""
     reader = _Reader(tree.getroottree().getroot(), url)
     return reader.metadata(text)
+
+
+def load_libraries() -> None:
+    """Import htmldate and load py3langid's model now (one to three seconds), rather than in
+    the first call that needs them: a worker process does it before it takes a page, so that
+    no page's time budget pays for it."""
+    import htmldate  # noqa: F401 - imported for its side effect: dateparser's data loaded
+
+    _identifier()
 
 
 class _Reader:
@@ -266,7 +275,7 @@ class _Reader:
             self._all_meta(_META_AUTHORS[:2]),
             (_first_last(name) for name in self._all_meta(_META_AUTHORS[2:3])),
             self._all_meta(_META_AUTHORS[3:]),
-            _first_byline(self.root),
+            _lazy(_first_byline, self.root),  # an XPath over the page: only when needed
         ]
         for source in sources:
             names = _unique(name for raw in source for name in _clean_names(raw))
@@ -427,6 +436,11 @@ def _element_value(element: etree._Element) -> str | None:
     if tag in ("img", "meta"):
         return _clean(element.get("src"))
     return _clean(text_of(element)[:10_000])
+
+
+def _lazy(function: Callable[[etree._Element], list[str]], root: etree._Element) -> Iterator[str]:
+    """``function(root)``, called when the first value is asked for."""
+    yield from function(root)
 
 
 def _first_byline(root: etree._Element) -> list[str]:

@@ -13,13 +13,17 @@ import copy
 import enum
 import re
 from collections.abc import Sequence
+from html import unescape as html_unescape
+from html.parser import HTMLParser
+from urllib.parse import urljoin, urlsplit
 
 import lxml.html
 from lxml import etree
 
-from scrapy_cetd.limits import check_deadline
+from scrapy_cetd.limits import PARSER_MAX_DEPTH, check_deadline
 from scrapy_cetd.page import dom
 from scrapy_cetd.page.dom import BLOCK_TAGS, DomView, joined_text, local_tag
+from scrapy_cetd.page.markdown import to_markdown
 
 _SPACES = re.compile(r"\s+")
 
@@ -412,3 +416,230 @@ def _lines(parts: list[str]) -> str:
     """The text of ``parts`` with each line stripped and empty lines dropped."""
     lines = (line.strip() for line in "".join(parts).split("\n"))
     return "\n".join(line for line in lines if line)
+
+
+# --- the finished HTML: absolute links, the clean mode, and the tree Markdown is written from
+
+URL_ATTRIBUTES = ("href", "src", "poster", "cite", "action", "formaction", "longdesc", "background")
+"""Attributes that hold one URL, made absolute by :func:`absolute_links` (``srcset`` too)."""
+
+SEMANTIC_ATTRIBUTES = frozenset(
+    {
+        *("href", "src", "srcset", "sizes", "alt", "title", "lang", "dir", "cite", "datetime"),
+        *("colspan", "rowspan", "headers", "scope", "abbr", "span", "start", "reversed"),
+        *("value", "type", "poster", "controls", "open", "label", "for", "name", "content"),
+    }
+)
+"""The attributes :func:`clean_attributes` keeps: what the content means, not how the site
+styles or scripts it (``class``, ``style``, ``id``, ``data-*``, ``on*``... go)."""
+
+_LANGUAGE_CLASS = re.compile(r"^(?:language|lang)-[\w#+.-]{1,40}$")
+_URL_MARKERS = tuple(f" {name}=" for name in (*URL_ATTRIBUTES, "srcset"))
+
+
+def document_base(tree: etree._Element, url: str | None) -> str | None:
+    """The URL relative links of ``tree``'s document resolve against: ``url`` joined with the
+    document's first ``<base href>``, as a browser resolves them; ``None`` when neither
+    gives an absolute URL. A ``<base href>`` that makes no valid URL (a port that is not a
+    number...) is ignored, as browsers ignore it."""
+    page = url if url and _absolute_url(url) else None
+    for element in tree.getroottree().getroot().iter("base"):
+        href = (element.get("href") or "").strip()
+        if href:
+            joined = _join(page, href) if page else href
+            return joined if _absolute_url(joined) else page
+    return page
+
+
+def _absolute_url(url: str) -> bool:
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - raises ValueError for a port that is no number
+    except ValueError:
+        return False
+    return bool(parts.scheme and parts.netloc)
+
+
+def content_tree(html: str) -> etree._Element:
+    """A tree of an extraction's ``html`` (one element serialised, as
+    :attr:`~scrapy_cetd.result.ExtractionResult.html` is): its root is that element.
+
+    lxml's parser stops at :data:`~scrapy_cetd.limits.PARSER_MAX_DEPTH`; the HTML of a tree
+    given to :func:`scrapy_cetd.extract` already parsed can nest deeper, and is then parsed by
+    Python's :mod:`html.parser` into a tree of the same elements."""
+    document = lxml.html.document_fromstring(html, parser=_PARSER)
+    body = document.find("body")
+    if body is None:  # pragma: no cover - lxml's HTML parser always makes one
+        body = document
+    root = body if html[:5].lower() == "<body" or len(body) != 1 else body[0]
+    if _reaches(root, PARSER_MAX_DEPTH - 2):
+        return _python_tree(html)
+    for element in root.iter(*_RAW_TEXT):
+        _unescape_raw_text(element)
+    return root
+
+
+_RAW_TEXT = ("iframe", "noembed", "noframes", "xmp", "plaintext")
+"""Elements whose text lxml writes escaped (``&lt;``) and its parser reads back raw: the
+text of the first parse is restored by unescaping it."""
+
+
+def _unescape_raw_text(element: etree._Element) -> None:
+    text = element.text
+    if not text:
+        return
+    if local_tag(element) == "plaintext":
+        # it reads everything up to the end, the end tags written after it included
+        text = text[: text.rfind("</plaintext")] if "</plaintext" in text else text
+    if "&" in text or element.text != text:
+        element.text = html_unescape(text)
+
+
+_PARSER = lxml.html.HTMLParser(huge_tree=True)
+
+
+def _reaches(root: etree._Element, depth: int) -> bool:
+    """Whether the last descendant of ``root`` lies ``depth`` elements below it (where lxml's
+    parser stops reading a document that nests deeper)."""
+    node, level = root, 0
+    while len(node) and level < depth:
+        node = node[-1]
+        level += 1
+    return level >= depth
+
+
+class _TreeBuilder(HTMLParser):
+    """Python's HTML tokenizer feeding lxml's :class:`~lxml.etree.TreeBuilder`: the HTML of an
+    extraction (well formed: every element closed, as lxml writes it) at any depth."""
+
+    _VOID = frozenset(
+        {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param"}
+        | {"source", "track", "wbr", "basefont", "frame", "keygen"}
+    )
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.builder = etree.TreeBuilder()
+        self.open: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        attributes: dict[str | bytes, str | bytes] = {}
+        for name, value in attrs:
+            with contextlib.suppress(ValueError):
+                etree.QName(name)  # a name lxml accepts
+                attributes[name] = value or ""
+        self.builder.start(tag, attributes)
+        if tag in self._VOID:
+            self.builder.end(tag)
+        else:
+            self.open.append(tag)
+
+    def handle_endtag(self, tag: str) -> None:
+        if not self.open or (self.open[-1] != tag and tag not in self.open):
+            return  # a stray end tag (lxml writes none)
+        while self.open:
+            name = self.open.pop()
+            self.builder.end(name)
+            if name == tag:
+                break
+
+    def handle_data(self, data: str) -> None:
+        self.builder.data(data)
+
+
+def _python_tree(html: str) -> etree._Element:
+    builder = _TreeBuilder()
+    builder.feed(html)
+    builder.close()
+    while builder.open:
+        builder.builder.end(builder.open.pop())
+    root: etree._Element = builder.builder.close()
+    return root
+
+
+def absolute_links(root: etree._Element, base_url: str) -> bool:
+    """Make the links and images below ``root`` absolute against ``base_url`` (the attributes
+    of :data:`URL_ATTRIBUTES` and every URL of a ``srcset``); whether anything changed. A
+    value that :func:`~urllib.parse.urljoin` cannot read stays as it is."""
+    changed = False
+    elements = list(root.iter())  # every proxy alive: see _trim
+    for i, element in enumerate(elements):
+        if i & _CHECK_EVERY == _CHECK_EVERY:
+            check_deadline("making the links absolute")
+        attributes = element.attrib
+        if not attributes:
+            continue
+        for name in URL_ATTRIBUTES:
+            value = attributes.get(name)
+            if value is not None and value.strip():
+                absolute = _join(base_url, value.strip())
+                if absolute != value:
+                    attributes[name] = absolute
+                    changed = True
+        srcset = attributes.get("srcset")
+        if srcset:
+            absolute = ", ".join(
+                " ".join([_join(base_url, parts[0]), *parts[1:]])
+                for candidate in srcset.split(",")
+                if (parts := candidate.split())
+            )
+            if absolute != srcset:
+                attributes["srcset"] = absolute
+                changed = True
+    return changed
+
+
+def _join(base_url: str, value: str) -> str:
+    try:
+        return urljoin(base_url, value)
+    except ValueError:
+        return value
+
+
+def clean_attributes(root: etree._Element) -> bool:
+    """Keep only the :data:`SEMANTIC_ATTRIBUTES` below ``root`` (and, on ``<pre>`` and
+    ``<code>``, the ``language-…`` class that names a code block's language); whether
+    anything changed."""
+    changed = False
+    elements = list(root.iter())
+    for i, element in enumerate(elements):
+        if i & _CHECK_EVERY == _CHECK_EVERY:
+            check_deadline("cleaning the attributes")
+        attributes = element.attrib
+        if not attributes:
+            continue
+        drop = [name for name in attributes if name not in SEMANTIC_ATTRIBUTES]
+        if not drop:
+            continue
+        language = ""
+        if local_tag(element) in ("pre", "code"):
+            names = (attributes.get("class") or "").split()
+            language = next((name for name in names if _LANGUAGE_CLASS.match(name)), "")
+        for name in drop:
+            del attributes[name]
+        if language:
+            attributes["class"] = language
+        changed = True
+    return changed
+
+
+def finish_html(
+    html: str, *, base_url: str | None, clean: bool = False, markdown: bool = False
+) -> tuple[str, str | None]:
+    """An extraction's ``html`` with its links absolute against ``base_url`` and, when
+    ``clean``, only its semantic attributes; and its Markdown when ``markdown`` (else
+    ``None``). The HTML is parsed again only when something may change, and written again
+    only when something did: otherwise it is returned as it is."""
+    if not html:
+        return html, "" if markdown else None
+    relative = base_url is not None and any(marker in html for marker in _URL_MARKERS)
+    if not (relative or clean or markdown):
+        return html, None
+    root = content_tree(html)
+    changed = absolute_links(root, base_url) if relative and base_url is not None else False
+    text = to_markdown(root, base_url=base_url) if markdown else None
+    if clean:
+        changed = clean_attributes(root) or changed
+    if changed:
+        html = lxml.html.tostring(root, encoding="unicode", with_tail=False)
+    return html, text

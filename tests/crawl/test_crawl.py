@@ -242,6 +242,56 @@ def test_a_page_whose_meta_charset_names_no_text_encoding_gives_its_item(
     assert result.stats["cetd/response_charset_ignored_count"] == 1
 
 
+class OnePageSpider(scrapy.Spider):
+    """Fetches ``page`` and yields one dict item for it."""
+
+    name = "one_page"
+
+    def __init__(self, base: str, page: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.base = base
+        self.page = page
+
+    async def start(self) -> AsyncIterator[Any]:
+        yield scrapy.Request(self.base + self.page)
+
+    def parse(self, response: Response) -> Iterator[Any]:
+        yield {"url": response.url}
+
+
+@pytest.mark.parametrize("isolation", ["threads", "process"])
+def test_a_crawl_writes_metadata_markdown_and_absolute_links(
+    tmp_path: Path, isolation: str
+) -> None:
+    head = (
+        '<head><title>Story | Example News</title><base href="/news/">'
+        '<script type="application/ld+json">{"@type": "NewsArticle", "headline": "Story",'
+        ' "datePublished": "2024-05-06", "author": {"@type": "Person", "name": "Ann Lee"}}'
+        "</script>"
+    )
+    (tmp_path / "story.html").write_text(article("Story").replace("<head>", head, 1))
+    with serve(tmp_path) as base:
+        crawler = make_crawler(
+            OnePageSpider,
+            {
+                "ADDONS": {"scrapy_cetd.Addon": 100},
+                "CETD_ISOLATION": isolation,
+                "CETD_WORKERS": 1,
+                "CETD_METADATA_FIELDS": {"published": "date", "authors": "author"},
+                "CETD_MARKDOWN_FIELD": "markdown",
+            },
+        )
+        result = crawl(crawler, base=base, page="story.html")
+    (item,) = result.items
+    assert item["date"] == "2024-05-06"
+    assert item["author"] == ["Ann Lee"]
+    assert item["markdown"].startswith("# Story\n\nStory: heavy rain")
+    assert f"[local reports]({base}x)" in item["markdown"]
+    assert f'<a href="{base}x">local reports</a>' in item["main_content_html"]
+    assert "heavy rain" in item["main_content_text"]
+    assert result.stats["cetd/metadata_count/published"] == 1
+
+
 class SourceSpider(scrapy.Spider):
     """Items with the page's raw bytes in ``html``: three from ``start()`` (no response), and
     one per article whose response is linked (the field is then not needed)."""

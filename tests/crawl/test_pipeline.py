@@ -474,6 +474,82 @@ def test_a_charset_label_that_names_no_text_encoding_is_ignored(isolation: str) 
     assert harness.stat("cetd/item_extracted_count") == 1
 
 
+META_PAGE = STORM_PAGE.replace(
+    "<title>t</title>",
+    "<title>Storm hits the coast | Example News</title>"
+    '<meta property="og:site_name" content="Example News">'
+    '<meta name="author" content="By Jane Doe">'
+    '<meta property="article:published_time" content="2011-03-14T08:00:00Z">',
+)
+
+
+def test_metadata_goes_to_the_fields_the_user_names() -> None:
+    harness = Harness(CETD_METADATA_FIELDS={"published": "date", "authors": "author"})
+    item = harness.run({"url": URL}, page(META_PAGE))
+    assert item["date"] == "2011-03-14T08:00:00Z"
+    assert item["author"] == ["Jane Doe"]
+    assert item["main_content_text"] == EXPECTED.text
+    assert harness.stat("cetd/metadata_count/published") == 1
+    assert harness.stat("cetd/metadata_count/authors") == 1
+
+
+def test_metadata_true_writes_every_value_the_page_gives_and_counts_the_missing() -> None:
+    harness = Harness(CETD_METADATA_FIELDS=True)
+    item = harness.run({"url": URL, "categories": ["kept"]}, page(META_PAGE))
+    assert item["title"] == "Storm hits the coast"
+    assert item["site_name"] == "Example News"
+    assert item["language"] == "en"
+    assert item["categories"] == ["kept"]  # the page gives none: the spider's value stays
+    assert "modified" not in item
+    assert harness.stat("cetd/metadata_missing_count/modified") == 1
+    assert harness.stat("cetd/metadata_missing_count/categories") == 1
+
+
+def test_metadata_follows_declared_items_and_overwrite() -> None:
+    class Dated(scrapy.Item):
+        main_content_html = scrapy.Field()
+        main_content_text = scrapy.Field()
+        date = scrapy.Field()
+
+    harness = Harness(
+        CETD_METADATA_FIELDS={"published": "date", "authors": "author"}, CETD_OVERWRITE=False
+    )
+    item = harness.run(Dated(date="2020-01-01"), page(META_PAGE))
+    assert dict(item) == {
+        "main_content_html": EXPECTED.html,
+        "main_content_text": EXPECTED.text,
+        "date": "2020-01-01",
+    }
+    every_set = {
+        "main_content_html": "<p>mine</p>",
+        "main_content_text": "mine",
+        "main_content_title": "mine",
+        "date": "2020-01-01",
+    }
+    assert harness.run(dict(every_set), page(META_PAGE))["author"] == ["Jane Doe"]
+    assert harness.run({**every_set, "author": ["Me"]}, page(META_PAGE))["author"] == ["Me"]
+    assert harness.stat("cetd/item_skipped_count/already_set") == 1
+    fresh = Harness(CETD_METADATA_FIELDS={"published": "date"})
+    assert fresh.run(Dated(date="2020-01-01"), page(META_PAGE))["date"] == "2011-03-14T08:00:00Z"
+
+
+def test_markdown_field_and_clean_html() -> None:
+    harness = Harness(CETD_MARKDOWN_FIELD="markdown", CETD_CLEAN_HTML=True)
+    item = harness.run({"url": URL}, page())
+    assert item["markdown"].startswith("# Storm hits the coast\n\nHeavy rain")
+    assert "[local reports](http://127.0.0.1/x)" in item["markdown"]
+    assert item["main_content_text"] == EXPECTED.text
+    assert 'id="content"' in EXPECTED.html and "id=" not in item["main_content_html"]
+    failed = harness.run({"url": URL}, page(""))
+    assert failed["markdown"] == ""
+    assert "markdown" not in Harness().run({"url": URL}, page())
+
+
+def test_links_of_the_html_field_are_absolute() -> None:
+    item = Harness().run({"url": URL}, page())
+    assert '<a href="http://127.0.0.1/x">local reports</a>' in item["main_content_html"]
+
+
 class SourceItem(scrapy.Item):
     url = scrapy.Field()
     raw = scrapy.Field()

@@ -96,3 +96,45 @@ def test_cetd_enabled_false_is_one_info_line_not_warnings(
     assert [(r.levelno, r.getMessage()) for r in ours] == [
         (logging.INFO, "scrapy-cetd is off (CETD_ENABLED is False)")
     ]
+
+
+def test_metadata_fields_forms() -> None:
+    every = read_settings(Settings({"CETD_METADATA_FIELDS": True})).metadata_fields
+    assert every["published"] == "published" and every["authors"] == "authors"
+    assert len(every) == 11
+    assert read_settings(Settings()).metadata_fields == {}
+    for off in (None, False, "None", "", "false"):
+        assert read_settings(Settings({"CETD_METADATA_FIELDS": off})).metadata_fields == {}
+    mapping = {"published": "date", "authors": "author"}
+    assert read_settings(Settings({"CETD_METADATA_FIELDS": mapping})).metadata_fields == mapping
+    assert read_settings(cmdline(CETD_METADATA_FIELDS='{"published": "date"}')).metadata_fields == {
+        "published": "date"
+    }
+    assert read_settings(cmdline(CETD_METADATA_FIELDS="title,language")).metadata_fields == {
+        "title": "title",
+        "language": "language",
+    }
+    assert read_settings(cmdline(CETD_METADATA_FIELDS="True")).metadata_fields == every
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ({"publshed": "date"}, "'publshed' is no metadata name"),
+        ({"published": ""}, "the field for 'published' must be a field name"),
+        ({"published": 3}, "the field for 'published' must be a field name"),
+        (42, "must be True, a list of metadata names or a dict"),
+    ],
+)
+def test_metadata_fields_mistakes_stop_the_crawl_at_start_up(value: Any, message: str) -> None:
+    with pytest.raises(ValueError, match=f"CETD_METADATA_FIELDS.*{message}"):
+        read_settings(Settings({"CETD_METADATA_FIELDS": value}))
+
+
+def test_markdown_field_and_clean_html() -> None:
+    settings = read_settings(cmdline(CETD_MARKDOWN_FIELD="markdown", CETD_CLEAN_HTML="true"))
+    assert settings.markdown_field == "markdown" and settings.clean_html
+    assert settings.fields[-1] == "markdown"
+    default = read_settings(Settings())
+    assert default.markdown_field is None and not default.clean_html
+    assert read_settings(cmdline(CETD_MARKDOWN_FIELD="None")).markdown_field is None

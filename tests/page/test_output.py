@@ -14,7 +14,15 @@ from lxml import etree
 from scrapy_cetd import extract
 from scrapy_cetd.page import dom
 from scrapy_cetd.page.dom import DomView, build_view
-from scrapy_cetd.page.output import Keep, content_modes, element_text, render
+from scrapy_cetd.page.output import (
+    Keep,
+    content_modes,
+    content_tree,
+    document_base,
+    element_text,
+    finish_html,
+    render,
+)
 
 
 def body_view(html: str):  # type: ignore[no-untyped-def]
@@ -203,3 +211,106 @@ def test_deep_pages_are_linear_in_their_depth(
     assert dom.hidden_text_length(large[0]) == 10 * depth
     ratio = best_time(lambda: work(large[0])) / best_time(lambda: work(small[0]))
     assert ratio < LINEAR_10X, f"10x the depth took {ratio:.0f}x the time"
+
+
+# --- the finished HTML: absolute links and the clean mode
+
+ARTICLE = (
+    "<html><head>{head}</head><body><nav><a href='/'>Home</a></nav><article class='post'>"
+    "<h1 id='t' style='color:red'>Title</h1><p data-id='7' class='lead' onclick='x()'>"
+    + "A paragraph long enough to be the main content of this page. "
+    * 4
+    + "<a href='rel/page.html' class='l' title='T'>a link</a>, <a href='#note'>a note</a>, "
+    "<a href='mailto:a@b.example'>mail</a> and "
+    "<img src='img/a.png' srcset='img/a.png 1x, /img/b.png 2x' alt='A' width='5'>.</p>"
+    "<table><tr><td colspan='2' class='c'>cell</td></tr></table>"
+    "<pre class='language-py hl'><code class='language-py'>x = 1</code></pre></article>"
+    "</body></html>"
+)
+
+
+def test_links_and_images_are_absolute_against_the_url_and_the_base_href() -> None:
+    url = "https://example.com/news/2024/story.html"
+    plain = extract(ARTICLE.format(head=""))
+    result = extract(ARTICLE.format(head=""), url=url)
+    assert result.text == plain.text
+    assert 'href="https://example.com/news/2024/rel/page.html"' in result.html
+    assert 'href="https://example.com/news/2024/story.html#note"' in result.html
+    assert 'href="mailto:a@b.example"' in result.html
+    assert 'src="https://example.com/news/2024/img/a.png"' in result.html
+    assert (
+        'srcset="https://example.com/news/2024/img/a.png 1x, https://example.com/img/b.png 2x"'
+        in result.html
+    )
+    assert 'class="lead"' in result.html  # the default keeps every attribute
+    based = extract(ARTICLE.format(head="<base href='/base/'>"), url=url)
+    assert 'href="https://example.com/base/rel/page.html"' in based.html
+    assert based.text == plain.text
+
+
+def test_without_a_url_the_html_is_the_extractors_own() -> None:
+    page = ARTICLE.format(head="")
+    result = extract(page)
+    assert 'href="rel/page.html"' in result.html
+    assert extract(page, url="not a url").html == result.html
+    assert extract(ARTICLE.format(head="<base href='http://b.example/'>")).html != result.html
+
+
+def test_clean_mode_keeps_the_semantic_attributes_only() -> None:
+    page = ARTICLE.format(head="")
+    result = extract(page, url="https://example.com/", clean_html=True)
+    assert result.text == extract(page).text
+    assert 'href="https://example.com/rel/page.html" title="T"' in result.html
+    html = (
+        "<body class='b'><h1 id='t' style='color:red'>Title</h1><p data-id='7' lang='en'>"
+        "<a href='/x' class='l' onclick='go()'>x</a><img src='a.png' alt='A' width='5'></p>"
+        "<table><tr><td colspan='2' class='c'>cell</td></tr></table>"
+        "<pre class='language-py hl'><code class='lang-py x'>x = 1</code></pre></body>"
+    )
+    cleaned, _ = finish_html(html, base_url=None, clean=True)
+    assert cleaned == (
+        '<body><h1>Title</h1><p lang="en"><a href="/x">x</a><img src="a.png" alt="A"></p>'
+        '<table><tr><td colspan="2">cell</td></tr></table>'
+        '<pre class="language-py"><code class="lang-py">x = 1</code></pre></body>'
+    )
+    assert element_text(content_tree(cleaned)) == element_text(content_tree(html))
+
+
+def test_document_base() -> None:
+    tree = lxml.html.document_fromstring("<html><head><base href='../up/'></head><body></body>")
+    assert document_base(tree, "https://example.com/a/b/c") == "https://example.com/a/up/"
+    assert document_base(tree, None) is None
+    assert document_base(parse("<p>x</p>"), "https://example.com/") == "https://example.com/"
+    broken = lxml.html.document_fromstring("<head><base href='https://x.example:port/'></head>")
+    assert document_base(broken, "https://example.com/") == "https://example.com/"
+
+
+def test_finish_html_leaves_html_without_links_as_it_is() -> None:
+    html = "<body><p class='x'>Text &amp; more</p></body>"
+    assert finish_html(html, base_url="https://example.com/") == (html, None)
+
+
+@pytest.mark.parametrize("tag", ["iframe", "noembed", "noframes", "xmp"])
+def test_text_that_lxml_reads_back_raw_is_restored(tag: str) -> None:
+    """lxml writes the text of these elements escaped and reads it back raw: the reparse
+    restores the text of the first parse, so neither the HTML nor the Markdown changes it."""
+    root = lxml.html.document_fromstring(
+        f"<body><div><{tag}>a &amp;lt; &lt;b&gt;</{tag}><a href='x'>l</a></div></body>"
+    )
+    body = root.find("body")
+    assert body is not None
+    html = lxml.html.tostring(body, encoding="unicode")
+    again = content_tree(html)
+    assert [e.text for e in again.iter(tag)] == [e.text for e in body.iter(tag)]
+    finished, _ = finish_html(html, base_url="https://example.com/")
+    assert finished == html.replace('href="x"', 'href="https://example.com/x"')
+
+
+def test_html_deeper_than_the_parser_reads_is_finished_whole() -> None:
+    _root, chain = deep_chain(5_000)
+    chain[-1].append(lxml.html.fragment_fromstring("<a href='deep'>deep link</a>"))
+    html = lxml.html.tostring(chain[0], encoding="unicode")
+    finished, markdown = finish_html(html, base_url="https://example.com/", markdown=True)
+    assert 'href="https://example.com/deep"' in finished
+    assert finished.count("<div>") == 5_000
+    assert markdown == "[deep link](https://example.com/deep)"

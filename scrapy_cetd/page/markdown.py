@@ -1,0 +1,765 @@
+"""The main content as Markdown (CommonMark with GitHub's tables and strikethrough).
+
+:func:`to_markdown` writes the tree of an extraction's HTML (``ExtractionResult.html`` parsed
+again, see :func:`scrapy_cetd.page.output.content_tree`) as Markdown that a CommonMark parser
+reads back as the same text, in the same structure:
+
+- headings as ATX headings (``## ...``), paragraphs separated by a blank line, ``<br>`` as a
+  hard line break (``\\`` at the end of the line), ``<hr>`` as ``---``;
+- lists as CommonMark lists, each item's content indented under its marker so that nested lists
+  stay nested; an ``<ol>`` keeps its ``start``; a list directly inside a list (a common error of
+  real pages) is nested in the item before it;
+- ``<pre>`` as a fenced code block, longer than any run of backticks inside it, with the
+  language of a ``class="language-…"`` (or ``lang-…``) on the ``<pre>`` or its ``<code>``;
+  ``<code>``, ``<kbd>``, ``<samp>`` and ``<tt>`` as code spans;
+- data tables as GitHub tables: the first row is the header row, every row has as many cells as
+  the widest, a cell spanning several columns or rows (``colspan`` / ``rowspan``) leaves empty
+  cells where it spans, so the columns stay aligned, and ``|`` is escaped. A table used for
+  layout (a cell holding paragraphs, headings, lists, a code block, a quote or another table,
+  or text outside its cells, or a single cell) is written as the blocks it holds;
+- block quotes with ``>``, links as ``[text](url)`` and images as ``![alt](src)``, both made
+  absolute against ``base_url`` (the page's URL joined with its ``<base href>``);
+  ``javascript:`` links keep their text only;
+- ``<b>``/``<strong>`` as ``**``, ``<i>``/``<em>`` as ``*``, ``<del>``/``<s>`` as ``~~``, where
+  the delimiters can open and close (the emphasised text starts and ends with a letter or a
+  digit); elsewhere the text is written plain.
+
+Literal characters that would change the meaning are escaped with a backslash: ``\\``,
+``` ` ```, ``[``, ``]``, ``<``, ``|`` and ``~`` everywhere; ``*`` unless it stands between two
+spaces; ``_`` unless it stands between two letters or digits (``snake_case``); ``&`` before
+what could be an entity; at the start of a line ``#``, ``>``, ``-``, ``+``, ``=`` and the ``.``
+or ``)`` of a number (``1986\\. That year``). A ``[`` is always escaped because whether it
+opens a link depends on text up to a ``]`` that may lie in another element.
+
+The text is the one :func:`~scrapy_cetd.page.output.element_text` reads from the same tree:
+whitespace is collapsed, nothing is added but the Markdown syntax and image descriptions.
+
+The walk is one pass of :func:`lxml.etree.iterwalk` (no recursion: trees nest 10,000 deep),
+plus one for pages with tables, linear in the tree: every element's text is appended once, and
+a frame of the walk holds what its element produced until it closes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import unicodedata
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from urllib.parse import urljoin
+
+from lxml import etree
+
+from scrapy_cetd.limits import check_deadline
+from scrapy_cetd.page.dom import BLOCK_TAGS, local_tag
+
+__all__ = ["to_markdown"]
+
+_CHECK_EVERY = 4095
+
+_SPACES = re.compile(r"\s+")
+_ESCAPED = re.compile(r"[\\`\[\]<|~]|&(?=[#A-Za-z0-9])")
+"""Characters escaped wherever they are (see the module's docstring)."""
+_LINE_START = re.compile(r"[#>+=-]|\d{1,9}(?=[.)](?: |$))")
+"""At the start of a line: a character that would start a heading, a quote, a list item, a
+setext underline or a thematic break, or the number of an ordered list item (whose ``.`` or
+``)`` is escaped)."""
+_ENDS_NUMBER = re.compile(r"[.)](?: |$)")
+_LANGUAGE = re.compile(r"^(?:language|lang)-([\w#+.-]{1,40})$")
+_URL_UNSAFE = str.maketrans(
+    {" ": "%20", "<": "%3C", ">": "%3E", "(": "%28", ")": "%29", "|": "%7C", "\\": "%5C"}
+)
+"""Characters of a URL written as ``%XX`` in a link destination (equivalent in a URL)."""
+
+_NOT_LINKS = ("javascript:", "vbscript:", "file:", "data:")
+"""Schemes CommonMark parsers refuse as link destinations (markdown-it's ``validateLink``)."""
+_HEADINGS = {f"h{n}": n for n in range(1, 7)}
+_EMPHASIS = {"b": "**", "strong": "**", "i": "*", "em": "*", "del": "~~", "s": "~~"}
+_EMPHASIS["strike"] = "~~"
+_CODE = frozenset({"code", "kbd", "samp", "tt"})
+_LISTS = frozenset({"ul", "ol", "menu"})
+_CELLS = frozenset({"td", "th"})
+_ROW_GROUPS = frozenset({"thead", "tbody", "tfoot"})
+_TABLE_PARTS = frozenset({"caption", "colgroup", "col", "tr", *_ROW_GROUPS})
+_LAYOUT_MARKERS = frozenset({"table", "p", "ul", "ol", "dl", "pre", "blockquote", "hr", *_HEADINGS})
+"""Elements that make a table a layout table when a cell holds one."""
+_BLOCKS = BLOCK_TAGS | {"center", "details", "summary", "fieldset", "legend", "caption"}
+_SKIPPED = frozenset({"script", "style", "template", "head", "title", "meta", "link"})
+_MAX_COLSPAN = 1000
+_MAX_GRID = 200_000
+"""Cells of one table's grid beyond which its spans are ignored (each cell in one column)."""
+_MAX_START = 999_999_999
+
+
+def to_markdown(root: etree._Element, *, base_url: str | None = None) -> str:
+    """``root`` and everything below it as Markdown (see the module's docstring); links and
+    images are resolved against ``base_url`` when it is given. ``root`` is read, never
+    modified."""
+    return _Writer(root, base_url).run()
+
+
+@dataclass
+class _Inline:
+    """Inline Markdown being written: a paragraph's, or an inline element's before it closes."""
+
+    parts: list[str] = field(default_factory=list)
+    start: bool = True
+    """At the start of a line: nothing written since the paragraph began or the last break."""
+    space: bool = False
+    """A space is due before what comes next."""
+    lead: bool = False
+    """The content began with a space (an inline element moves it before its delimiters)."""
+    number: bool = False
+    """The line so far is a number, which a ``.`` or ``)`` would make a list item's."""
+
+    def last(self) -> str:
+        for part in reversed(self.parts):
+            if part:
+                return part[-1]
+        return ""
+
+    def text(self, raw: str) -> None:
+        """Append ``raw`` as text: whitespace collapsed, Markdown characters escaped."""
+        if not raw:
+            return
+        collapsed = _SPACES.sub(" ", raw)
+        if collapsed[0] == " ":
+            self._space()
+        words = collapsed.strip(" ")
+        if words:
+            escaped = _escape(words, line_start=self.start)
+            if self.number and not self.space and _ENDS_NUMBER.match(escaped):
+                escaped = "\\" + escaped  # the line so far is a number: "1" then ". x"
+            number = self.start and len(escaped) < 10 and escaped.isdigit()
+            self.markup(escaped)
+            self.number = number
+        if collapsed[-1] == " " and words:
+            self.space = True
+
+    def _space(self) -> None:
+        if not self.parts:
+            self.lead = True
+        elif not self.start:
+            self.space = True
+
+    def markup(self, markdown: str) -> None:
+        """Append ``markdown`` as it is (after the space that is due)."""
+        if not markdown:
+            return
+        if self.space and self.parts and not self.start:
+            self.parts.append(" ")
+        elif markdown[0] == "[" and _bang(self.parts[-1] if self.parts else ""):
+            self.parts[-1] = self.parts[-1][:-1] + "\\!"  # "![" would open an image
+        self.space = False
+        self.parts.append(markdown)
+        self.start = False
+        self.number = False
+
+    def hard_break(self) -> bool:
+        """End the line; ``False`` when the line is still empty (a second ``<br>``)."""
+        if self.start:
+            return False
+        self.parts.append("\\\n")
+        self.start = True
+        self.space = False
+        self.number = False
+        return True
+
+    def value(self) -> str:
+        text = "".join(self.parts)
+        while text.endswith("\\\n"):
+            text = text[:-2]
+        return text.strip(" ")
+
+
+def _bang(markdown: str) -> bool:
+    """Whether ``markdown`` ends with a ``!`` that a ``[`` after it would make an image's."""
+    return markdown.endswith("!") and not markdown.endswith("\\!")
+
+
+def _escape(text: str, *, line_start: bool) -> str:
+    """``text`` (whitespace collapsed, not empty) with the characters that would change its
+    meaning escaped."""
+    escaped = _ESCAPED.sub(lambda m: "\\" + m.group(), text)
+    if "*" in escaped or "_" in escaped:
+        escaped = _escape_delimiters(escaped)
+    if line_start:
+        match = _LINE_START.match(escaped)
+        if match is not None:
+            end = match.end()
+            if match.group()[0].isdigit():
+                escaped = f"{escaped[:end]}\\{escaped[end:]}"
+            else:
+                escaped = "\\" + escaped
+    return escaped
+
+
+def _escape_delimiters(text: str) -> str:
+    """``*`` escaped unless between two spaces, ``_`` unless between two letters or digits
+    (the edges of ``text`` count as neither: what is next to them is unknown)."""
+    out: list[str] = []
+    last = len(text) - 1
+    for i, char in enumerate(text):
+        if char == "*":
+            if not (0 < i < last and text[i - 1] == " " and text[i + 1] == " "):
+                out.append("\\")
+        elif char == "_" and not (0 < i < last and text[i - 1].isalnum() and text[i + 1].isalnum()):
+            out.append("\\")
+        out.append(char)
+    return "".join(out)
+
+
+def _is_word(char: str) -> bool:
+    """A letter, a digit or a combining mark: what a delimiter may touch on either side."""
+    return bool(char) and unicodedata.category(char)[0] in "LNM"
+
+
+@dataclass
+class _Container:
+    """Where blocks go: the root, a block quote or a list item."""
+
+    kind: str
+    blocks: list[tuple[str, list[str]]] = field(default_factory=list)
+    paragraph: _Inline = field(default_factory=_Inline)
+    last_list: str = ""
+    """The marker of the list just written here, so that a list right after it gets the other
+    marker (CommonMark would join two lists of the same marker into one)."""
+
+    def flush(self) -> None:
+        text = self.paragraph.value()
+        if text:
+            self.blocks.append(("paragraph", text.split("\n")))
+            self.last_list = ""
+        self.paragraph = _Inline()
+
+    def add(self, kind: str, lines: list[str]) -> None:
+        self.flush()
+        if lines:
+            self.blocks.append((kind, lines))
+            if not kind.endswith("list"):
+                self.last_list = ""
+
+    def lines(self) -> list[str]:
+        self.flush()
+        out: list[str] = []
+        previous = ""
+        for kind, lines in self.blocks:
+            # a list interrupts the paragraph of its item: no blank line, the list stays tight
+            if out and not (self.kind == "item" and previous == "paragraph" and kind == "list"):
+                out.append("")
+            out.extend(lines)
+            previous = kind
+        return out
+
+
+@dataclass
+class _List:
+    ordered: bool
+    start: int
+    marker: str
+    items: list[_Container] = field(default_factory=list)
+
+    def item(self) -> _Container:
+        if not self.items:
+            self.items.append(_Container("item"))
+        return self.items[-1]
+
+    def lines(self) -> list[str]:
+        rendered = [lines for item in self.items if (lines := item.lines())]
+        loose = any(len(lines) > 1 and "" in lines for lines in rendered)
+        out: list[str] = []
+        number = self.start
+        for lines in rendered:
+            marker = f"{number}{self.marker}" if self.ordered else self.marker
+            number += 1
+            indent = " " * (len(marker) + 1)
+            if out and loose:
+                out.append("")
+            out.append(f"{marker} {lines[0]}")
+            out.extend(f"{indent}{line}" if line else "" for line in lines[1:])
+        return out
+
+
+@dataclass
+class _Cell:
+    text: str
+    colspan: int
+    rowspan: int
+
+
+@dataclass
+class _Table:
+    rows: list[list[_Cell]] = field(default_factory=list)
+    caption: str = ""
+
+    def lines(self) -> list[str]:
+        grid = _grid(self.rows)
+        if not grid or not any(any(cell for cell in row) for row in grid):
+            return []
+        width = max(len(row) for row in grid)
+        out = [_row(grid[0], width), "|" + " --- |" * width]
+        out.extend(_row(row, width) for row in grid[1:])
+        return out
+
+
+def _row(cells: list[str], width: int) -> str:
+    padded = cells + [""] * (width - len(cells))
+    return "| " + " | ".join(padded) + " |"
+
+
+def _grid(rows: list[list[_Cell]]) -> list[list[str]]:
+    """The rows with every spanned position filled with an empty cell, or each cell in one
+    column when the spans would make a grid of more than :data:`_MAX_GRID` cells."""
+    rows = [row for row in rows if row]
+    size = sum(min(c.colspan, _MAX_COLSPAN) * min(c.rowspan, len(rows)) for r in rows for c in r)
+    if size > _MAX_GRID:
+        return [[cell.text for cell in row] for row in rows]
+    grid: list[list[str]] = []
+    taken: dict[tuple[int, int], bool] = {}
+    for r, row in enumerate(rows):
+        line: list[str] = []
+        column = 0
+        for cell in row:
+            while taken.pop((r, column), False):
+                line.append("")
+                column += 1
+            line.append(cell.text)
+            span = min(max(cell.colspan, 1), _MAX_COLSPAN)
+            line.extend([""] * (span - 1))
+            for below in range(r + 1, min(r + max(cell.rowspan, 1), len(rows))):
+                for c in range(column, column + span):
+                    taken[(below, c)] = True
+            column += span
+        while taken.pop((r, column), False):
+            line.append("")
+            column += 1
+        grid.append(line)
+    return grid
+
+
+def _span(element: etree._Element, name: str) -> int:
+    value = (element.get(name) or "").strip()
+    return int(value) if value.isdigit() and 0 < len(value) < 7 else 1
+
+
+@dataclass
+class _Frame:
+    """An open element of the walk that produces something when it closes."""
+
+    element: etree._Element
+    kind: str
+    inline: _Inline | None = None
+    container: _Container | None = None
+    listing: _List | None = None
+    table: _Table | None = None
+    row: list[_Cell] | None = None
+    raw: list[str] | None = None
+    language: str = ""
+    wrap: str = ""
+    href: str | None = None
+
+
+class _Writer:
+    """One :func:`to_markdown` call: the walk's state."""
+
+    def __init__(self, root: etree._Element, base_url: str | None) -> None:
+        self.root = root
+        self.base_url = base_url
+        self.layout = _layout_tables(root)
+        self.top = _Container("root")
+        self.frames: list[_Frame] = [_Frame(root, "root", container=self.top)]
+        self.links = 0
+        self.inline_depth = 0
+        self.raw_depth = 0
+        self.table_depth = 0
+
+    # --- where content goes
+
+    def _sink(self) -> _Inline:
+        """The inline being written: the innermost inline frame's, else the paragraph of
+        :meth:`_container`."""
+        for frame in reversed(self.frames):
+            if frame.inline is not None:
+                return frame.inline
+            if frame.container is not None or (frame.listing and frame.listing.items):
+                break
+        return self._container().paragraph
+
+    def _container(self) -> _Container:
+        """The innermost block container: content directly inside a list (not in an item)
+        joins the list's last item, or, before the first item, the container around the
+        list. (A table's stray text never comes here: such a table is a layout table.)"""
+        for frame in reversed(self.frames):
+            if frame.container is not None:
+                return frame.container
+            if frame.listing is not None and frame.listing.items:
+                return frame.listing.items[-1]
+        return self.top
+
+    def _raw(self) -> list[str] | None:
+        for frame in reversed(self.frames):
+            if frame.raw is not None:
+                return frame.raw
+        return None
+
+    def _text(self, text: str | None) -> None:
+        if not text:
+            return
+        if self.raw_depth:
+            raw = self._raw()
+            if raw is not None:
+                raw.append(text)
+            return
+        self._sink().text(text)
+
+    def _boundary(self) -> None:
+        """A block starts or ends: a new paragraph, or a space inside an inline."""
+        if self.inline_depth:
+            sink = self._sink()
+            sink._space()
+        else:
+            self._container().flush()
+
+    # --- the walk
+
+    def run(self) -> str:
+        walker = etree.iterwalk(self.root, events=("start", "end"))
+        steps = 0
+        for event, element in walker:
+            steps += 1
+            if steps & _CHECK_EVERY == _CHECK_EVERY:
+                check_deadline("writing the Markdown")
+            if event == "start":
+                if element is self.root:
+                    self._text(element.text)
+                    continue
+                tag = local_tag(element)
+                if tag is None or tag in _SKIPPED:
+                    walker.skip_subtree()
+                    continue
+                self._start(element, tag)
+                self._text(element.text)
+            else:
+                if element is self.root:
+                    continue
+                tag = local_tag(element)
+                if tag is not None and tag not in _SKIPPED:
+                    self._end(element, tag)
+                self._text(element.tail)
+        return "\n".join(self.top.lines())
+
+    def _push(self, frame: _Frame) -> None:
+        self.frames.append(frame)
+
+    def _start(self, element: etree._Element, tag: str) -> None:
+        if self.raw_depth:
+            if tag == "br":
+                raw = self._raw()
+                if raw is not None:
+                    raw.append("\n")
+            elif tag == "code" and self.frames[-1].kind == "pre" and not self.frames[-1].language:
+                self.frames[-1].language = _language(element)
+            return
+        if tag == "br":
+            self._br()
+            return
+        if tag == "img":
+            self._image(element)
+            return
+        if tag == "hr":
+            if not self.inline_depth:
+                self._container().add("rule", ["---"])
+            return
+        frame = self._open(element, tag)
+        if frame is not None:
+            self._push(frame)
+
+    def _open(self, element: etree._Element, tag: str) -> _Frame | None:
+        """The frame ``element`` opens, if it is one that produces something."""
+        inline = self.inline_depth > 0
+        if tag in _CELLS and self.frames[-1].row is not None:
+            self.inline_depth += 1
+            return _Frame(element, "cell", inline=_Inline())
+        if tag == "tr" and self.frames[-1].table is not None:
+            return _Frame(element, "tr", row=[])
+        if tag == "caption" and self.frames[-1].table is not None:
+            self.inline_depth += 1
+            return _Frame(element, "caption", inline=_Inline())
+        if tag in _ROW_GROUPS and self.frames[-1].table is not None:
+            return None  # its rows go to the table
+        if tag == "table" and not inline and not self.layout.get(element, True):
+            self._container().flush()
+            self.table_depth += 1
+            return _Frame(element, "table", table=_Table())
+        if tag in _BLOCKS or tag in _LISTS:
+            self._boundary()
+        if inline:
+            return self._open_inline(element, tag)
+        if tag in _HEADINGS:
+            self.inline_depth += 1
+            return _Frame(element, tag, inline=_Inline())
+        if tag == "pre":
+            self.raw_depth += 1
+            return _Frame(element, "pre", raw=[], language=_language(element))
+        if tag == "blockquote":
+            return _Frame(element, "quote", container=_Container("quote"))
+        if tag in _LISTS:
+            return self._open_list(element, tag)
+        if tag == "li" and self.frames[-1].kind == "li":
+            # an item directly inside an item (libxml2 does not close the first): a list of
+            # its own, nested, that ends with it
+            self._push(_Frame(element, "list", listing=_List(False, 1, "-")))
+        if tag == "li" and self.frames[-1].listing is not None:
+            item = _Container("item")
+            self.frames[-1].listing.items.append(item)
+            return _Frame(element, "li", container=item)
+        return self._open_inline(element, tag)
+
+    def _open_list(self, element: etree._Element, tag: str) -> _Frame:
+        # a list directly inside a list is nested in its last item (or in an item of its own)
+        outer = self.frames[-1].listing
+        container = outer.item() if outer is not None else self._container()
+        ordered = tag == "ol"
+        start = (element.get("start") or "").strip()
+        number = int(start) if ordered and start.isdigit() and len(start) < 10 else 1
+        usual, other = (".", ")") if ordered else ("-", "*")
+        marker = other if container.last_list == usual else usual
+        return _Frame(element, "list", listing=_List(ordered, min(number, _MAX_START), marker))
+
+    def _open_inline(self, element: etree._Element, tag: str) -> _Frame | None:
+        if tag in _CODE:
+            self.raw_depth += 1
+            self.inline_depth += 1
+            return _Frame(element, "code", raw=[])
+        if tag == "a":
+            href = self._url(element.get("href"))
+            if href is None or self.links:
+                return None
+            self.links += 1
+            self.inline_depth += 1
+            return _Frame(element, "a", inline=self._child_inline(), href=href)
+        wrap = _EMPHASIS.get(tag)
+        if wrap is not None:
+            self.inline_depth += 1
+            return _Frame(element, "emphasis", inline=self._child_inline(), wrap=wrap)
+        return None
+
+    def _child_inline(self) -> _Inline:
+        parent = self._sink()
+        return _Inline(start=parent.start)
+
+    def _end(self, element: etree._Element, tag: str) -> None:
+        frame = self.frames[-1]
+        if frame.element is not element:
+            if (tag in _BLOCKS or tag in _LISTS) and tag != "br" and not self.raw_depth:
+                self._boundary()
+            return
+        while self.frames[-1].element is element:
+            self._close(self.frames.pop(), element)
+        if tag in _BLOCKS or tag in _LISTS:
+            self._boundary()
+
+    def _close(self, frame: _Frame, element: etree._Element) -> None:
+        """Write what ``frame``, opened by ``element``, produced where it goes."""
+        kind = frame.kind
+        if kind == "pre":
+            self.raw_depth -= 1
+            self._container().add("code", _fence(frame.raw or [], frame.language))
+        elif kind == "code":
+            self.raw_depth -= 1
+            self.inline_depth -= 1
+            self._code_span(frame.raw or [])
+        elif kind in ("a", "emphasis"):
+            self.inline_depth -= 1
+            self.links -= kind == "a"
+            self._close_inline(frame)
+        elif kind in _HEADINGS:
+            self.inline_depth -= 1
+            text = (frame.inline or _Inline()).value().replace("\\\n", " ")
+            if text:
+                if text.endswith("#"):
+                    text = text[:-1] + "\\#"
+                self._container().add("heading", ["#" * _HEADINGS[kind] + " " + text])
+        elif kind == "quote":
+            lines = (frame.container or _Container("quote")).lines()
+            self._container().add("quote", [f"> {line}" if line else ">" for line in lines])
+        elif kind == "list":
+            self._end_list(frame)
+        elif kind == "cell":
+            self.inline_depth -= 1
+            text = (frame.inline or _Inline()).value().replace("\\\n", " ")
+            row = self.frames[-1].row
+            if row is not None:
+                row.append(_Cell(text, _span(element, "colspan"), _span(element, "rowspan")))
+        elif kind == "tr":
+            table = self.frames[-1].table
+            if table is not None and frame.row:
+                table.rows.append(frame.row)
+        elif kind == "caption":
+            self.inline_depth -= 1
+            table = self.frames[-1].table
+            if table is not None:
+                table.caption = (frame.inline or _Inline()).value().replace("\\\n", " ")
+        elif kind == "table":
+            self.table_depth -= 1
+            table = frame.table or _Table()
+            container = self._container()
+            if table.caption:
+                container.add("paragraph", [table.caption])
+            container.add("table", table.lines())
+
+    def _end_list(self, frame: _Frame) -> None:
+        assert frame.listing is not None
+        container = self._container()
+        lines = frame.listing.lines()
+        if lines:
+            late = frame.listing.ordered and frame.listing.start != 1
+            # an ordered list that starts at another number cannot interrupt a paragraph
+            container.add("late list" if late else "list", lines)
+            container.last_list = frame.listing.marker
+
+    def _close_inline(self, frame: _Frame) -> None:
+        inline = frame.inline or _Inline()
+        content = inline.value()
+        parent = self._sink()
+        if inline.lead:
+            parent._space()
+        if content:
+            if frame.kind == "a":
+                parent.markup(f"[{content}]({frame.href})")
+            elif _can_wrap(content, "" if parent.space else parent.last()):
+                parent.markup(f"{frame.wrap}{content}{frame.wrap}")
+            else:
+                parent.markup(content)
+        if inline.space:
+            parent.space = True
+
+    def _code_span(self, raw: list[str]) -> None:
+        text = _SPACES.sub(" ", "".join(raw))
+        parent = self._sink()
+        if text[:1] == " ":
+            parent._space()
+        code = text.strip(" ")
+        if code:
+            if self.table_depth:
+                code = code.replace("|", "\\|")
+            if parent.last() == "`":
+                parent.space = True  # two code spans side by side would read as one fence
+            ticks = "`" * (_longest_run(code, "`") + 1)
+            pad = " " if code[0] == "`" or code[-1] == "`" else ""
+            parent.markup(f"{ticks}{pad}{code}{pad}{ticks}")
+        if text[-1:] == " " and code:
+            parent.space = True
+
+    def _br(self) -> None:
+        if self.inline_depth:
+            self._sink()._space()
+            return
+        container = self._container()
+        if not container.paragraph.hard_break():
+            container.flush()
+
+    def _image(self, element: etree._Element) -> None:
+        if self.raw_depth:
+            return
+        src = self._url(element.get("src"))
+        if src is None:
+            return
+        alt = _SPACES.sub(" ", element.get("alt") or "").strip()
+        self._sink().markup(f"![{_escape(alt, line_start=False) if alt else ''}]({src})")
+
+    def _url(self, value: str | None) -> str | None:
+        """``value`` as a link destination, absolute against the base URL; ``None`` for no
+        link (empty, ``javascript:``, ``data:``)."""
+        if not value:
+            return None
+        url = value.strip()
+        if not url or url.lower().startswith(_NOT_LINKS):
+            return None
+        if self.base_url:
+            with contextlib.suppress(ValueError):
+                url = urljoin(self.base_url, url)
+        return url.replace("\n", "").replace("\r", "").replace("\t", "").translate(_URL_UNSAFE)
+
+
+def _can_wrap(content: str, before: str) -> bool:
+    """Whether emphasis delimiters around ``content`` open and close: it starts and ends with
+    a letter or digit, and the delimiter does not touch another one."""
+    return _is_word(content[0]) and _is_word(content[-1]) and before not in ("*", "~")
+
+
+def _longest_run(text: str, char: str) -> int:
+    longest = run = 0
+    for c in text:
+        run = run + 1 if c == char else 0
+        longest = max(longest, run)
+    return longest
+
+
+def _fence(raw: list[str], language: str) -> list[str]:
+    code = "".join(raw).strip("\n")
+    if not code.strip():
+        return []
+    fence = "`" * max(3, _longest_run(code, "`") + 1)
+    return [fence + language, *code.split("\n"), fence]
+
+
+def _language(element: etree._Element) -> str:
+    for name in (element.get("class") or "").split():
+        match = _LANGUAGE.match(name)
+        if match is not None:
+            return match.group(1)
+    return ""
+
+
+def _layout_tables(root: etree._Element) -> dict[etree._Element, bool]:
+    """For every table below ``root``, whether it is a layout table (see the module's
+    docstring), in one walk; empty when there is none."""
+    if next(root.iter("table"), None) is None:
+        return {}
+    layout: dict[etree._Element, bool] = {}
+    cells: dict[etree._Element, int] = {}
+    open_tables: list[etree._Element] = []
+    structure: list[bool] = []
+    """For each open element: whether it is a table's own structure (table, row group, row)."""
+    for step, (event, element) in enumerate(_walk(root)):
+        if step & _CHECK_EVERY == _CHECK_EVERY:
+            check_deadline("finding the layout tables")
+        tag = local_tag(element)
+        inside = structure[-1] if structure else False
+        if event == "start":
+            if inside and tag not in _TABLE_PARTS and tag not in _CELLS:
+                layout[open_tables[-1]] = True
+            if open_tables and tag in _LAYOUT_MARKERS:
+                layout[open_tables[-1]] = True
+            if tag == "table":
+                layout.setdefault(element, False)
+                cells[element] = 0
+                open_tables.append(element)
+            elif tag in _CELLS and open_tables:
+                cells[open_tables[-1]] += 1
+            own = tag in ("table", "tr") or tag in _ROW_GROUPS
+            if own and (element.text or "").strip():
+                layout[open_tables[-1]] = True
+            structure.append(own)
+        else:
+            structure.pop()
+            if tag == "table":
+                table = open_tables.pop()
+                if cells[table] < 2:
+                    layout[table] = True
+            if structure and structure[-1] and (element.tail or "").strip():
+                layout[open_tables[-1]] = True
+    return layout
+
+
+def _walk(root: etree._Element) -> Iterator[tuple[str, etree._Element]]:
+    walker = etree.iterwalk(root, events=("start", "end"))
+    for event, element in walker:
+        if element is root:
+            continue
+        if local_tag(element) in _SKIPPED or not isinstance(element.tag, str):
+            if event == "start":
+                walker.skip_subtree()
+            continue
+        yield event, element
