@@ -41,6 +41,7 @@ DEFAULTS: Mapping[str, Any] = {
     "CETD_HTML_FIELD": "main_content_html",
     "CETD_TEXT_FIELD": "main_content_text",
     "CETD_TITLE_FIELD": "main_content_title",
+    "CETD_PAGE_TYPE_FIELD": "main_content_page_type",
     "CETD_SOURCE_FIELD": None,
     "CETD_OVERWRITE": True,
     "CETD_DROP_EMPTY": False,
@@ -111,6 +112,7 @@ class CETDSettings:
     html_field: str | None = "main_content_html"
     text_field: str | None = "main_content_text"
     title_field: str | None = "main_content_title"
+    page_type_field: str | None = "main_content_page_type"
     source_field: str | None = None
     overwrite: bool = True
     drop_empty: bool = False
@@ -123,10 +125,11 @@ class CETDSettings:
 
     @property
     def fields(self) -> tuple[str, ...]:
-        """Every field the pipeline writes: the content fields, then the title field. An item
-        class that does not declare the title field just does not get the title."""
-        title = (self.title_field,) if self.title_field is not None else ()
-        return self.content_fields + title
+        """Every field the pipeline writes: the content fields, then the title and page-type
+        fields. An item class that does not declare the title or the page-type field just
+        does not get that value."""
+        optional = (self.title_field, self.page_type_field)
+        return self.content_fields + tuple(name for name in optional if name is not None)
 
 
 def read_settings(settings: BaseSettings) -> CETDSettings:
@@ -175,6 +178,7 @@ def read_settings(settings: BaseSettings) -> CETDSettings:
         html_field=_optional_str(settings, "CETD_HTML_FIELD"),
         text_field=_optional_str(settings, "CETD_TEXT_FIELD"),
         title_field=_optional_str(settings, "CETD_TITLE_FIELD"),
+        page_type_field=_optional_str(settings, "CETD_PAGE_TYPE_FIELD"),
         source_field=_optional_str(settings, "CETD_SOURCE_FIELD"),
         overwrite=settings.getbool("CETD_OVERWRITE", DEFAULTS["CETD_OVERWRITE"]),
         drop_empty=settings.getbool("CETD_DROP_EMPTY", DEFAULTS["CETD_DROP_EMPTY"]),

@@ -63,6 +63,11 @@ class Extractor(abc.ABC):
         view = self.view(tree)
         if isinstance(view, EmptyReason):
             return view.result(self.name)
+        return self.extract_view(view)
+
+    def extract_view(self, view: DomView) -> ExtractionResult:
+        """The content :meth:`select` keeps of ``view``, rendered: the second half of
+        :meth:`extract`, for a subclass that builds its view with more than the tree."""
         selection = self.select(view)
         if isinstance(selection, EmptyReason):
             return selection.result(self.name)

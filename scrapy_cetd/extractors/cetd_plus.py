@@ -37,7 +37,7 @@ from scrapy_cetd.page.dom import (
 from scrapy_cetd.page.flags import ancestors_of, holding, within
 from scrapy_cetd.page.markup import ARTICLE_TYPES, PageMarkup, page_markup, page_title, text_of
 from scrapy_cetd.page.output import Keep, content_modes, kept_elements
-from scrapy_cetd.page.page_types import PageType, check_page_type, classify_tree
+from scrapy_cetd.page.page_types import PageType, check_page_type, classify_view
 from scrapy_cetd.page.words import tokens
 from scrapy_cetd.result import EmptyReason, ExtractionResult
 
@@ -84,10 +84,12 @@ no caption."""
 
 @dataclass(frozen=True, eq=False)
 class _PageView(DomView):
-    """A view that remembers the page's markup, read once by :meth:`CetdPlusExtractor.view`."""
+    """A view that remembers the page's markup and type, read once by
+    :meth:`CetdPlusExtractor.view`."""
 
     markup: PageMarkup | None = None
     visible_chars: int = 0
+    page_type: PageType | None = None
 
 
 class CetdPlusExtractor(Extractor):
@@ -163,7 +165,7 @@ class CetdPlusExtractor(Extractor):
         threshold_coefficient: float = 1.0,
         remove_hidden: bool = True,
         page_type: str | None = None,
-        detect_page_type: bool = False,
+        detect_page_type: bool = True,
     ) -> None:
         """Options: each turns off or tunes a step of the class docstring.
 
@@ -192,9 +194,9 @@ class CetdPlusExtractor(Extractor):
           one shop's category pages): it goes to the result's ``.page_type`` with confidence
           1.0. The extracted content does not depend on it.
         - ``detect_page_type``: classify the page (:mod:`scrapy_cetd.page.page_types`) when
-          ``page_type`` is not given, into ``.page_type`` and ``.page_type_confidence``. Off by
-          default: the classifier costs more than the extraction itself (docs/page-types.md),
-          and no step of the extraction uses its answer yet.
+          ``page_type`` is not given, into ``.page_type`` and ``.page_type_confidence``, from
+          the view, counts and markup this extractor reads anyway (docs/page-types.md gives
+          its cost); False leaves both ``None``.
 
         The defaults are the values that measured best on the shared datasets; the gain of each
         step, and of the alternatives tried, is in ``docs/benchmarks.md`` (cetd-plus step by
@@ -235,25 +237,29 @@ class CetdPlusExtractor(Extractor):
     def extract(self, tree: etree._Element, *, url: str | None = None) -> ExtractionResult:
         """As :meth:`Extractor.extract`, with the page's headline in ``.title`` and its type
         in ``.page_type`` (see the ``page_type`` option)."""
-        result = super().extract(tree, url=url)
+        view = self.view(tree, url=url)
+        if isinstance(view, EmptyReason):
+            result = view.result(self.name)
+            kind = self._page_type(tree, None, None, page_markup(tree), url)
+        else:
+            result = self.extract_view(view)
+            kind = view.page_type if isinstance(view, _PageView) else None
         title = page_title(tree)
         check_deadline("after reading the title")
         result = replace(result, title=title) if title else result
-        if self.page_type is not None:
-            kind: PageType | None = PageType(self.page_type, 1.0)
-        else:
-            kind = classify_tree(tree, url) if self.detect_page_type else None
         if kind is None:
             return result
         return replace(result, page_type=kind.name, page_type_confidence=kind.confidence)
 
-    def view(self, tree: etree._Element) -> DomView | EmptyReason:
-        """The visible body (or its fallback, step 1) without page furniture (step 2)."""
+    def view(self, tree: etree._Element, *, url: str | None = None) -> DomView | EmptyReason:
+        """The visible body (or its fallback, step 1) without page furniture (step 2), with
+        the page's type (see the ``page_type`` option; ``url`` is one of its signals)."""
         view = super().view(tree)
         if isinstance(view, EmptyReason):
             return view
         markup = page_markup(view.elements[0])  # the document viewed, maybe a repaired copy
         counts = count_nodes(view)
+        kind = self._page_type(tree, view, counts, markup, url)
         if self.fallback_content:
             fallback = _fallback_view(view, counts.chars[0])
             if fallback is not None:
@@ -281,7 +287,25 @@ class CetdPlusExtractor(Extractor):
             pruned.in_link,
             markup=markup,
             visible_chars=chars[0],
+            page_type=kind,
         )
+
+    def _page_type(
+        self,
+        tree: etree._Element,
+        view: DomView | None,
+        counts: NodeCounts | None,
+        markup: PageMarkup,
+        url: str | None,
+    ) -> PageType | None:
+        """The forced type, else the classifier's answer on the visible ``view`` (before
+        step 1 and step 2: the page as the classifier was trained on it), unless detection
+        is off."""
+        if self.page_type is not None:
+            return PageType(self.page_type, 1.0)
+        if not self.detect_page_type:
+            return None
+        return classify_view(tree, view, counts, markup, url)
 
     def select(self, view: DomView) -> Sequence[Keep] | EmptyReason:
         counts = count_nodes(view)

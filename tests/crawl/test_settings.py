@@ -15,7 +15,10 @@ from scrapy.utils.misc import build_from_crawler
 from scrapy_cetd import CETDPipeline
 from scrapy_cetd.crawl.settings import read_settings
 
-FIELD_SETTINGS = ("CETD_HTML_FIELD", "CETD_TEXT_FIELD", "CETD_TITLE_FIELD", "CETD_SOURCE_FIELD")
+FIELD_SETTINGS = (
+    *("CETD_HTML_FIELD", "CETD_TEXT_FIELD", "CETD_TITLE_FIELD", "CETD_SOURCE_FIELD"),
+    "CETD_PAGE_TYPE_FIELD",
+)
 
 
 def cmdline(**values: str) -> Settings:
