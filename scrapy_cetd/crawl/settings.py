@@ -43,9 +43,11 @@ DEFAULTS: Mapping[str, Any] = {
     "CETD_TITLE_FIELD": "main_content_title",
     "CETD_PAGE_TYPE_FIELD": "main_content_page_type",
     "CETD_SOURCE_FIELD": None,
+    "CETD_DROP_SOURCE": False,
     "CETD_OVERWRITE": True,
     "CETD_DROP_EMPTY": False,
     "CETD_LINK_TABLE_SIZE": 10_000,
+    "CETD_LOG_FIELD_LENGTH": 100,
 }
 """Every setting of scrapy-cetd and its default (the README's settings table lists them)."""
 
@@ -114,9 +116,11 @@ class CETDSettings:
     title_field: str | None = "main_content_title"
     page_type_field: str | None = "main_content_page_type"
     source_field: str | None = None
+    drop_source: bool = False
     overwrite: bool = True
     drop_empty: bool = False
     link_table_size: int = DEFAULTS["CETD_LINK_TABLE_SIZE"]
+    log_field_length: int | None = DEFAULTS["CETD_LOG_FIELD_LENGTH"]
 
     @property
     def content_fields(self) -> tuple[str, ...]:
@@ -180,9 +184,11 @@ def read_settings(settings: BaseSettings) -> CETDSettings:
         title_field=_optional_str(settings, "CETD_TITLE_FIELD"),
         page_type_field=_optional_str(settings, "CETD_PAGE_TYPE_FIELD"),
         source_field=_optional_str(settings, "CETD_SOURCE_FIELD"),
+        drop_source=settings.getbool("CETD_DROP_SOURCE", DEFAULTS["CETD_DROP_SOURCE"]),
         overwrite=settings.getbool("CETD_OVERWRITE", DEFAULTS["CETD_OVERWRITE"]),
         drop_empty=settings.getbool("CETD_DROP_EMPTY", DEFAULTS["CETD_DROP_EMPTY"]),
         link_table_size=link_table_size,
+        log_field_length=_optional_positive(settings, "CETD_LOG_FIELD_LENGTH", int),
     )
 
 
