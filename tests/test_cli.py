@@ -79,9 +79,10 @@ def test_extract_json_from_gzip_and_several_files(
 def test_extract_json_gives_the_page_type_and_its_confidence(
     page_file: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["extract", str(page_file), "--format", "json"]) == 0
+    argv = ["extract", str(page_file), "--format", "json", "-O", "detect_page_type=true"]
+    assert main(argv) == 0
     record = json.loads(capsys.readouterr().out)
-    expected = extract(STORM_PAGE)
+    expected = extract(STORM_PAGE, detect_page_type=True)
     assert record["page_type"] == expected.page_type
     assert record["page_type"] in PAGE_TYPES
     assert record["page_type_confidence"] == expected.page_type_confidence

@@ -229,13 +229,13 @@ def test_classify_accepts_bytes_and_trees_and_leaves_the_tree_alone() -> None:
         classify_page_type(b"")
 
 
-def test_cetd_plus_gives_the_type_by_default_and_other_algorithms_none() -> None:
+def test_cetd_plus_gives_the_type_when_asked_and_other_algorithms_none() -> None:
     source, url = HAND_MADE["product"]
-    result = extract(source, url=url)
+    result = extract(source, url=url, detect_page_type=True)
     assert result.page_type == "product"
     assert result.page_type_confidence == classify_page_type(source, url=url).confidence
     assert pickle.loads(pickle.dumps(result)) == result
-    off = extract(source, url=url, detect_page_type=False)
+    off = extract(source, url=url)  # off by default
     assert (off.page_type, off.page_type_confidence) == (None, None)
     assert off.text == result.text
     other = extract(source, url=url, algorithm="cetd-ds")
@@ -255,7 +255,7 @@ def test_cetd_plus_classifies_from_its_own_view_without_building_another(
 
     monkeypatch.setattr(page_types, "build_view", counting)
     source, url = HAND_MADE["forum"]
-    assert extract(source, url=url).page_type == "forum"
+    assert extract(source, url=url, detect_page_type=True).page_type == "forum"
     assert built == []  # the view, counts and markup of cetd-plus were used
     assert classify_page_type(source, url=url).name == "forum"
     assert len(built) == 1  # on its own, the classifier reads the page itself
@@ -266,7 +266,7 @@ def test_a_frameset_page_gets_a_type_from_its_markup_and_url() -> None:
         "<html><head><title>Docs</title></head><frameset cols='20%,80%'>"
         "<frame src='toc.html'><frame src='intro.html'></frameset></html>"
     )
-    result = extract(source, url="https://example.dev/docs/manual/")
+    result = extract(source, url="https://example.dev/docs/manual/", detect_page_type=True)
     assert result.text == ""
     assert result.page_type in PAGE_TYPES
     assert result.page_type_confidence is not None

@@ -165,7 +165,7 @@ class CetdPlusExtractor(Extractor):
         threshold_coefficient: float = 1.0,
         remove_hidden: bool = True,
         page_type: str | None = None,
-        detect_page_type: bool = True,
+        detect_page_type: bool = False,
     ) -> None:
         """Options: each turns off or tunes a step of the class docstring.
 
@@ -195,8 +195,9 @@ class CetdPlusExtractor(Extractor):
           1.0. The extracted content does not depend on it.
         - ``detect_page_type``: classify the page (:mod:`scrapy_cetd.page.page_types`) when
           ``page_type`` is not given, into ``.page_type`` and ``.page_type_confidence``, from
-          the view, counts and markup this extractor reads anyway (docs/page-types.md gives
-          its cost); False leaves both ``None``.
+          the view, counts and markup this extractor reads anyway. Off by default: it still
+          adds about 40% to the time of a page, parse included (docs/page-types.md), and no
+          step of the extraction uses its answer yet; off, both stay ``None``.
 
         The defaults are the values that measured best on the shared datasets; the gain of each
         step, and of the alternatives tried, is in ``docs/benchmarks.md`` (cetd-plus step by

@@ -303,7 +303,7 @@ def _record_features(view: DomView, counts: NodeCounts, total: int) -> dict[str,
         for c in candidates:
             groups.setdefault((tags[c], elements[c].get("class") or ""), []).append(c)
         runs.extend(group for group in groups.values() if len(group) >= MIN_RECORDS)
-        if step % 1024 == 0:
+        if step % 1024 == 1023:
             check_deadline("reading the page's records")
     features = {"record_runs": _log(len(runs))}
     if not runs:

@@ -60,13 +60,15 @@ def test_every_item_gets_the_type_cetd_plus_gives_and_a_stat_per_type(
     site: tuple[Path, str],
 ) -> None:
     root, base = site
-    result = crawl(make_crawler(PagesSpider, {"ADDONS": {"scrapy_cetd.Addon": 100}}), base=base)
+    settings = {"ADDONS": {"scrapy_cetd.Addon": 100}, "CETD_OPTIONS": {"detect_page_type": True}}
+    result = crawl(make_crawler(PagesSpider, settings), base=base)
 
     assert len(result.items) == len(PAGES)
     expected: dict[str, int] = {}
     for item in result.items:
         url = item["url"]
-        page_type = scrapy_cetd.extract((root / url.rsplit("/", 1)[1]).read_bytes(), url=url)
+        source = (root / url.rsplit("/", 1)[1]).read_bytes()
+        page_type = scrapy_cetd.extract(source, url=url, detect_page_type=True)
         assert page_type.page_type in PAGE_TYPES
         assert item["main_content_page_type"] == page_type.page_type
         expected[page_type.page_type] = expected.get(page_type.page_type, 0) + 1
@@ -92,10 +94,12 @@ def test_the_type_forced_in_cetd_options_goes_to_every_item(site: tuple[Path, st
     assert result.stats["cetd/page_type/collection"] == len(PAGES)
 
 
-def test_a_field_of_none_writes_no_type_and_other_algorithms_an_empty_one(
+def test_no_type_by_default_none_writes_no_field_and_other_algorithms_an_empty_one(
     site: tuple[Path, str],
 ) -> None:
     _, base = site
+    default = crawl(make_crawler(PagesSpider, {"ADDONS": {"scrapy_cetd.Addon": 100}}), base=base)
+    assert [item["main_content_page_type"] for item in default.items] == [""] * len(PAGES)
     off = {"ADDONS": {"scrapy_cetd.Addon": 100}, "CETD_PAGE_TYPE_FIELD": None}
     result = crawl(make_crawler(PagesSpider, off), base=base)
     assert all("main_content_page_type" not in item for item in result.items)

@@ -157,14 +157,14 @@ def test_overwrite_false_keeps_what_the_spider_set() -> None:
     assert both == {
         **mine,
         "main_content_title": EXPECTED.title or "",
-        "main_content_page_type": EXPECTED.page_type,
+        "main_content_page_type": EXPECTED.page_type or "",
     }
     one = harness.run({"main_content_text": "mine"}, page())
     assert one == {
         "main_content_text": "mine",
         "main_content_html": EXPECTED.html,
         "main_content_title": EXPECTED.title or "",
-        "main_content_page_type": EXPECTED.page_type,
+        "main_content_page_type": EXPECTED.page_type or "",
     }
     failed = harness.run({"main_content_text": "mine"}, page(""))
     assert failed == {**EMPTY, "main_content_text": "mine"}
