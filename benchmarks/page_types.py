@@ -11,9 +11,12 @@ URL's host: its last two labels, three under a two-letter country code with a sh
 second-level label such as ``co.uk``); a page without a URL is a site of its own, except in
 ``utomo_big9_chaos``, whose MANIFEST names the site.
 
-``speed`` times cetd-plus on every page with the classifier and with the type forced (which
-skips it), best of three runs each, back to back on the same parsed tree, and prints the
-median over pages of the ratio and of each time.
+``speed`` times, on every page, what a crawl pays: the parse (as parsel does it) and
+cetd-plus's extraction, with the classifier and without it (``detect_page_type=False``), and
+trafilatura's ``extract()`` on the same text when it is installed; each time is the least CPU
+time of the thread over three runs (a busy machine's waits for a core are not counted), and
+the table gives the median over pages of each, of the ratio with/without, and of each against
+trafilatura.
 
 ``train`` fits the shipped model on all pages and writes ``scrapy_cetd/page/page_types_model.json``.
 ``evaluate`` cross-validates by site (:class:`~sklearn.model_selection.GroupKFold`, five folds,
@@ -28,13 +31,17 @@ articles are about two thirds of the pages, and without weights (0.0) the rare t
 under-predicted; full balancing (1.0) was the most accurate of 0.5 and 1.0, over all pages
 and over the WCXB pages.
 
+``evaluate --without a,b`` leaves out the features whose names start with ``a`` or ``b``
+(``dates``, ``class:``, ``record``...): what a signal brings is the difference.
+
 Usage: ``python -m benchmarks.page_types train|evaluate|speed [--datasets-root DIR]
-[--compare]`` (needs the ``train`` extra: scikit-learn).
+[--compare] [--without PREFIXES]`` (needs the ``train`` extra: scikit-learn).
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import statistics
 import sys
@@ -42,6 +49,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -51,7 +59,9 @@ from sklearn.ensemble import HistGradientBoostingClassifier, RandomForestClassif
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import GroupKFold
 
+from benchmarks.speed import decoded_text, parse, parsel_body
 from scrapy_cetd.evaluation.datasets import Page, default_datasets_root, load_dataset
+from scrapy_cetd.extractors.base import Extractor
 from scrapy_cetd.extractors.registry import get_extractor
 from scrapy_cetd.page.page_types import (
     FEATURES,
@@ -73,9 +83,13 @@ MIN_SITES = 3
 """A token joins the vocabulary when pages of at least this many sites have it: a token of
 one or two sites would only name those sites."""
 
-MIN_CLASS_SITES = 20
-"""The same for the words of class names, which pages have by the hundred: only the words of
-many sites' templates join."""
+MIN_WORD_SITES = 20
+"""The same for the words of class names, which pages have by the hundred, and of titles:
+only the words of many sites' templates and titles join (a title's words otherwise name its
+subject, not its type)."""
+
+WORD_PREFIXES = ("class:", "title:")
+"""The tokens that need :data:`MIN_WORD_SITES` sites."""
 
 C = 0.03
 """The inverse regularisation strength of the shipped logistic regression (0.03 and 0.1 were
@@ -142,8 +156,9 @@ def collect(root: Path) -> list[Sample]:
     return samples
 
 
-def vocabulary(samples: Sequence[Sample]) -> list[str]:
-    """:data:`FEATURES` and the tokens of at least :data:`MIN_SITES` sites, sorted."""
+def vocabulary(samples: Sequence[Sample], without: Sequence[str] = ()) -> list[str]:
+    """:data:`FEATURES` and the tokens of at least :data:`MIN_SITES` sites, sorted, except the
+    names that start with one of ``without`` (to measure what a feature brings)."""
     sites: dict[str, set[str]] = {}
     for sample in samples:
         for name in sample.features:
@@ -152,9 +167,9 @@ def vocabulary(samples: Sequence[Sample]) -> list[str]:
     tokens = sorted(
         name
         for name, found in sites.items()
-        if len(found) >= (MIN_CLASS_SITES if name.startswith("class:") else MIN_SITES)
+        if len(found) >= (MIN_WORD_SITES if name.startswith(WORD_PREFIXES) else MIN_SITES)
     )
-    return [*FEATURES, *tokens]
+    return [name for name in (*FEATURES, *tokens) if not name.startswith(tuple(without))]
 
 
 def matrix(samples: Sequence[Sample], names: Sequence[str]) -> np.ndarray:
@@ -223,14 +238,17 @@ def forest() -> Family:
     return Family("random forest (300 trees)", fit)
 
 
-def cross_validate(samples: Sequence[Sample], family: Family, balance: float) -> list[str]:
-    """Each sample's type as predicted by a model fitted on the folds without its site."""
+def cross_validate(
+    samples: Sequence[Sample], family: Family, balance: float, without: Sequence[str] = ()
+) -> list[str]:
+    """Each sample's type as predicted by a model fitted on the folds without its site (and
+    without the features ``without`` names, see :func:`vocabulary`)."""
     labels = [s.label for s in samples]
     sites = [s.site for s in samples]
     predicted = [""] * len(samples)
     for train, test in GroupKFold(n_splits=FOLDS).split(labels, labels, sites):
         fold = [samples[i] for i in train]
-        names = vocabulary(fold)
+        names = vocabulary(fold, without)
         fold_labels = [labels[i] for i in train]
         predict = family.fit(matrix(fold, names), fold_labels, class_weights(fold_labels, balance))
         for i, kind in zip(test, predict(matrix([samples[i] for i in test], names)), strict=True):
@@ -326,32 +344,60 @@ def write_model(model: PageTypeModel, path: Path = MODEL_PATH) -> None:
     path.write_text("\n".join(lines), encoding="utf-8")
 
 
+def _parse_and_extract(extractor: Extractor, body: bytes, url: str | None) -> None:
+    """What a crawl pays per page: the parse (as parsel does it) and the extraction."""
+    extractor.extract(parse(body), url=url)
+
+
+def _best(run: Callable[[], object], repeat: int) -> float:
+    """The least CPU time of this thread over ``repeat`` calls of ``run``, in seconds: on a
+    busy machine the wall-clock time of a millisecond's work includes the time the thread
+    waited for a core, which the CPU time does not."""
+    times = []
+    for _ in range(repeat):
+        start = time.thread_time()
+        run()
+        times.append(time.thread_time() - start)
+    return min(times)
+
+
 def speed(root: Path, repeat: int = 3) -> str:
     """The time the classifier adds to cetd-plus (see the module docstring), as Markdown."""
-    classified = get_extractor("cetd-plus")
-    forced = get_extractor("cetd-plus", page_type="article")
-    with_times, without_times, ratios = [], [], []
+    peer: Callable[[str], object] | None = None
+    if importlib.util.find_spec("trafilatura") is not None:
+        import trafilatura  # noqa: PLC0415  (a bench extra, needed for its column only)
+
+        peer = trafilatura.extract
+    with_type = get_extractor("cetd-plus", detect_page_type=True)
+    without_type = get_extractor("cetd-plus", detect_page_type=False)
+    times: dict[str, list[float]] = {"without": [], "with": [], "trafilatura": []}
+    ratios = []
     for name in (*LABELLED, *ARTICLES):
         for page in load_dataset(root / name).pages():
             url = page_url(page)
-            tree = response_tree(html_response(page.html, url=url, encoding=page.encoding))
-            best = []
-            for extractor in (classified, forced):
-                times = []
-                for _ in range(repeat):
-                    start = time.perf_counter()
-                    extractor.extract(tree, url=url)
-                    times.append(time.perf_counter() - start)
-                best.append(min(times))
-            with_times.append(best[0])
-            without_times.append(best[1])
-            ratios.append(best[0] / best[1])
+            text = decoded_text(page)
+            body = parsel_body(text)
+            without = _best(partial(_parse_and_extract, without_type, body, url), repeat)
+            classified = _best(partial(_parse_and_extract, with_type, body, url), repeat)
+            times["without"].append(without)
+            times["with"].append(classified)
+            ratios.append(classified / without)
+            if peer is not None:
+                times["trafilatura"].append(_best(partial(peer, text), repeat))
+    median = {key: 1000 * statistics.median(values) for key, values in times.items() if values}
+    peer_ms = median.get("trafilatura")
+
+    def against_peer(ms: float) -> str:
+        return f"{ms / peer_ms:.3f}" if peer_ms else "-"
+
     return "\n".join(
         [
-            "| pages | cetd-plus ms (median) | with the classifier ms (median) | ratio (median) |",
-            "| --: | --: | --: | --: |",
-            f"| {len(ratios)} | {1000 * statistics.median(without_times):.2f} | "
-            f"{1000 * statistics.median(with_times):.2f} | {statistics.median(ratios):.3f} |",
+            "| pages | cetd-plus without the classifier ms | with it ms | ratio (median) "
+            "| trafilatura ms | without ÷ trafilatura | with ÷ trafilatura |",
+            "| --: | --: | --: | --: | --: | --: | --: |",
+            f"| {len(ratios)} | {median['without']:.2f} | {median['with']:.2f} | "
+            f"{statistics.median(ratios):.3f} | {f'{peer_ms:.2f}' if peer_ms else '-'} | "
+            f"{against_peer(median['without'])} | {against_peer(median['with'])} |",
         ]
     )
 
@@ -362,6 +408,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--datasets-root", type=Path, default=default_datasets_root())
     parser.add_argument("--compare", action="store_true", help="also the other model families")
     parser.add_argument("--output", type=Path, default=MODEL_PATH, help="where train writes")
+    parser.add_argument(
+        "--without",
+        default="",
+        help="evaluate without the features whose names start with these (comma-separated)",
+    )
     args = parser.parse_args(argv)
     if args.datasets_root is None:
         parser.error("no datasets: pass --datasets-root or set CETD_DATASETS")
@@ -375,10 +426,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"wrote {args.output}: {len(model.features)} features")
         return 0
     shipped = logistic(C)
+    without = tuple(name for name in args.without.split(",") if name)
     print(
         report(
             samples,
-            cross_validate(samples, shipped, BALANCE),
+            cross_validate(samples, shipped, BALANCE, without),
             f"{shipped.name}, class weights ^{BALANCE:g} (shipped)",
         )
     )

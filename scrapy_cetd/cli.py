@@ -408,6 +408,8 @@ def _print_result(
             "reason": result.reason,
             "reason_code": None if result.reason_code is None else result.reason_code.value,
             "title": result.title,
+            "page_type": result.page_type,
+            "page_type_confidence": result.page_type_confidence,
             "text": result.text,
             "html": result.html,
             "notes": list(result.notes),

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from conftest import STORM_PAGE
 
+from scrapy_cetd import PAGE_TYPES, extract
 from scrapy_cetd.cli import main
 
 
@@ -83,6 +84,25 @@ def test_extract_json_from_gzip_and_several_files(
     assert [r["file"] for r in records] == [str(page_file), str(packed)]
     assert records[0]["text"] == records[1]["text"]
     assert records[0]["reason"] is None
+
+
+def test_extract_json_gives_the_page_type_and_its_confidence(
+    page_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["extract", str(page_file), "--format", "json", "-O", "detect_page_type=true"]
+    assert main(argv) == 0
+    record = json.loads(capsys.readouterr().out)
+    expected = extract(STORM_PAGE, detect_page_type=True)
+    assert record["page_type"] == expected.page_type
+    assert record["page_type"] in PAGE_TYPES
+    assert record["page_type_confidence"] == expected.page_type_confidence
+    argv = ["extract", str(page_file), "--format", "json", "-O", "page_type=forum"]
+    assert main(argv) == 0
+    forced = json.loads(capsys.readouterr().out)
+    assert (forced["page_type"], forced["page_type_confidence"]) == ("forum", 1.0)
+    assert main(["extract", str(page_file), "--format", "json", "-a", "cetd-ds"]) == 0
+    other = json.loads(capsys.readouterr().out)
+    assert (other["page_type"], other["page_type_confidence"]) == (None, None)
 
 
 def test_extract_reads_stdin(

@@ -14,6 +14,8 @@ import pytest
 from lxml import etree, html
 
 from scrapy_cetd import PAGE_TYPES, classify_page_type, extract, get_extractor
+from scrapy_cetd.page import page_types
+from scrapy_cetd.page.dom import DomView
 from scrapy_cetd.page.page_types import (
     FEATURES,
     MODEL_PATH,
@@ -178,6 +180,18 @@ def test_documentation_features() -> None:
     assert features["last:configuration"] == 1.0
 
 
+def test_records_with_a_price() -> None:
+    cards = "".join(
+        f"<li class='product-card'><a href='/p/{k}'>Shoe model {k}</a><span>€{k}9.90</span></li>"
+        for k in range(6)
+    )
+    shop = page("Running shoes", f"<main><ul class='grid'>{cards}</ul></main>")
+    features = features_of(shop)
+    assert features["records"] == pytest.approx(math.log1p(6))
+    assert features["records_with_price"] == 1.0
+    assert features_of(LISTING)["records_with_price"] == 0.0
+
+
 def test_listing_features() -> None:
     features = features_of(LISTING)
     assert features["records"] == pytest.approx(math.log1p(12))
@@ -217,14 +231,46 @@ def test_classify_accepts_bytes_and_trees_and_leaves_the_tree_alone() -> None:
 
 def test_cetd_plus_gives_the_type_when_asked_and_other_algorithms_none() -> None:
     source, url = HAND_MADE["product"]
-    assert extract(source, url=url).page_type is None  # the classifier is opt-in
     result = extract(source, url=url, detect_page_type=True)
     assert result.page_type == "product"
     assert result.page_type_confidence == classify_page_type(source, url=url).confidence
     assert pickle.loads(pickle.dumps(result)) == result
+    off = extract(source, url=url)  # off by default
+    assert (off.page_type, off.page_type_confidence) == (None, None)
+    assert off.text == result.text
     other = extract(source, url=url, algorithm="cetd-ds")
     assert other.page_type is None
     assert other.page_type_confidence is None
+
+
+def test_cetd_plus_classifies_from_its_own_view_without_building_another(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    built: list[object] = []
+    build_view = page_types.build_view
+
+    def counting(root: etree._Element, *, remove_hidden: bool = True) -> DomView:
+        built.append(root)
+        return build_view(root, remove_hidden=remove_hidden)
+
+    monkeypatch.setattr(page_types, "build_view", counting)
+    source, url = HAND_MADE["forum"]
+    assert extract(source, url=url, detect_page_type=True).page_type == "forum"
+    assert built == []  # the view, counts and markup of cetd-plus were used
+    assert classify_page_type(source, url=url).name == "forum"
+    assert len(built) == 1  # on its own, the classifier reads the page itself
+
+
+def test_a_frameset_page_gets_a_type_from_its_markup_and_url() -> None:
+    source = (
+        "<html><head><title>Docs</title></head><frameset cols='20%,80%'>"
+        "<frame src='toc.html'><frame src='intro.html'></frameset></html>"
+    )
+    result = extract(source, url="https://example.dev/docs/manual/", detect_page_type=True)
+    assert result.text == ""
+    assert result.page_type in PAGE_TYPES
+    assert result.page_type_confidence is not None
+    assert extract(source, page_type="documentation").page_type == "documentation"
 
 
 def test_the_type_can_be_forced() -> None:

@@ -3,8 +3,8 @@
 For each item, :class:`CETDPipeline` finds the document (the DOM of the linked response, see
 :mod:`scrapy_cetd.crawl.linking`, else raw HTML in ``CETD_SOURCE_FIELD``), runs the configured
 extractor on it and writes ``main_content_html`` / ``main_content_text`` /
-``main_content_title`` through :class:`~itemadapter.ItemAdapter`, so dicts,
-:class:`scrapy.Item`, dataclass and attrs items all work.
+``main_content_title`` / ``main_content_page_type`` through :class:`~itemadapter.ItemAdapter`,
+so dicts, :class:`scrapy.Item`, dataclass and attrs items all work.
 
 The extraction runs in a worker thread (or, with ``CETD_ISOLATION = "process"``, a worker
 process, see :mod:`scrapy_cetd.crawl.isolation`), never in the reactor's thread, within the limits
@@ -359,7 +359,8 @@ class CETDPipeline:
             raise disabled(crawler)
         if not settings.fields:
             raise NotConfigured(
-                "CETD_HTML_FIELD, CETD_TEXT_FIELD and CETD_TITLE_FIELD are all None"
+                "CETD_HTML_FIELD, CETD_TEXT_FIELD, CETD_TITLE_FIELD and CETD_PAGE_TYPE_FIELD"
+                " are all None"
             )
         self.crawler = crawler
         self.settings: CETDSettings = settings
@@ -471,7 +472,7 @@ class CETDPipeline:
 
     def _writable(self, adapter: ItemAdapter) -> tuple[str, ...]:
         """The fields this item can hold; raises for a declared class without the content
-        fields (the title field is optional)."""
+        fields (the title and page-type fields are optional)."""
         settings = self.settings
         item_class = type(adapter.item)
         declared = ItemAdapter.get_field_names_from_class(item_class)
@@ -524,6 +525,7 @@ class CETDPipeline:
             settings.text_field: result.text,
             settings.title_field: result.title or "",
             settings.markdown_field: result.markdown or "",
+            settings.page_type_field: result.page_type or "",
         }
         try:
             for name in writable:
@@ -535,6 +537,8 @@ class CETDPipeline:
                 "error", "error", f"cannot set the item's fields: {exc!r}"
             ) from exc
         self.crawler.stats.inc_value("cetd/item_extracted_count")
+        if result.page_type is not None:
+            self.crawler.stats.inc_value(f"cetd/page_type/{result.page_type}")
 
     def _metadata_targets(self, adapter: ItemAdapter) -> tuple[str, ...]:
         """The item fields of ``CETD_METADATA_FIELDS`` this item can hold (a declared item

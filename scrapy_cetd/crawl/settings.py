@@ -44,6 +44,7 @@ DEFAULTS: Mapping[str, Any] = {
     "CETD_HTML_FIELD": "main_content_html",
     "CETD_TEXT_FIELD": "main_content_text",
     "CETD_TITLE_FIELD": "main_content_title",
+    "CETD_PAGE_TYPE_FIELD": "main_content_page_type",
     "CETD_SOURCE_FIELD": None,
     "CETD_MARKDOWN_FIELD": None,
     "CETD_METADATA_FIELDS": None,
@@ -166,6 +167,7 @@ class CETDSettings:
     html_field: str | None = "main_content_html"
     text_field: str | None = "main_content_text"
     title_field: str | None = "main_content_title"
+    page_type_field: str | None = "main_content_page_type"
     source_field: str | None = None
     markdown_field: str | None = None
     metadata_fields: dict[str, str] = field(default_factory=dict)
@@ -184,10 +186,10 @@ class CETDSettings:
 
     @property
     def fields(self) -> tuple[str, ...]:
-        """The content fields, then the title and Markdown fields: what the pipeline writes
-        and clears. An item class that does not declare the title or Markdown field just does
-        not get it (nor the metadata fields it does not declare)."""
-        optional = (self.title_field, self.markdown_field)
+        """The content fields, then the title, Markdown and page-type fields: what the pipeline
+        writes and clears. An item class that does not declare the title, Markdown or page-type
+        field just does not get that value (nor the metadata fields it does not declare)."""
+        optional = (self.title_field, self.markdown_field, self.page_type_field)
         return self.content_fields + tuple(name for name in optional if name is not None)
 
 
@@ -237,6 +239,7 @@ def read_settings(settings: BaseSettings) -> CETDSettings:
         html_field=_optional_str(settings, "CETD_HTML_FIELD"),
         text_field=_optional_str(settings, "CETD_TEXT_FIELD"),
         title_field=_optional_str(settings, "CETD_TITLE_FIELD"),
+        page_type_field=_optional_str(settings, "CETD_PAGE_TYPE_FIELD"),
         source_field=_optional_str(settings, "CETD_SOURCE_FIELD"),
         markdown_field=_optional_str(settings, "CETD_MARKDOWN_FIELD"),
         metadata_fields=_metadata_fields(get("CETD_METADATA_FIELDS")),

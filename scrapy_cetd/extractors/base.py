@@ -63,8 +63,8 @@ class Extractor(abc.ABC):
         return self.extract_view(self.view(tree))
 
     def extract_view(self, view: DomView | EmptyReason) -> ExtractionResult:
-        """The result of selecting and rendering ``view`` (:meth:`view`'s answer): what
-        :meth:`extract` does once it has the view, for subclasses that adjust the view first."""
+        """The result of selecting and rendering ``view`` (:meth:`view`'s answer): the second
+        half of :meth:`extract`, for a subclass that builds its view with more than the tree."""
         if isinstance(view, EmptyReason):
             return view.result(self.name)
         selection = self.select(view)

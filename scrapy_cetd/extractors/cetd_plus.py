@@ -46,7 +46,7 @@ from scrapy_cetd.page.dom import (
 from scrapy_cetd.page.flags import ancestors_of, holding, within
 from scrapy_cetd.page.markup import ARTICLE_TYPES, PageMarkup, page_markup, page_title, text_of
 from scrapy_cetd.page.output import Keep, content_modes, kept_elements
-from scrapy_cetd.page.page_types import PageType, check_page_type, classify_tree
+from scrapy_cetd.page.page_types import PageType, check_page_type, classify_view
 from scrapy_cetd.page.words import tokens
 from scrapy_cetd.result import EmptyReason, ExtractionResult
 
@@ -93,13 +93,15 @@ no caption."""
 
 @dataclass(frozen=True, eq=False)
 class _PageView(DomView):
-    """A view that remembers the page's markup, read once by :meth:`CetdPlusExtractor.view`."""
+    """A view that remembers the page's markup and type, read once by
+    :meth:`CetdPlusExtractor.view`."""
 
     markup: PageMarkup | None = None
     visible_chars: int = 0
     profile: Profile | None = None
     """The page type whose profile (:mod:`scrapy_cetd.extractors.profiles`) the selection
     follows, or ``None`` for the steps every page goes through."""
+    page_type: PageType | None = None
 
 
 class CetdPlusExtractor(Extractor):
@@ -240,9 +242,10 @@ class CetdPlusExtractor(Extractor):
           one shop's category pages): it goes to the result's ``.page_type`` with confidence
           1.0, and the page follows its type's profile (steps 12 to 15).
         - ``detect_page_type``: classify the page (:mod:`scrapy_cetd.page.page_types`) when
-          ``page_type`` is not given, into ``.page_type`` and ``.page_type_confidence``, and
-          follow its type's profile. Off by default: the classifier costs more than the
-          extraction itself (docs/page-types.md).
+          ``page_type`` is not given, into ``.page_type`` and ``.page_type_confidence``, from
+          the view, counts and markup this extractor reads anyway, and follow its type's
+          profile. Off by default: it adds about 40% to the time of a page, parse included
+          (docs/page-types.md).
         - ``type_profiles``: follow the profile of the page's type when it is known (False:
           the type is only reported).
         - ``profile_confidence``: the confidence below which a type is reported but its
@@ -309,17 +312,29 @@ class CetdPlusExtractor(Extractor):
     def extract(self, tree: etree._Element, *, url: str | None = None) -> ExtractionResult:
         """As :meth:`Extractor.extract`, with the page's headline in ``.title`` and its type
         in ``.page_type`` (see the ``page_type`` option)."""
-        if self.page_type is not None:
-            kind: PageType | None = PageType(self.page_type, 1.0)
-        else:
-            kind = classify_tree(tree, url) if self.detect_page_type else None
-        return self.extract_as(tree, kind)
+        forced = PageType(self.page_type, 1.0) if self.page_type is not None else None
+        return self._extract(tree, forced, detect=forced is None and self.detect_page_type, url=url)
 
     def extract_as(self, tree: etree._Element, kind: PageType | None) -> ExtractionResult:
         """As :meth:`extract`, for a page whose type is ``kind`` (``None``: unknown), however
         it was found: the profile of that type is followed when ``type_profiles`` is on and
         the confidence is at least ``profile_confidence``."""
-        result = self.extract_view(self._view(tree, self.profile_of(kind)))
+        return self._extract(tree, kind, detect=False, url=None)
+
+    def _extract(
+        self, tree: etree._Element, kind: PageType | None, *, detect: bool, url: str | None
+    ) -> ExtractionResult:
+        """:meth:`extract` for a page of type ``kind``, or of the type the classifier finds on
+        its visible view when ``detect``."""
+        view = self._view(tree, kind, detect=detect, url=url)
+        if isinstance(view, EmptyReason):
+            result = view.result(self.name)
+            if detect:
+                kind = classify_view(tree, None, None, page_markup(tree), url)
+        else:
+            result = self.extract_view(view)
+            if isinstance(view, _PageView):
+                kind = view.page_type
         title = page_title(tree)
         check_deadline("after reading the title")
         result = replace(result, title=title) if title else result
@@ -334,24 +349,34 @@ class CetdPlusExtractor(Extractor):
             return None
         return PROFILES.get(kind.name)
 
-    def view(self, tree: etree._Element) -> DomView | EmptyReason:
-        """The visible body (or its fallback, step 1) without page furniture (step 2)."""
-        return self._view(tree, None)
+    def view(self, tree: etree._Element, *, url: str | None = None) -> DomView | EmptyReason:
+        """The visible body (or its fallback, step 1) without page furniture (step 2), with
+        the page's type (see the ``page_type`` option; ``url`` is one of its signals)."""
+        forced = PageType(self.page_type, 1.0) if self.page_type is not None else None
+        return self._view(tree, forced, detect=forced is None and self.detect_page_type, url=url)
 
-    def _view(self, tree: etree._Element, profile: Profile | None) -> DomView | EmptyReason:
-        """:meth:`view` for a page that follows ``profile``."""
-        if self.hidden_panels and self.remove_hidden and profile is not None and profile.hidden:
-            check_deadline("before building the view")
-            body = viewed_body(tree)
-            if body is None:
-                return FRAMESET
-            view: DomView | EmptyReason = build_view(body, remove_hidden=False)
-        else:
-            view = super().view(tree)
+    def _view(
+        self, tree: etree._Element, kind: PageType | None, *, detect: bool, url: str | None
+    ) -> DomView | EmptyReason:
+        """:meth:`view` for a page of type ``kind``, or of the type the classifier finds on the
+        visible view (before steps 1 and 2: the page as the classifier was trained on it) when
+        ``detect``; the view then follows that type's profile."""
+        view = super().view(tree)
         if isinstance(view, EmptyReason):
             return view
         markup = page_markup(view.elements[0])  # the document viewed, maybe a repaired copy
         counts = count_nodes(view)
+        if detect:
+            kind = classify_view(tree, view, counts, markup, url)
+        profile = self.profile_of(kind)
+        if self.hidden_panels and self.remove_hidden and profile is not None and profile.hidden:
+            check_deadline("before building the view with its hidden panels")
+            body = viewed_body(tree)
+            if body is None:
+                return FRAMESET
+            view = build_view(body, remove_hidden=False)
+            markup = page_markup(view.elements[0])
+            counts = count_nodes(view)
         if self.fallback_content:
             fallback = _fallback_view(view, counts.chars[0])
             if fallback is not None:
@@ -381,6 +406,7 @@ class CetdPlusExtractor(Extractor):
             markup=markup,
             visible_chars=chars[0],
             profile=profile,
+            page_type=kind,
         )
 
     def select(self, view: DomView) -> Sequence[Keep] | EmptyReason:

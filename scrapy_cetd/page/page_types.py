@@ -30,9 +30,9 @@ from urllib.parse import urlsplit
 from lxml import etree
 
 from scrapy_cetd.limits import check_deadline
-from scrapy_cetd.page.density import count_nodes
+from scrapy_cetd.page.density import NodeCounts, count_nodes
 from scrapy_cetd.page.dom import DomView, attribute_owners, build_view, local_tag, viewed_body
-from scrapy_cetd.page.markup import page_markup
+from scrapy_cetd.page.markup import ARTICLE_TYPES, DISCUSSION_TYPES, PageMarkup, page_markup
 
 PAGE_TYPES = (
     "article",
@@ -52,6 +52,7 @@ MODEL_PATH = Path(__file__).with_name("page_types_model.json")
 
 TOKEN_PREFIXES = (
     *("type:", "prop:", "meta:", "rel:", "class:", "folder:", "host:", "last:", "slug:", "ext:"),
+    "title:",
 )
 """The kinds of token feature, each a prefix of the token's name: a declared schema.org or
 Open Graph type, an ``itemprop`` name, a ``<meta property>`` name, a ``rel`` value
@@ -63,15 +64,16 @@ segment, its extension."""
 _CURRENCY = "$€£¥₹₽₩₪฿₫₴₦₺₱"
 _CURRENCY_SIGN = re.compile(f"[{_CURRENCY}]")
 
-_DATE = re.compile(r"\b(?:\d{4}[-/.]\d\d?[-/.]\d\d?|\d\d?[-/.]\d\d?[-/.]\d{2,4})\b")
-"""A numeric date, year first or last (bounded repetitions only)."""
-
 _QUESTION_MARKS = ("?", "\uff1f", "\u061f")
 """The question marks of Latin, CJK and Arabic script."""
 
-_CLASSES = etree.XPath("//body//@class", smart_strings=False)
+_CLASSES = etree.XPath("descendant::*/@class", smart_strings=False)
 _CLASS_WORD = re.compile(r"[A-Z]?[a-z]{3,20}")
 """A word of a class name: lower-case letters, maybe after one capital (``productCard``)."""
+
+_TITLE_WORD = re.compile(r"[^\W\d_]{3,20}")
+MAX_TITLE_CHARS = 300
+"""The part of a ``<title>`` read for words (a title is a line, not a page)."""
 
 _SEGMENT_SPLIT = re.compile(r"[-_.+~,;:!%]")
 _ALPHA = re.compile(r"[^\W\d_]+\Z")
@@ -93,7 +95,7 @@ _HOLDS = {
     "p": 32,
     "blockquote": 64,
 }
-"""Bits of :func:`_holding`: the descendants a record holds."""
+"""Bits of the tags a record holds (see :func:`_record_features`)."""
 _LINK, _MEDIA, _TIME, _HEADING, _FIELD, _PARAGRAPH, _QUOTE = 1, 2, 4, 8, 16, 32, 64
 
 RECORD_TAGS = frozenset(
@@ -133,17 +135,40 @@ def page_features(tree: etree._Element, url: str | None = None) -> dict[str, flo
     """The features of the document holding ``tree``: numbers named in :data:`FEATURES`, and
     a 1.0 for each token (names starting with one of :data:`TOKEN_PREFIXES`) it has.
 
-    One pass over the visible body and one over the attributes that carry markup; linear in
-    the size of the page, iterative, and the tree is not modified.
+    Reads the page as :class:`~scrapy_cetd.extractors.cetd_plus.CetdPlusExtractor` does (its
+    visible body, the counts of that view, its markup) and gives what
+    :func:`view_features` gives cetd-plus, which has all of that already; the tree is not
+    modified.
     """
     check_deadline("before reading the page type's features")
+    body = viewed_body(tree)
+    if body is None:
+        return view_features(tree, None, None, page_markup(tree), url)
+    view = build_view(body)
+    return view_features(tree, view, count_nodes(view), page_markup(body), url)
+
+
+def view_features(
+    tree: etree._Element,
+    view: DomView | None,
+    counts: NodeCounts | None,
+    markup: PageMarkup,
+    url: str | None = None,
+) -> dict[str, float]:
+    """:func:`page_features` from what an extractor has read already: the visible ``view`` of
+    the body of the document holding ``tree`` (``None`` when it has none), its ``counts``,
+    and its ``markup``.
+
+    Linear in the size of the page, iterative; the tree is not modified.
+    """
     features = dict.fromkeys(FEATURES, 0.0)
     features.update(_url_tokens(url))
-    features.update(_markup_tokens(tree))
-    features.update(_class_tokens(tree))
-    body = viewed_body(tree)
-    if body is not None:
-        features.update(_body_features(build_view(body)))
+    document = view.elements[0] if view is not None and len(view) else tree
+    features.update(_markup_tokens(document, markup))
+    features.update(_title_tokens(document))
+    if view is not None and counts is not None and len(view):
+        features.update(_class_tokens(view.elements[0]))
+        features.update(_body_features(view, counts))
     check_deadline("after reading the page type's features")
     return features
 
@@ -156,9 +181,8 @@ def _share(part: float, whole: float) -> float:
     return min(1.0, part / whole) if whole > 0 else 0.0
 
 
-def _body_features(view: DomView) -> dict[str, float]:
-    """The numeric features of the visible body ``view``."""
-    counts = count_nodes(view)
+def _body_features(view: DomView, counts: NodeCounts) -> dict[str, float]:
+    """The numeric features of the visible body ``view``, whose counts are ``counts``."""
     tags, chars, parent = view.tags, counts.chars, view.parent
     size = len(view)
     total = chars[0]
@@ -172,7 +196,7 @@ def _body_features(view: DomView) -> dict[str, float]:
         return sum(chars[i] for name in names for i in by_tag.get(name, ()))
 
     runs = [n for own in counts.run_chars for n in own if n]
-    text = "".join(run for own in view.runs for run in own)
+    text = "".join(map("".join, view.runs))
     digits = sum(map(text.count, "0123456789"))
     nested_lists = sum(1 for name in LISTS for i in by_tag.get(name, ()) if tags[parent[i]] == "li")
     link_list_chars = sum(
@@ -225,7 +249,6 @@ def _body_features(view: DomView) -> dict[str, float]:
         "number_inputs": _log(number_inputs),
         "prices": _log(_prices(text)),
         "digit_share": _share(digits, len(text)),
-        "dates": _log(len(_DATE.findall(text))),
         "times": _log(number["time"]),
         "articles": _log(number["article"]),
         "sections": _log(number["section"]),
@@ -236,7 +259,7 @@ def _body_features(view: DomView) -> dict[str, float]:
         "asides": _log(number["aside"]),
         "main": float(number["main"] > 0),
     }
-    features.update(_record_features(view, chars, counts.link_chars, total))
+    features.update(_record_features(view, counts, total))
     return features
 
 
@@ -259,43 +282,34 @@ def _prices(text: str) -> int:
     return found
 
 
-def _holding(view: DomView) -> list[int]:
-    """Per element, the bits of :data:`_HOLDS` of itself and its descendants (bottom-up)."""
-    tags, parent = view.tags, view.parent
-    holds = [_HOLDS.get(tag, 0) for tag in tags]
-    for i in range(len(tags) - 1, 0, -1):
-        holds[parent[i]] |= holds[i]
-    return holds
-
-
-def _record_features(
-    view: DomView, chars: Sequence[int], link_chars: Sequence[int], total: int
-) -> dict[str, float]:
+def _record_features(view: DomView, counts: NodeCounts, total: int) -> dict[str, float]:
     """Features of the runs of records: sibling containers (:data:`RECORD_TAGS`) alike in tag
     and class, each with some text.
 
     The run holding the most text is described by its size, its share of the page's text,
     its characters per record, its link share, and the share of its records that hold a
-    link, an image, a ``<time>``, a heading, a form field, a paragraph or a quotation.
+    link, an image, a ``<time>``, a heading, a form field, a paragraph, a quotation or a
+    price.
     """
     tags, children, elements = view.tags, view.children, view.elements
+    chars, link_chars = counts.chars, counts.link_chars
     runs: list[list[int]] = []
-    for p, kids in enumerate(children):
-        if len(kids) < MIN_RECORDS:
+    parents = [kids for kids in children if len(kids) >= MIN_RECORDS]
+    for step, kids in enumerate(parents):
+        candidates = [c for c in kids if chars[c] >= MIN_RECORD_CHARS and tags[c] in RECORD_TAGS]
+        if len(candidates) < MIN_RECORDS:
             continue
         groups: dict[tuple[str, str], list[int]] = {}
-        for c in kids:
-            if chars[c] >= MIN_RECORD_CHARS and tags[c] in RECORD_TAGS:
-                groups.setdefault((tags[c], elements[c].get("class") or ""), []).append(c)
+        for c in candidates:
+            groups.setdefault((tags[c], elements[c].get("class") or ""), []).append(c)
         runs.extend(group for group in groups.values() if len(group) >= MIN_RECORDS)
-        if p % 4096 == 0:
+        if step % 1024 == 1023:
             check_deadline("reading the page's records")
     features = {"record_runs": _log(len(runs))}
     if not runs:
         return features
     best = max(runs, key=lambda run: sum(chars[c] for c in run))
     best_chars = sum(chars[c] for c in best)
-    holds = _holding(view)
     records = len(best)
     features.update(
         {
@@ -306,32 +320,50 @@ def _record_features(
             "record_link_share": _share(sum(link_chars[c] for c in best), best_chars),
         }
     )
-    for bit, name in (
-        (_LINK, "link"),
-        (_MEDIA, "media"),
-        (_TIME, "time"),
-        (_HEADING, "heading"),
-        (_FIELD, "field"),
-        (_PARAGRAPH, "paragraph"),
-        (_QUOTE, "quote"),
-    ):
-        features[f"records_with_{name}"] = sum(1 for c in best if holds[c] & bit) / records
+    holding = dict.fromkeys(_RECORD_PARTS, 0)
+    with_price = 0
+    for c in best:
+        # Preorder: the subtree of c is c and the counts.tags[c] elements after it.
+        end = c + counts.tags[c] + 1
+        holds = 0
+        for tag in set(tags[c:end]):
+            holds |= _HOLDS.get(tag, 0)
+        for bit in _RECORD_PARTS:
+            if holds & bit:
+                holding[bit] += 1
+        with_price += _prices("".join(map("".join, view.runs[c:end]))) > 0
+    for bit, name in _RECORD_PARTS.items():
+        features[f"records_with_{name}"] = holding[bit] / records
+    features["records_with_price"] = with_price / records
     return features
+
+
+_RECORD_PARTS = {
+    _LINK: "link",
+    _MEDIA: "media",
+    _TIME: "time",
+    _HEADING: "heading",
+    _FIELD: "field",
+    _PARAGRAPH: "paragraph",
+    _QUOTE: "quote",
+}
+"""The bits of :data:`_HOLDS` a record is described by, and their names."""
 
 
 FEATURES = (
     *("elements", "chars", "chars_per_element", "link_share", "links", "paragraphs"),
     *("paragraph_share", "long_run_share", "mean_run", "h1", "h1_chars", "headings"),
     *("heading_share",),
-    *("chars_per_heading", "question_headings", "paragraph_block_share", "buttons", "dates"),
+    *("chars_per_heading", "question_headings", "paragraph_block_share", "buttons"),
     *("pre", "code", "code_share", "tables", "table_rows", "table_share", "list_items"),
     *("nested_lists", "link_list_share", "definition_lists", "forms", "fields", "textareas"),
     *("selects", "number_inputs", "prices", "digit_share", "times", "articles", "sections"),
     *("blockquotes", "images", "images_per_kchar", "navs", "asides", "main", "record_runs"),
     *("records", "most_records", "record_share", "record_chars", "record_link_share"),
     *("records_with_link", "records_with_media", "records_with_time", "records_with_heading"),
-    *("records_with_field", "records_with_paragraph", "records_with_quote"),
+    *("records_with_field", "records_with_paragraph", "records_with_quote", "records_with_price"),
     *("url_depth", "url_slug_words", "url_numeric", "url_query", "url_root"),
+    *("declares_article", "declares_discussion", "declares_other"),
 )
 """The names of the numeric features, in a fixed order."""
 
@@ -385,18 +417,29 @@ def _shape(token: str) -> str:
 _TOKEN_ATTRIBUTES = (("itemprop", None), ("property", None), ("rel", None))
 
 
-def _class_tokens(tree: etree._Element) -> dict[str, float]:
-    """The words of the class names in the body (each distinct name read once)."""
-    values = _CLASSES(tree.getroottree().getroot())
+def _class_tokens(body: etree._Element) -> dict[str, float]:
+    """The words of the class names below ``body`` (each distinct value read once)."""
+    values = _CLASSES(body)
     assert isinstance(values, list)
-    names = set(" ".join(map(str, values)).split())
-    return {f"class:{word.lower()}": 1.0 for name in names for word in _CLASS_WORD.findall(name)}
+    words = _CLASS_WORD.findall(" ".join(set(map(str, values))))
+    return {f"class:{word.lower()}": 1.0 for word in set(words)}
 
 
-def _markup_tokens(tree: etree._Element) -> dict[str, float]:
-    """The declared types, ``itemprop`` names, ``<meta property>`` names and ``rel`` values
-    of the document."""
-    features = {f"type:{name}": 1.0 for name in page_markup(tree).types if len(name) <= 60}
+def _title_tokens(document: etree._Element) -> dict[str, float]:
+    """The words (letters only, 3 to 20 of them) of the document's ``<title>``."""
+    title = document.getroottree().getroot().findtext("head/title") or ""
+    words = _TITLE_WORD.findall(title[:MAX_TITLE_CHARS].lower())
+    return {f"title:{word}": 1.0 for word in words}
+
+
+def _markup_tokens(tree: etree._Element, markup: PageMarkup) -> dict[str, float]:
+    """The declared types (of ``markup``), ``itemprop`` names, ``<meta property>`` names and
+    ``rel`` values of the document holding ``tree``."""
+    types = markup.types
+    features = {f"type:{name}": 1.0 for name in types if len(name) <= 60}
+    features["declares_article"] = float(bool(types & ARTICLE_TYPES))
+    features["declares_discussion"] = float(bool(types & DISCUSSION_TYPES))
+    features["declares_other"] = float(markup.not_an_article)
     root = tree.getroottree().getroot()
     for element in attribute_owners(root, _TOKEN_ATTRIBUTES):
         get = element.get
@@ -447,13 +490,20 @@ class PageTypeModel:
 
     def probabilities(self, features: Mapping[str, float]) -> dict[str, float]:
         """The probability of each class for a page with ``features``."""
-        scores = list(self._constant)
         scaled = self._scaled
+        scores = list(self._constant)
+        tokens = []
         for name, value in features.items():
             row = scaled.get(name)
-            if row is not None and value:
-                for k, weight in enumerate(row):
-                    scores[k] += weight * value
+            if row is None or not value:
+                continue
+            if value == 1.0:
+                tokens.append(row)  # summed below, column by column
+            else:
+                scores = [score + weight * value for score, weight in zip(scores, row, strict=True)]
+        if tokens:
+            columns = zip(*tokens, strict=True)
+            scores = [score + sum(column) for score, column in zip(scores, columns, strict=True)]
         top = max(scores)
         exps = [math.exp(score - top) for score in scores]
         norm = sum(exps)
@@ -518,3 +568,15 @@ def default_model() -> PageTypeModel:
 def classify_tree(tree: etree._Element, url: str | None = None) -> PageType:
     """The type of the document holding the parsed ``tree`` (left unchanged)."""
     return default_model().predict(page_features(tree, url))
+
+
+def classify_view(
+    tree: etree._Element,
+    view: DomView | None,
+    counts: NodeCounts | None,
+    markup: PageMarkup,
+    url: str | None = None,
+) -> PageType:
+    """The type of the document holding ``tree``, from what an extractor has read already
+    (see :func:`view_features`): the same answer as :func:`classify_tree`."""
+    return default_model().predict(view_features(tree, view, counts, markup, url))

@@ -29,7 +29,12 @@ from scrapy_cetd.limits import Limits
 
 URL = "http://127.0.0.1/storm.html"
 EXPECTED = scrapy_cetd.extract(STORM_PAGE.encode(), url=URL)
-EMPTY = {"main_content_html": "", "main_content_text": "", "main_content_title": ""}
+EMPTY = {
+    "main_content_html": "",
+    "main_content_text": "",
+    "main_content_title": "",
+    "main_content_page_type": "",
+}
 
 
 def page(body: str = STORM_PAGE, url: str = URL, **meta: Any) -> HtmlResponse:
@@ -55,7 +60,12 @@ def test_every_item_kind_gets_the_fields(item: Any) -> None:
 
 
 def test_field_names_are_configurable_and_none_disables_one() -> None:
-    harness = Harness(CETD_TEXT_FIELD="body", CETD_HTML_FIELD=None, CETD_TITLE_FIELD=None)
+    harness = Harness(
+        CETD_TEXT_FIELD="body",
+        CETD_HTML_FIELD=None,
+        CETD_TITLE_FIELD=None,
+        CETD_PAGE_TYPE_FIELD=None,
+    )
     item = harness.run({}, page())
     assert item == {"body": EXPECTED.text}
 
@@ -139,16 +149,22 @@ def test_declared_item_without_the_fields(caplog: pytest.LogCaptureFixture) -> N
 def test_overwrite_false_keeps_what_the_spider_set() -> None:
     harness = Harness(CETD_OVERWRITE=False)
     mine = {"main_content_text": "mine", "main_content_html": "<p>mine</p>"}
-    every = harness.run({**mine, "main_content_title": "My title"}, page())
-    assert every == {**mine, "main_content_title": "My title"}
+    set_all = {**mine, "main_content_title": "My title", "main_content_page_type": "forum"}
+    every = harness.run(dict(set_all), page())
+    assert every == set_all
     assert harness.stat("cetd/item_skipped_count/already_set") == 1
     both = harness.run(dict(mine), page())  # the title is not set yet: extracted, then kept
-    assert both == {**mine, "main_content_title": EXPECTED.title or ""}
+    assert both == {
+        **mine,
+        "main_content_title": EXPECTED.title or "",
+        "main_content_page_type": EXPECTED.page_type or "",
+    }
     one = harness.run({"main_content_text": "mine"}, page())
     assert one == {
         "main_content_text": "mine",
         "main_content_html": EXPECTED.html,
         "main_content_title": EXPECTED.title or "",
+        "main_content_page_type": EXPECTED.page_type or "",
     }
     failed = harness.run({"main_content_text": "mine"}, page(""))
     assert failed == {**EMPTY, "main_content_text": "mine"}
@@ -524,6 +540,7 @@ def test_metadata_follows_declared_items_and_overwrite() -> None:
         "main_content_html": "<p>mine</p>",
         "main_content_text": "mine",
         "main_content_title": "mine",
+        "main_content_page_type": "mine",
         "date": "2020-01-01",
     }
     assert harness.run(dict(every_set), page(META_PAGE))["author"] == ["Jane Doe"]
