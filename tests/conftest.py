@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import os
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,7 @@ from scrapy.utils.misc import build_from_crawler
 from scrapy_cetd import CETDPipeline, Extractor
 from scrapy_cetd.crawl.linking import ItemResponseLinks
 from scrapy_cetd.evaluation.datasets import DATASETS_ENV
+from scrapy_cetd.page import accel
 
 EXAMPLE_1 = """<body><div class="main"><div class="article"><div class="articleHeadline">
   South Korea to Hold Artillery Drills on Island</div>
@@ -43,6 +45,13 @@ STORM_PAGE = """<html><head><title>t</title><script>var x=1;</script></head><bod
 def parse(html: str) -> etree._Element:
     """Parse as lxml.html does for Scrapy (document root)."""
     return lxml.html.document_fromstring(html)
+
+
+@pytest.fixture
+def reference_passes() -> Iterator[None]:
+    """Every compiled pass runs its pure-Python reference during the test."""
+    with accel.reference_only():
+        yield
 
 
 @pytest.fixture

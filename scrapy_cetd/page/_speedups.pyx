@@ -72,6 +72,7 @@ from lxml.includes.tree cimport (
     xmlNode,
 )
 
+import collections.abc
 import ctypes
 import math
 import operator
@@ -500,6 +501,9 @@ cdef class ElementNodes:
                 if self.nodes[i] is node:
                     return i
         raise ValueError("element is not in the view")
+
+
+collections.abc.Sequence.register(ElementNodes)  # as the .pyi declares it
 
 
 def hidden_elements(root):
@@ -933,12 +937,12 @@ cdef int load_ints(list values, long long* out, Py_ssize_t size) except -1:
     return 0
 
 
-def densities(chars, tags, link_chars, link_tags, ratio, composite_density):
+def densities(chars, tags, link_chars, link_tags, ratio, composite):
     """:func:`scrapy_cetd.page.density.densities` on the lists of a ``NodeCounts`` (``ratio`` is its
     ``link_ratio``); ``None`` for lists it does not handle."""
     if type(chars) is not list or type(tags) is not list or type(link_chars) is not list or type(link_tags) is not list:
         return None
-    return _densities(chars, tags, link_chars, link_tags, ratio, composite_density)
+    return _densities(chars, tags, link_chars, link_tags, ratio, composite)
 
 
 cdef object _densities(list chars, list tags, list link_chars,
@@ -978,12 +982,12 @@ cdef object _densities(list chars, list tags, list link_chars,
         PyMem_Free(lt)
 
 
-def density_sums(children, run_chars, in_link, density, ratio, composite_density):
+def density_sums(children, run_chars, in_link, density, ratio, composite):
     """:func:`scrapy_cetd.page.density.density_sums`: per element, its runs scored as pseudo-nodes,
     then its children's densities, added in that order; ``None`` for lists it does not handle."""
     if type(children) is not list or type(run_chars) is not list or type(in_link) is not list or type(density) is not list:
         return None
-    return _density_sums(children, run_chars, in_link, density, ratio, composite_density)
+    return _density_sums(children, run_chars, in_link, density, ratio, composite)
 
 
 cdef object _density_sums(list children, list run_chars, list in_link,
@@ -1203,25 +1207,33 @@ cdef object _own_modes(list parent, content, tuple keep):
 
 # --- markup and page furniture (cetd-plus) --------------------------------------------------------
 
-def attribute_owners(root, tuple attributes):
+def attribute_owners(root, attributes):
     """:func:`scrapy_cetd.page.dom.attribute_owners`: the elements of ``root``'s subtree (``root``
     first, then in document order) that carry any of ``attributes``, pairs of a name and a
-    value (UTF-8 bytes; the value ``None`` for any value); ``None`` for a root this module does
-    not handle."""
+    value (strings; the value ``None`` for any value); ``None`` for a root or pairs this module
+    does not handle."""
     if not isinstance(root, _Element):
         return None
     cdef _Element element = <_Element>root
     if element._c_node is NULL or element._c_node.type != XML_ELEMENT_NODE:
         return None
+    encoded = []
     for pair in attributes:
         if (
             type(pair) is not tuple
             or len(pair) != 2
-            or type(pair[0]) is not bytes
-            or not (pair[1] is None or type(pair[1]) is bytes)
+            or type(pair[0]) is not str
+            or not (pair[1] is None or type(pair[1]) is str)
         ):
             return None
-    return _attribute_owners(element, attributes)
+        try:
+            encoded.append((
+                (<str>pair[0]).encode("utf-8"),
+                None if pair[1] is None else (<str>pair[1]).encode("utf-8"),
+            ))
+        except UnicodeEncodeError:  # a lone surrogate
+            return None
+    return _attribute_owners(element, tuple(encoded))
 
 
 cdef list _attribute_owners(_Element root, tuple attributes):
@@ -1654,12 +1666,12 @@ def outermost_chars(parent, content, chars):
 
 def drop_link_blocks(parent, tags, chars, link_chars, list modes, double ratio,
                      frozenset block_tags, tuple keep, double epsilon):
-    """:func:`scrapy_cetd.extractors.cetd_plus._drop_link_blocks` on a view's lists, changing ``modes``;
-    ``False`` (and ``modes`` unchanged) for a malformed view."""
+    """:func:`scrapy_cetd.extractors.cetd_plus._drop_link_blocks` on a view's lists, changing ``modes``:
+    the number of blocks dropped, or ``None`` (and ``modes`` unchanged) for a malformed view."""
     if type(parent) is not list or type(tags) is not list or type(chars) is not list:
-        return False
+        return None
     if type(link_chars) is not list:
-        return False
+        return None
     cdef Py_ssize_t size = len(parent)
     cdef Py_ssize_t* parents = NULL
     cdef char* codes = NULL
@@ -1678,14 +1690,14 @@ def drop_link_blocks(parent, tags, chars, link_chars, list modes, double ratio,
                     codes[i] = 0
                     dropped.append(i)
     except NotHandledError:
-        return False
+        return None
     finally:
         PyMem_Free(parents)
         PyMem_Free(codes)
     drop_mode = keep[0]
     for i in dropped:
         modes[i] = drop_mode
-    return True
+    return len(dropped)
 
 
 # --- rendering ------------------------------------------------------------------------------------
@@ -1996,8 +2008,8 @@ cdef class _Segment:
         return decode(self.leading.data, self.leading.size)
 
 
-def render(elements, children, parent, runs, tags, modes, keep, block_tags, clean):
-    """:func:`scrapy_cetd.page.output.render` on a view's lists: ``(html, text)``, or ``None`` for a
+def render(view, modes, keep, block_tags, clean):
+    """:func:`scrapy_cetd.page.output.render` on a ``DomView``: ``(html, text)``, or ``None`` for a
     view or tree this module does not handle. ``keep`` is ``(DROP, SHELL, TEXT)``; ``clean``
     is called on the output's root before it is serialised.
 
@@ -2007,6 +2019,11 @@ def render(elements, children, parent, runs, tags, modes, keep, block_tags, clea
     around removed children is joined exactly as :func:`scrapy_cetd.page.output.remove_keeping_tail`
     joins it. lxml serialises the result, as it serialises the trimmed copy.
     """
+    elements = view.elements
+    children = view.children
+    parent = view.parent
+    runs = view.runs
+    tags = view.tags
     if (
         not is_elements(elements)
         or type(children) is not list
