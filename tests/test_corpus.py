@@ -37,9 +37,9 @@ from scrapy_cetd.corpus import (
     to_dask_bag,
 )
 
-try:
+if sys.version_info >= (3, 14):
     from compression import zstd
-except ImportError:  # Python < 3.14: backports.zstd, which Scrapy requires there
+else:  # backports.zstd, which Scrapy requires there
     from backports import zstd
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -336,18 +336,19 @@ def test_a_dask_cluster_of_two_worker_processes_gives_the_local_rows(
 ) -> None:
     run_corpus([WARC, plain_warc], tmp_path / "local.jsonl", jobs=1)
     local = read_jsonl(tmp_path / "local.jsonl")
-    inputs = [WARC.as_uri(), plain_warc]  # a URL (opened with fsspec) and a path
+    inputs: list[str | Path] = [WARC.as_uri(), plain_warc]  # a URL (opened with fsspec), a path
     with (
-        LocalCluster(
+        LocalCluster(  # type: ignore[no-untyped-call]  # distributed is not typed
             n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
         ) as cluster,
-        Client(cluster),
+        Client(cluster),  # type: ignore[no-untyped-call]
     ):
         bag = to_dask_bag(inputs)
         assert bag.npartitions == 2
-        rows = bag.compute()
-        skipped = to_dask_bag([WARC], include_skipped=True).pluck("skipped", None).frequencies()
-        counts = dict(skipped.compute())
+        rows = bag.compute()  # type: ignore[no-untyped-call]  # nor is dask.bag
+        bag = to_dask_bag([WARC], include_skipped=True)
+        skipped = bag.pluck("skipped", None)  # type: ignore[no-untyped-call]
+        counts = dict(skipped.frequencies().compute())
     assert rows == local
     assert counts == {None: PAGES, "not_response": 17, "not_html": 1}
 
@@ -478,7 +479,7 @@ def test_damaged_warcs_keep_every_good_record_and_count_every_loss(
         charset, meta = heads.get(number, ("", ""))
         head = ok if not charset else ok.replace("text/html", f"text/html; {charset}")
         records.append(response(f"http://a.test/{number}", head, story_page(number, meta)))
-    good: set[int] = set()
+    good: set[tuple[str, int]] = set()
 
     # Gzipped, one member per record: bad deflate data in member 5, the header of member 12
     # overwritten, a wrong CRC in member 20.
