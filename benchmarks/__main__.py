@@ -7,7 +7,9 @@ benchmark (:mod:`benchmarks.crawl`: the example spider without the add-on, with 
 trafilatura in the callback). It writes ``results.json`` and ``results.md`` into
 ``benchmarks/results`` and the plots ``scatter.png`` and ``datasets.png`` into ``docs/images``,
 compares the peers with ``peers.md``, and regenerates the block of ``## Accuracy and speed`` in
-``docs/benchmarks.md``.
+``docs/benchmarks.md``. Last, the TPS benchmark (:mod:`benchmarks.tps`) measures list-page
+pruning and, in a full run, regenerates its tables in ``docs/tps.md`` and ``README.md``
+(``--no-tps`` skips it).
 
 ``--quick`` runs a fixed subset (``QUICK_PAGES`` evenly spread pages per dataset, a short
 crawl) and writes to ``benchmarks/results/tmp/quick`` instead (plots included), so a smoke
@@ -29,7 +31,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from benchmarks import crawl, datasets_root, reference, report
+from benchmarks import crawl, datasets_root, reference, report, tps
 from benchmarks.accuracy import all_systems, benchmark_datasets, our_algorithms, run_all
 from benchmarks.peers import PEERS
 from benchmarks.summary import summarize
@@ -169,6 +171,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--datasets-root", type=Path, default=datasets_root())
     parser.add_argument("--out", type=Path, help="results folder (default benchmarks/results)")
     parser.add_argument("--no-crawl", action="store_true", help="skip the crawl benchmark")
+    parser.add_argument("--no-tps", action="store_true", help="skip the TPS benchmark")
     parser.add_argument(
         "--no-docs", action="store_true", help="leave docs/benchmarks.md and docs/images alone"
     )
@@ -224,6 +227,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(report.page_table(results))
     print("\n" + report.reference_summary(results["reference"]))
     print("\nwrote " + ", ".join(str(path) for path in written))
+    if not args.no_tps:
+        print("\nTPS: record pages, the paper's settings and the defaults", file=sys.stderr)
+        tps_args = ["--datasets-root", str(root)]
+        if limit is not None:
+            tps_args += ["--limit", str(limit)]
+        if args.no_docs or not results["full_run"]:
+            tps_args.append("--no-docs")
+        tps.main(tps_args)
     return 1 if summary["missing"] or crawl_failed else 0
 
 

@@ -41,7 +41,7 @@ from lxml import etree
 
 import scrapy_cetd
 from scrapy_cetd.guard import markup_problem
-from scrapy_cetd.tps import prune_tag_paths_region
+from scrapy_cetd.tps import TpsOptions, prune_tag_paths_region
 
 TPS = "tps"
 BUDGET = 2.0
@@ -116,12 +116,11 @@ def run_measured(
     before = _rss_kib("VmRSS")
     start = time.perf_counter()
     reason: str | None = None
-    if algorithm == TPS and (refused := markup_problem(html)) is not None:
+    tps = TpsOptions(time_budget=time_budget)  # the defaults, as tps_selector prunes
+    if algorithm == TPS and (refused := markup_problem(html, max_attributes=tps.max_attributes)):
         reason = refused  # refused before the parse, as `scrapy-cetd prune` does
     elif algorithm == TPS:
-        _, region = prune_tag_paths_region(
-            lxml.html.document_fromstring(html), time_budget=time_budget
-        )
+        _, region = prune_tag_paths_region(lxml.html.document_fromstring(html), tps)
         reason = region.reason
     elif max_nodes:
         reason = scrapy_cetd.extract(html, algorithm=algorithm, time_budget=time_budget).reason

@@ -1,35 +1,39 @@
-"""TPS pruning of record pages: is the main content still there, and how much DOM is gone?
+"""TPS pruning of record pages: which options keep the main content and remove the boilerplate?
 
-Pages: the WCXB pages of type ``listing``, ``collection`` and ``product`` in
-``../shared/datasets/wcxb`` (150) and the 25 pages of ``record_pages_wri``. Each page is
-decoded and parsed as a Scrapy crawl does (:func:`scrapy_cetd.page.parse.to_tree`) and pruned by
-:func:`scrapy_cetd.prune_tag_paths` with its defaults. Two numbers, as in the paper's
-Table I (``docs/algorithms.md`` §5.7: 86.96% and 46.22%):
+Pages: the WCXB pages of type ``listing``, ``collection`` and ``product`` of
+``../shared/datasets/wcxb`` and ``wcxb_dev`` (237), and the 25 pages of ``record_pages_wri``.
+Each page is decoded and parsed as a Scrapy crawl does (:func:`scrapy_cetd.page.parse.to_tree`)
+and pruned by :func:`scrapy_cetd.tps.prune_tag_paths_region` with each configuration of
+:data:`CANDIDATES`: the paper's algorithm, the additions one at a time, then two gaps and text
+sizes. A few configurations, not a search fitted to the pages.
 
-* **content present**: the share of pages whose pruned DOM still holds at least 95% of the
-  gold main-content tokens. Tokens are those of the dataset metrics (lower-cased runs of
-  letters and digits, CJK characters one by one); "holds" is the multiset overlap of the gold
-  tokens with the tokens of the visible text of the ``<body>`` (§0.2 pre-processing). The
-  headline counts against the tokens the *unpruned* page holds (some gold text lives only in
-  scripts or in the head, where no DOM pruning can reach or lose it); the absolute variant
-  (against all gold tokens) is printed beside it.
+On the WCXB pages, with the gold snippets of their manifests (WCXB's ``with``: text a correct
+extraction contains; ``without``: boilerplate it leaves out), compared as WCXB compares them
+(whitespace collapsed, lower-cased) with the visible text of the ``<body>`` (§0.2):
+
+* **with kept**: of the ``with`` snippets the unpruned page shows, the share the pruned page
+  still shows;
+* **without removed**: of the ``without`` snippets the unpruned page shows, the share the
+  pruned page no longer shows;
+* **snippet accuracy**: both together, over all those snippets (WCXB's snippet accuracy, pooled
+  over the pages): the figure the default is chosen by (:func:`best`);
 * **nodes removed**: the mean over pages of the share of the body's elements (after §0.2
-  pre-processing, the elements of the tag path sequence) that pruning removes, counted on the
-  pruned copy itself.
+  pre-processing) that pruning removes, counted on the pruned copy;
+* **content present**: the share of pages whose pruned body still holds at least 95% of the
+  gold main-content tokens the unpruned body holds (the measure of the paper's Table I,
+  ``docs/algorithms.md`` §5.7; tokens of the dataset metrics, as a multiset).
 
-``--keep-main-content``, ``--remove-furniture``, ``--remove-widgets`` and ``--keep-positions``
-prune with those options of :func:`scrapy_cetd.prune_tag_paths` (beyond the paper: searchRegion
-may not cut off what ``cetd-plus`` selects as main content, which is kept; page furniture is
-removed; SVG graphics and form controls without text are removed; removed elements before a
-kept sibling of their tag are emptied, not removed, and count as kept).
+Snippets the unpruned body does not show (in the ``<head>``, in scripts, or written
+differently) cannot be kept or removed by pruning and are left out; the table gives how many
+were counted. On ``record_pages_wri`` it also checks the MANIFEST's ``record_xpath``: on the
+pruned copy it must still match all ``record_count`` records with their text intact.
 
-For ``record_pages_wri`` it also checks the MANIFEST's ``record_xpath``: on the pruned copy it
-must still match ``record_count`` elements, the records must keep their whole text, and the
-number of elements outside the records must drop.
+The tables go between the ``tps-benchmark`` markers of ``docs/tps.md`` and the ``tps-table``
+markers of ``README.md`` (``--no-docs`` leaves both alone). ``make bench`` runs it after the
+accuracy benchmark (:mod:`benchmarks.__main__`).
 
-Usage: ``python -m benchmarks.tps [--datasets-root DIR] [--min-size-gap 0.2]
-[--size nodes|text] [--keep-main-content] [--remove-furniture] [--remove-widgets]
-[--keep-positions] [--pages] [--json OUT]``.
+Usage: ``python -m benchmarks.tps [--datasets-root DIR] [--limit N] [--pages] [--json OUT]
+[--no-docs]``.
 """
 
 from __future__ import annotations
@@ -39,38 +43,91 @@ import json
 import statistics
 import sys
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from lxml import etree
 
 from benchmarks import datasets_root
-from scrapy_cetd.evaluation.datasets import Dataset, Page, load_dataset
+from scrapy_cetd.evaluation.datasets import Page, load_dataset
 from scrapy_cetd.page.dom import build_view, find_body
 from scrapy_cetd.page.output import Keep, render
 from scrapy_cetd.page.parse import to_tree
 from scrapy_cetd.page.words import tokens
-from scrapy_cetd.tps import MIN_SIZE_GAP, prune_tag_paths_region
+from scrapy_cetd.tps import TpsOptions, prune_tag_paths_region
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS_PAGE = ROOT / "docs" / "tps.md"
+README = ROOT / "README.md"
+DOCS_MARKERS = ("<!-- tps-benchmark:start -->", "<!-- tps-benchmark:end -->")
+README_MARKERS = ("<!-- tps-table:start -->", "<!-- tps-table:end -->")
 
 RECORD_TYPES = ("listing", "collection", "product")
 """The WCXB page types that hold records."""
 
+WCXB = ("wcxb", "wcxb_dev")
+"""The datasets whose record pages carry the gold snippets."""
+
 PRESENT = 0.95
 """Share of the gold tokens the pruned page must still hold for "content present"."""
+
+PAPER = "paper"
+
+CANDIDATES: Mapping[str, TpsOptions] = {
+    PAPER: TpsOptions.paper(),
+    "paper, size=text": TpsOptions.paper(size="text"),
+    "paper + main": TpsOptions.paper(keep_main_content=True),
+    "paper + main + furniture": TpsOptions.paper(keep_main_content=True, remove_furniture=True),
+    "paper + main + furniture + widgets": TpsOptions.paper(
+        keep_main_content=True, remove_furniture=True, remove_widgets=True
+    ),
+    "main + furniture + widgets, gap 0.25": TpsOptions.paper(
+        keep_main_content=True, remove_furniture=True, remove_widgets=True, min_size_gap=0.25
+    ),
+    "main + furniture + widgets, gap 0.30": TpsOptions.paper(
+        keep_main_content=True, remove_furniture=True, remove_widgets=True, min_size_gap=0.30
+    ),
+    "main + furniture + widgets, gap 0.25, size=text": TpsOptions.paper(
+        keep_main_content=True,
+        remove_furniture=True,
+        remove_widgets=True,
+        min_size_gap=0.25,
+        size="text",
+    ),
+}
+"""The configurations measured, by name, each spelt out from the paper's (so that a change of
+the defaults does not change what a row measures). ``paper`` is the paper's literal algorithm
+(:meth:`TpsOptions.paper`); ``main``, ``furniture`` and ``widgets`` are ``keep_main_content``,
+``remove_furniture`` and ``remove_widgets``; ``gap`` is ``min_size_gap``. The tables mark the
+one that equals :class:`TpsOptions` ``()``, the defaults."""
+
+
+def defaults_name(configs: Mapping[str, TpsOptions]) -> str:
+    """The name of the configuration that is the defaults; raises :class:`ValueError` when
+    none is."""
+    for name, options in configs.items():
+        if options == TpsOptions():
+            return name
+    raise ValueError("no configuration is the defaults, TpsOptions()")
 
 
 @dataclass
 class PageResult:
+    """One page pruned with one configuration."""
+
+    config: str
     dataset: str
     id: str
     page_type: str
     nodes: int
     kept: int
-    gold_tokens: int
+    with_before: int
+    with_after: int
+    without_before: int
+    without_after: int
     held_before: int
     held_after: int
-    splits: int
     records: dict[str, object] = field(default_factory=dict)
 
     @property
@@ -82,10 +139,52 @@ class PageResult:
         """At least 95% of the gold tokens the unpruned page holds are still held."""
         return self.held_after >= PRESENT * self.held_before
 
-    @property
-    def present_absolute(self) -> bool:
-        """At least 95% of all gold tokens are held after pruning."""
-        return self.held_after >= PRESENT * self.gold_tokens
+
+@dataclass(frozen=True)
+class Summary:
+    """A configuration's figures over a group of pages."""
+
+    pages: int
+    with_snippets: int
+    without_snippets: int
+    with_kept: float
+    without_removed: float
+    accuracy: float
+    nodes_removed: float
+    content_present: float
+
+
+def summarize(results: Sequence[PageResult]) -> Summary:
+    """The figures of ``results`` (snippet shares pooled over the snippets, the rest means
+    over the pages); zeros for no pages."""
+    with_before = sum(r.with_before for r in results)
+    with_after = sum(r.with_after for r in results)
+    without_before = sum(r.without_before for r in results)
+    without_gone = without_before - sum(r.without_after for r in results)
+    snippets = with_before + without_before
+    return Summary(
+        pages=len(results),
+        with_snippets=with_before,
+        without_snippets=without_before,
+        with_kept=with_after / with_before if with_before else 0.0,
+        without_removed=without_gone / without_before if without_before else 0.0,
+        accuracy=(with_after + without_gone) / snippets if snippets else 0.0,
+        nodes_removed=statistics.fmean(r.removed for r in results) if results else 0.0,
+        content_present=sum(r.present for r in results) / len(results) if results else 0.0,
+    )
+
+
+def best(summaries: Mapping[str, Summary]) -> str:
+    """The configuration with the highest snippet accuracy; on a tie, the one that removes
+    more nodes."""
+    return max(
+        summaries, key=lambda name: (summaries[name].accuracy, summaries[name].nodes_removed)
+    )
+
+
+def normalise(text: str) -> str:
+    """Whitespace collapsed to single spaces, lower-cased: how WCXB compares snippets."""
+    return " ".join(text.split()).lower()
 
 
 def body_text(tree: etree._Element) -> str:
@@ -93,7 +192,11 @@ def body_text(tree: etree._Element) -> str:
     body = find_body(tree)
     if body is None:
         return ""
-    view = build_view(body)
+    return text_of(body)
+
+
+def text_of(element: etree._Element) -> str:
+    view = build_view(element)
     return render(view, [Keep.TEXT] * len(view))[1]
 
 
@@ -102,175 +205,224 @@ def held(gold: Counter[str], text: str) -> int:
     return sum((gold & Counter(tokens(text))).values())
 
 
-def record_check(page: Page, tree: etree._Element, pruned: etree._Element) -> dict[str, object]:
-    """The MANIFEST record XPath on the original and the pruned page."""
-    xpath = str(page.meta["record_xpath"])
-    expected = int(page.meta["record_count"])
-    before = tree.xpath(xpath)
-    after = pruned.xpath(xpath)
-    assert isinstance(before, list)
-    assert isinstance(after, list)
-    texts_before = [body_text_of(r) for r in before if isinstance(r, etree._Element)]
-    texts_after = [body_text_of(r) for r in after if isinstance(r, etree._Element)]
-    pruned_text = " ".join(body_text(pruned).split())
-    kept = sum(" ".join(text.split()) in pruned_text for text in texts_before)
-    return {
-        "expected": expected,
-        "records_kept_text": kept,
-        "matched_before": len(before),
-        "matched_after": len(after),
-        "records_intact": texts_before == texts_after,
-        "other_before": _non_record_elements(tree, before),
-        "other_after": _non_record_elements(pruned, after),
-    }
-
-
-def body_text_of(element: etree._Element) -> str:
-    view = build_view(element)
-    return render(view, [Keep.TEXT] * len(view))[1]
-
-
-def _non_record_elements(tree: etree._Element, records: Sequence[object]) -> int:
-    """Elements of the body's sequence that are neither a record nor inside one."""
-    body = find_body(tree)
-    if body is None:
-        return 0
-    view = build_view(body)
-    inside = {r for r in records if isinstance(r, etree._Element)}
-    count = 0
-    flags = [False] * len(view)
-    for i, element in enumerate(view.elements):
-        p = view.parent[i]
-        flags[i] = element in inside or (p >= 0 and flags[p])
-        count += not flags[i]
-    return count
-
-
 def _elements(tree: etree._Element) -> int:
     """The elements of ``tree``'s body after §0.2 pre-processing (0 without a body)."""
     body = find_body(tree)
     return 0 if body is None else len(build_view(body))
 
 
-def run_page(dataset: Dataset, page: Page, args: argparse.Namespace) -> PageResult:
+def record_check(page: Page, tree: etree._Element, pruned: etree._Element) -> dict[str, object]:
+    """The MANIFEST record XPath on the original and the pruned page."""
+    xpath = str(page.meta["record_xpath"])
+    before = tree.xpath(xpath)
+    after = pruned.xpath(xpath)
+    assert isinstance(before, list)
+    assert isinstance(after, list)
+    texts_before = [text_of(r) for r in before if isinstance(r, etree._Element)]
+    texts_after = [text_of(r) for r in after if isinstance(r, etree._Element)]
+    return {
+        "expected": int(page.meta["record_count"]),
+        "matched_after": len(after),
+        "records_intact": texts_before == texts_after,
+    }
+
+
+def run_page(dataset: str, page: Page, configs: Mapping[str, TpsOptions]) -> list[PageResult]:
+    """``page`` pruned with each of ``configs``."""
     tree = to_tree(page.html, url=page.meta.get("url"), encoding=page.encoding)
-    pruned, region = prune_tag_paths_region(
-        tree,
-        min_size_gap=args.min_size_gap,
-        size=args.size,
-        keep_main_content=args.keep_main_content,
-        remove_furniture=args.remove_furniture,
-        remove_widgets=args.remove_widgets,
-        keep_positions=args.keep_positions,
-    )
+    before = normalise(body_text(tree))
+    with_shown = [s for s in map(normalise, page.snippets_with) if s and s in before]
+    without_shown = [s for s in map(normalise, page.snippets_without) if s and s in before]
     gold = Counter(tokens(page.gold))
-    result = PageResult(
-        dataset=dataset.name,
-        id=page.id,
-        page_type=page.page_type,
-        nodes=region.node_count,
-        kept=_elements(pruned),
-        gold_tokens=sum(gold.values()),
-        held_before=held(gold, body_text(tree)),
-        held_after=held(gold, body_text(pruned)),
-        splits=len(region.splits),
+    held_before = held(gold, body_text(tree))
+    results = []
+    for name, options in configs.items():
+        pruned, region = prune_tag_paths_region(tree, options)
+        raw_after = body_text(pruned)
+        after = normalise(raw_after)
+        result = PageResult(
+            config=name,
+            dataset=dataset,
+            id=page.id,
+            page_type=page.page_type,
+            nodes=region.node_count,
+            kept=_elements(pruned),
+            with_before=len(with_shown),
+            with_after=sum(s in after for s in with_shown),
+            without_before=len(without_shown),
+            without_after=sum(s in after for s in without_shown),
+            held_before=held_before,
+            held_after=held(gold, raw_after),
+        )
+        if "record_xpath" in page.meta:
+            result.records = record_check(page, tree, pruned)
+        results.append(result)
+    return results
+
+
+def _pct(value: float) -> str:
+    return f"{100 * value:.1f}%"
+
+
+def docs_block(results: Sequence[PageResult], configs: Mapping[str, TpsOptions]) -> str:
+    """The Markdown of ``docs/tps.md``'s measured block."""
+    wcxb = [r for r in results if r.dataset in WCXB]
+    overall = {name: summarize([r for r in wcxb if r.config == name]) for name in configs}
+    chosen = best(overall)
+    default_name = defaults_name(configs)
+    first = overall[next(iter(configs))]
+    lines = [
+        f"WCXB listing, collection and product pages of `wcxb` and `wcxb_dev` ({first.pages} "
+        f"pages; {first.with_snippets} `with` and {first.without_snippets} `without` snippets "
+        "shown by the unpruned pages):",
+        "",
+        "| configuration | with kept | without removed | snippet accuracy | nodes removed "
+        "| content present |",
+        "|:--|--:|--:|--:|--:|--:|",
+    ]
+    for name in configs:
+        s = overall[name]
+        label = f"{name} (the defaults)" if name == default_name else name
+        label = f"**{label}**" if name == chosen else label
+        lines.append(
+            f"| {label} | {_pct(s.with_kept)} | {_pct(s.without_removed)} | {_pct(s.accuracy)} "
+            f"| {_pct(s.nodes_removed)} | {_pct(s.content_present)} |"
+        )
+    verdict = "the defaults" if chosen == default_name else f"not the defaults ({default_name})"
+    lines += [
+        "",
+        f"Best snippet accuracy (in bold): `{chosen}`, {verdict}.",
+        "",
+        "By page type:",
+        "",
+        "| page type | configuration | pages | with kept | without removed | nodes removed |",
+        "|:--|:--|--:|--:|--:|--:|",
+    ]
+    for kind in RECORD_TYPES:
+        for name in configs:
+            s = summarize([r for r in wcxb if r.config == name and r.page_type == kind])
+            lines.append(
+                f"| {kind} | {name} | {s.pages} | {_pct(s.with_kept)} "
+                f"| {_pct(s.without_removed)} | {_pct(s.nodes_removed)} |"
+            )
+    checked = [r for r in results if r.records]
+    if checked:
+        lines += [
+            "",
+            "`record_pages_wri` (generated list pages): the pages whose `record_xpath` still "
+            "matches every record, each with its whole text, after pruning; content present; "
+            "nodes removed:",
+            "",
+            "| configuration | records intact | content present | nodes removed |",
+            "|:--|--:|--:|--:|",
+        ]
+        for name in configs:
+            part = [r for r in checked if r.config == name]
+            intact = sum(
+                r.records["matched_after"] == r.records["expected"]
+                and bool(r.records["records_intact"])
+                for r in part
+            )
+            s = summarize(part)
+            lines.append(
+                f"| {name} | {intact}/{len(part)} | {_pct(s.content_present)} "
+                f"| {_pct(s.nodes_removed)} |"
+            )
+    return "\n".join(lines)
+
+
+def readme_block(results: Sequence[PageResult]) -> str:
+    """The README's small table: the paper's settings against the defaults, by page type."""
+    lines = [
+        "| WCXB pages (paper / defaults) | `with` snippets kept | `without` snippets removed "
+        "| nodes removed |",
+        "|:--|--:|--:|--:|",
+    ]
+    for kind in RECORD_TYPES:
+        paper, default = (
+            summarize([r for r in results if r.config == name and r.page_type == kind])
+            for name in (PAPER, defaults_name(CANDIDATES))
+        )
+        cells = [
+            f"{_pct(getattr(paper, column))} / {_pct(getattr(default, column))}"
+            for column in ("with_kept", "without_removed", "nodes_removed")
+        ]
+        lines.append(f"| {kind} ({paper.pages}) | {' | '.join(cells)} |")
+    return "\n".join(lines)
+
+
+def replace_between(text: str, markers: tuple[str, str], block: str) -> str:
+    """``text`` with what lies between ``markers`` replaced by ``block``; raises
+    :class:`ValueError` when the markers are missing or out of order."""
+    start, end = text.find(markers[0]), text.find(markers[1])
+    if start < 0 or end < start:
+        raise ValueError(f"no {markers[0]} ... {markers[1]} in the page")
+    return text[: start + len(markers[0])] + "\n" + block.strip("\n") + "\n" + text[end:]
+
+
+def write_docs(results: Sequence[PageResult], docs_page: Path, readme: Path) -> list[Path]:
+    """Put the tables into ``docs_page`` and ``readme``; the paths written."""
+    wcxb = [r for r in results if r.dataset in WCXB]
+    docs_page.write_text(
+        replace_between(
+            docs_page.read_text(encoding="utf-8"), DOCS_MARKERS, docs_block(results, CANDIDATES)
+        ),
+        encoding="utf-8",
     )
-    if "record_xpath" in page.meta:
-        result.records = record_check(page, tree, pruned)
-    return result
+    readme.write_text(
+        replace_between(readme.read_text(encoding="utf-8"), README_MARKERS, readme_block(wcxb)),
+        encoding="utf-8",
+    )
+    return [docs_page, readme]
 
 
-def _line(name: str, results: Sequence[PageResult]) -> str:
-    if not results:
-        return f"{name:<22} {0:>5}"
-    present = 100 * sum(r.present for r in results) / len(results)
-    absolute = 100 * sum(r.present_absolute for r in results) / len(results)
-    removed = 100 * statistics.fmean(r.removed for r in results)
-    return f"{name:<22} {len(results):>5} {present:>8.2f}% {absolute:>8.2f}% {removed:>8.2f}%"
+def run(root: Path, limit: int | None = None) -> list[PageResult]:
+    """Every page of the benchmark pruned with every configuration (``limit`` pages per
+    dataset at most)."""
+    results: list[PageResult] = []
+    for name in (*WCXB, "record_pages_wri"):
+        dataset = load_dataset(root / name)
+        ids = [
+            page_id
+            for page_id in dataset.page_ids
+            if name == "record_pages_wri"
+            or dataset.manifest["pages"][page_id].get("page_type") in RECORD_TYPES
+        ][:limit]
+        for page in dataset.pages(ids):
+            results += run_page(name, page, CANDIDATES)
+    return results
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.tps", description=__doc__)
     parser.add_argument("--datasets-root", type=Path, default=datasets_root())
-    parser.add_argument("--min-size-gap", type=float, default=MIN_SIZE_GAP)
-    parser.add_argument("--size", choices=("nodes", "text"), default="nodes")
-    parser.add_argument("--keep-main-content", action="store_true")
-    parser.add_argument("--remove-furniture", action="store_true")
-    parser.add_argument("--remove-widgets", action="store_true")
-    parser.add_argument("--keep-positions", action="store_true")
+    parser.add_argument("--limit", type=int, help="at most N pages per dataset (no docs then)")
     parser.add_argument("--pages", action="store_true", help="print one line per page")
     parser.add_argument("--json", type=Path, help="write per-page results as JSON")
+    parser.add_argument("--no-docs", action="store_true", help="leave docs/tps.md and README alone")
     args = parser.parse_args(argv)
     if args.datasets_root is None:
         print("no datasets: set CETD_DATASETS or pass --datasets-root", file=sys.stderr)
         return 1
-    wcxb = load_dataset(args.datasets_root / "wcxb")
-    records = load_dataset(args.datasets_root / "record_pages_wri")
-    wcxb_ids = [
-        page_id
-        for page_id in wcxb.page_ids
-        if wcxb.manifest["pages"][page_id].get("page_type") in RECORD_TYPES
-    ]
-    results: list[PageResult] = []
-    for dataset, ids in ((wcxb, wcxb_ids), (records, list(records.page_ids))):
-        for page in dataset.pages(ids):
-            results.append(run_page(dataset, page, args))
-
+    results = run(args.datasets_root, args.limit)
     if args.pages:
         for r in results:
             print(
-                f"{r.dataset:<17} {r.id:<26} {r.page_type:<10} {r.nodes:>6} -> {r.kept:>6} "
-                f"({100 * r.removed:5.1f}% removed, {r.splits} splits) gold held "
-                f"{r.held_after}/{r.held_before}/{r.gold_tokens}{'' if r.present else '  LOST'}"
+                f"{r.config:<36} {r.dataset:<17} {r.id:<12} {r.page_type:<10} "
+                f"{r.nodes:>6} -> {r.kept:>6} ({100 * r.removed:5.1f}% removed) with "
+                f"{r.with_after}/{r.with_before} without {r.without_after}/{r.without_before}"
             )
         print()
-    print(
-        f"TPS pruning, min_size_gap={args.min_size_gap}, size={args.size}, "
-        f"keep_main_content={args.keep_main_content}, remove_furniture={args.remove_furniture}, "
-        f"remove_widgets={args.remove_widgets}, keep_positions={args.keep_positions}"
-    )
-    print(f"{'pages':<22} {'n':>5} {'present':>9} {'absolute':>9} {'removed':>9}")
-    print(_line("all", results))
-    for name in ("wcxb", "record_pages_wri"):
-        part = [r for r in results if r.dataset == name]
-        print(_line(name, part))
-        if name == "wcxb":
-            for kind in RECORD_TYPES:
-                print(_line(f"  wcxb {kind}", [r for r in part if r.page_type == kind]))
-    print(f"{'paper (Table I)':<22} {23:>5} {86.96:>8.2f}% {'':>9} {46.22:>8.2f}%")
-
-    checked = [r for r in results if r.records]
-    ok = [
-        r
-        for r in checked
-        if r.records["matched_after"] == r.records["expected"] and r.records["records_intact"]
-    ]
-    kept_text = [r for r in checked if r.records["records_kept_text"] == r.records["expected"]]
-    fewer = [
-        r
-        for r in checked
-        if int(str(r.records["other_after"])) < int(str(r.records["other_before"]))
-    ]
+    print(docs_block(results, CANDIDATES))
     print()
-    print(
-        f"record_pages_wri record_xpath after pruning: all records matched and intact on "
-        f"{len(ok)}/{len(checked)} pages; fewer non-record elements on {len(fewer)}/{len(checked)}"
-    )
-    print(
-        f"  every record's text still in the pruned page (XPath aside): "
-        f"{len(kept_text)}/{len(checked)} pages"
-    )
-    before = sum(int(str(r.records["other_before"])) for r in checked)
-    after = sum(int(str(r.records["other_after"])) for r in checked)
-    share = 100 * (1 - after / max(before, 1))
-    print(f"  non-record elements: {before} -> {after} ({share:.1f}% removed)")
-    for r in checked:
-        if r not in ok or r not in fewer:
-            print(f"  {r.id}: {r.records}")
+    print(readme_block([r for r in results if r.dataset in WCXB]))
     if args.json:
         args.json.write_text(
             json.dumps([asdict(r) for r in results], indent=1, ensure_ascii=False) + "\n"
         )
+    if not args.no_docs and args.limit is None:
+        written = write_docs(results, DOCS_PAGE, README)
+        print("\nwrote " + ", ".join(str(path) for path in written))
     return 0
 
 

@@ -19,8 +19,9 @@ from pathlib import Path
 
 from lxml import etree
 
-from scrapy_cetd import ALGORITHMS, extract, prune_tag_paths
+from scrapy_cetd import ALGORITHMS, TpsOptions, extract, prune_tag_paths
 from scrapy_cetd.page.parse import to_tree
+from scrapy_cetd.tps import DEFAULT_MIN_SIZE_GAP, MIN_SIZE_GAP
 
 NAMES = sorted(ALGORITHMS)
 SITE = Path(__file__).resolve().parent.parent / "example_project" / "site"
@@ -41,15 +42,16 @@ def check(data: bytes) -> None:
     before = etree.tostring(tree)
     result = extract(tree, algorithm=algorithm)
     assert (result.reason is None) == bool(result.text), result
-    prune_tag_paths(
-        tree,
+    options = TpsOptions(
         invert=bool(bits & 1),
         keep_main_content=bool(bits & 2),
         remove_furniture=bool(bits & 4),
         keep_positions=bool(bits & 8),
         size="text" if bits & 16 else "nodes",
         remove_widgets=bool(bits & 32),
+        min_size_gap=DEFAULT_MIN_SIZE_GAP if bits & 64 else MIN_SIZE_GAP,
     )
+    prune_tag_paths(tree, options)
     assert etree.tostring(tree) == before, "the input tree was modified"
 
 
@@ -59,7 +61,7 @@ def seeds() -> list[bytes]:
     return [
         bytes((code, bits)) + page.read_bytes()
         for page in pages
-        for code, bits in zip(range(len(NAMES)), (0, 2, 6, 14, 31, 8, 36, 1), strict=False)
+        for code, bits in zip(range(len(NAMES)), (0, 2, 6, 14, 31, 8, 118, 1), strict=False)
     ]
 
 

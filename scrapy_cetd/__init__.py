@@ -5,9 +5,13 @@ from importlib.metadata import version as _distribution_version
 
 from scrapy_cetd.api import classify_page_type, extract
 from scrapy_cetd.crawl.addon import Addon
-from scrapy_cetd.crawl.middleware import CETDDownloaderMiddleware, CETDSpiderMiddleware
+from scrapy_cetd.crawl.middleware import (
+    CETDDownloaderMiddleware,
+    CETDSpiderMiddleware,
+    dont_cetd,
+)
 from scrapy_cetd.crawl.pipeline import CETDPipeline
-from scrapy_cetd.crawl.spider import get_dom, tps_selector
+from scrapy_cetd.crawl.spider import get_dom, tps_selector, tps_selector_region
 from scrapy_cetd.extractors.base import Extractor
 from scrapy_cetd.extractors.cetd import (
     CompositeTextDensityExtractor,
@@ -24,6 +28,7 @@ from scrapy_cetd.result import EmptyReason, ExtractionResult, Reason
 from scrapy_cetd.tps import (
     TagPathRegion,
     TagPathSplit,
+    TpsOptions,
     prune_tag_paths,
     search_tag_path_region,
 )
@@ -56,12 +61,15 @@ __all__ = [
     "TagPathRegion",
     "TagPathSplit",
     "TextDensityExtractor",
+    "TpsOptions",
     "__version__",
     "classify_page_type",
+    "dont_cetd",
     "extract",
     "get_dom",
     "get_extractor",
     "prune_tag_paths",
     "search_tag_path_region",
     "tps_selector",
+    "tps_selector_region",
 ]

@@ -32,11 +32,16 @@ from scrapy_cetd.extractors.registry import (
     build_extractor,
     coerce_options,
 )
-from scrapy_cetd.guard import markup_problem
+from scrapy_cetd.guard import DEFAULT_MAX_ATTRIBUTES, markup_problem
 from scrapy_cetd.limits import DEFAULT_MAX_NODES, DEFAULT_TIME_BUDGET, TreeExtractor
 from scrapy_cetd.page.parse import html_response, to_tree
 from scrapy_cetd.result import ExtractionResult
-from scrapy_cetd.tps import MIN_SIZE_GAP, prune_tag_paths_region
+from scrapy_cetd.tps import (
+    DEFAULT_MIN_SIZE_GAP,
+    MIN_SIZE_GAP,
+    TpsOptions,
+    prune_tag_paths_region,
+)
 
 PROG = "scrapy-cetd"
 
@@ -114,35 +119,43 @@ def _parser() -> argparse.ArgumentParser:
         "-o", "--output", metavar="OUT", help="write the pruned HTML here (default: stdout)"
     )
     prune.add_argument(
+        "--paper",
+        action="store_true",
+        help="start from the paper's literal algorithm (TpsOptions.paper()) instead of the "
+        "defaults measured on real list pages; the options below change either",
+    )
+    prune.add_argument(
         "--min-size-gap",
         type=float,
-        default=MIN_SIZE_GAP,
-        help=f"minimum size gap of a split (default {MIN_SIZE_GAP})",
+        help=f"minimum size gap of a split (default {DEFAULT_MIN_SIZE_GAP}, paper {MIN_SIZE_GAP})",
     )
     prune.add_argument(
-        "--invert", action="store_true", help="keep everything but the region (Algorithm 6)"
+        "--invert",
+        action=argparse.BooleanOptionalAction,
+        help="keep everything but the region (Algorithm 6)",
     )
-    prune.add_argument(
-        "--size", choices=("nodes", "text"), default="nodes", help="how parts are weighed (nodes)"
-    )
+    prune.add_argument("--size", choices=("nodes", "text"), help="how parts are weighed (nodes)")
     prune.add_argument(
         "--keep-main-content",
-        action="store_true",
-        help="never cut off what cetd-plus selects as the main content (beyond the paper)",
+        action=argparse.BooleanOptionalAction,
+        help="never cut off what cetd-plus selects as the main content (beyond the paper; "
+        "on by default)",
     )
     prune.add_argument(
         "--remove-furniture",
-        action="store_true",
-        help="also remove nav, aside, footer... from what is kept (beyond the paper)",
+        action=argparse.BooleanOptionalAction,
+        help="also remove nav, aside, footer... from what is kept (beyond the paper; on by "
+        "default)",
     )
     prune.add_argument(
         "--remove-widgets",
-        action="store_true",
-        help="also remove SVG graphics and form controls that hold no text (beyond the paper)",
+        action=argparse.BooleanOptionalAction,
+        help="also remove SVG graphics and form controls that hold no text (beyond the paper; "
+        "on by default)",
     )
     prune.add_argument(
         "--keep-positions",
-        action="store_true",
+        action=argparse.BooleanOptionalAction,
         help="empty, not remove, elements before a kept sibling of their tag (positional XPaths)",
     )
     prune.add_argument(
@@ -158,8 +171,19 @@ def _parser() -> argparse.ArgumentParser:
         metavar="SECONDS",
         help="leave a page that takes longer unpruned and exit 1 (default: none = no limit)",
     )
+    prune.add_argument(
+        "--max-attributes",
+        type=_optional(int),
+        metavar="N",
+        help=f"refuse a page with a tag of more than N attributes before parsing it, exit 1 "
+        f"(default {DEFAULT_MAX_ATTRIBUTES}; none = no limit)",
+    )
     prune.add_argument("--encoding", help="charset to assume, as an HTTP header would declare")
-    prune.add_argument("--url", help="the page's URL")
+    prune.add_argument(
+        "--url",
+        help="the URL the file came from (nothing is fetched): the page is parsed as the "
+        "response of that URL, as in a crawl",
+    )
     prune.set_defaults(run=_run_prune)
 
     corpus = commands.add_parser(
@@ -400,26 +424,42 @@ def _evaluate_metadata(
     return 0
 
 
+def _tps_options(args: argparse.Namespace) -> TpsOptions:
+    """The :class:`TpsOptions` of ``prune``'s command line: the defaults (or the paper's, with
+    ``--paper``), changed by the options given. Raises :class:`ValueError` for a bad value."""
+    given = {
+        name: getattr(args, name)
+        for name in (
+            "min_size_gap",
+            "invert",
+            "size",
+            "keep_main_content",
+            "remove_furniture",
+            "remove_widgets",
+            "keep_positions",
+        )
+        if getattr(args, name) is not None
+    }
+    for name in ("max_nodes", "time_budget", "max_attributes"):
+        value = getattr(args, name)
+        if value is not None:
+            given[name] = None if value is _NO_LIMIT else value
+    return TpsOptions.paper(**given) if args.paper else TpsOptions().replace(**given)
+
+
 def _run_prune(args: argparse.Namespace) -> int:
+    try:
+        options = _tps_options(args)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
     data = _read(args.file)
     try:
         response = html_response(data, url=args.url, encoding=args.encoding)
-        refused = markup_problem(response.text)
+        refused = markup_problem(response.text, max_attributes=options.max_attributes)
         if refused is not None:  # libxml2 would take minutes to parse it, uninterruptibly
             raise CommandError(f"{args.file}: not pruned: {refused}")
         tree = to_tree(data, url=args.url, encoding=args.encoding)
-        pruned, region = prune_tag_paths_region(
-            tree,
-            min_size_gap=args.min_size_gap,
-            invert=args.invert,
-            size=args.size,
-            keep_main_content=args.keep_main_content,
-            remove_furniture=args.remove_furniture,
-            remove_widgets=args.remove_widgets,
-            keep_positions=args.keep_positions,
-            max_nodes=_limit(args.max_nodes, DEFAULT_MAX_NODES),
-            time_budget=_limit(args.time_budget, None),
-        )
+        pruned, region = prune_tag_paths_region(tree, options)
     except ValueError as error:
         raise CommandError(f"{args.file}: {error}") from None
     if region.reason is not None:

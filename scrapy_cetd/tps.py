@@ -21,18 +21,20 @@ from __future__ import annotations
 
 import bisect
 import copy
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
-from typing import Literal
+import dataclasses
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, fields, replace
+from typing import Any, Literal
 
 from lxml import etree
 
 from scrapy_cetd.extractors.cetd_plus import CetdPlusExtractor
 from scrapy_cetd.extractors.furniture import boilerplate
+from scrapy_cetd.extractors.registry import coerce_options
+from scrapy_cetd.guard import DEFAULT_MAX_ATTRIBUTES
 from scrapy_cetd.limits import (
     DEFAULT_MAX_NODES,
     LimitExceededError,
-    Limits,
     check_deadline,
     deadline,
 )
@@ -43,11 +45,17 @@ from scrapy_cetd.page.output import Keep, kept_elements, remove_keeping_tails
 from scrapy_cetd.result import EmptyReason, Reason
 
 MIN_SIZE_GAP = 0.20
-"""Default minimum size gap: a split is accepted only when ``|n - 2i| / n`` exceeds it
-[P §5.3: "at least 20% larger than the rest", 20% in the experiments]."""
+"""The paper's minimum size gap: a split is accepted only when ``|n - 2i| / n`` exceeds it
+[P §5.3: "at least 20% larger than the rest", 20% in the experiments]. The default of
+:func:`search_region` and of :meth:`TpsOptions.paper`; :class:`TpsOptions` defaults to
+:data:`DEFAULT_MIN_SIZE_GAP`."""
+
+DEFAULT_MIN_SIZE_GAP = 0.25
+"""The minimum size gap of :class:`TpsOptions`' defaults, measured with the other defaults on
+the WCXB record pages (``docs/tps.md``)."""
 
 Size = Literal["nodes", "text"]
-"""How the size of a part of the sequence is measured (see :func:`search_tag_path_region`)."""
+"""How the size of a part of the sequence is measured (see :attr:`TpsOptions.size`)."""
 
 WIDGET_TAGS = frozenset({"svg", "button", "input", "textarea"})
 """Inline graphics and form controls: what ``remove_widgets`` drops when it holds no text."""
@@ -58,6 +66,138 @@ _EPSILON = 1e-9
 _CHECK_EVERY = 4095
 """Long loops check the time budget once in 4,096 iterations, when ``i & _CHECK_EVERY`` is
 ``_CHECK_EVERY``: a shorter loop adds no check to those made between the steps."""
+
+
+@dataclass(frozen=True)
+class TpsOptions:
+    """Every option of TPS pruning, checked once, when the object is made.
+
+    Frozen and made of numbers, strings and flags only, so one instance is shared by threads,
+    pickles, and can be kept in a spider's attribute or a module constant. The defaults are
+    the configuration measured best on real list pages (the WCXB listing, collection and
+    product pages; see ``docs/tps.md``): searchRegion may not cut off the page's main content,
+    page furniture and text-less widgets are removed, the parts of a split are weighed by
+    their text, and a split must be 25% larger than the rest. :meth:`paper` gives the paper's
+    literal algorithm instead.
+
+    Every value is converted to the type its field declares, as the extractors' options are
+    (:func:`~scrapy_cetd.extractors.registry.coerce_options`: ``"0.3"`` is ``0.3``, ``"no"``
+    is ``False``, ``"none"`` switches a limit off), and checked: a value of the wrong type or
+    out of range raises :class:`ValueError` naming the option and the value.
+    :func:`dataclasses.replace` (or :meth:`replace`, which also names an unknown option)
+    makes a changed copy, checked the same way.
+    """
+
+    min_size_gap: float = DEFAULT_MIN_SIZE_GAP
+    """A split at ``i`` of a range of ``n`` elements is accepted only when
+    ``|n - 2i| / n > min_size_gap`` [P §5.3, 0.20 in the paper's experiments]. The test is
+    symmetric, so that a trailing region (a footer) can be cut too (``docs/algorithms.md``
+    §5.4 S-6: as printed, ``(n - 2i) / n``, the "keep the prefix" branch of Alg. 3 is
+    unreachable). Larger values split less and prune less. In ``[0, 1)``."""
+    size: Size = "text"
+    """How the two parts of a split are weighed, for the size gap and for the side to keep.
+    ``"nodes"`` counts elements, as the paper does: the main region of a record page is the
+    one with more nodes [P §4, assumption 2]. ``"text"`` (the default, not in the paper)
+    counts the characters of visible text each element owns (§0.3), so a part made of many
+    short links (a menu) weighs less than records with a description; when a range has no
+    text at all nothing is split."""
+    invert: bool = False
+    """Keep everything *but* the region, the complement of Algorithm 6 [P §6.3], for pages
+    whose records are the smaller side (the paper's g1.com.br). The paper leaves its "is
+    content" test unspecified, so the choice is the caller's (§5.4 S-13)."""
+    remove_hidden: bool = True
+    """Leave elements hidden by their own markup out of the sequence, with scripts, styles
+    and comments (``docs/algorithms.md`` §0.2; S-3)."""
+    keep_main_content: bool = True
+    """Not in the paper. What the default extractor (``cetd-plus``) selects as the page's main
+    block (its single-block step always on: a page that is all content would otherwise leave
+    nothing to prune) is never cut off: searchRegion refuses a split whose removed side holds
+    any of its text (the "is content" test the paper leaves open for its Algorithm 6), and
+    the selection is kept with its ancestors as shells even where it lies outside the region
+    (with ``invert``, only the latter). Keeps the heading, introduction or product
+    description beside the records."""
+    remove_furniture: bool = True
+    """Not in the paper. The page furniture that ``cetd-plus`` removes by markup (``nav``,
+    ``aside``, ``footer``, ``dialog``, ``menu``, ``select`` and the ARIA furniture roles; not
+    forms, which hold a product's options) is removed from the kept part too, except inside
+    an ``<article>`` (a record's own footer stays)."""
+    remove_widgets: bool = True
+    """Not in the paper. Inline SVG graphics and form controls (``button``, ``input``,
+    ``textarea``) that hold no visible text are removed from the kept part too: icons, icon
+    buttons and fields, whose markup a record's text, links and images do not need. The
+    visible text of the pruned page is the same with or without it; a spider that reads a
+    record's icons (rating stars drawn in SVG) turns it off."""
+    keep_positions: bool = False
+    """Pruning only (:func:`prune_tag_paths`, ``tps_selector``): a removed element that comes
+    before a sibling of the same tag that stays is emptied (no attributes, text or children)
+    instead of removed, so that positional XPaths written for the original page
+    (``main/section[2]/article``) select the same elements in the copy. The empty elements
+    also match tag selectors such as ``css("li")``."""
+    max_nodes: int | None = DEFAULT_MAX_NODES
+    """Elements of the tree (counted by libxml2 before anything is built), as in
+    :func:`scrapy_cetd.extract`; a page over it is left unpruned, with the reason. ``None``
+    switches it off."""
+    time_budget: float | None = None
+    """Seconds for the whole call, checked inside every long loop; a page that takes longer
+    is left unpruned, with the reason. ``None`` (the default) switches it off."""
+    max_attributes: int | None = DEFAULT_MAX_ATTRIBUTES
+    """Attributes on one tag, checked in the page's text before it is parsed, as
+    :func:`scrapy_cetd.extract` checks it (:mod:`scrapy_cetd.guard`): by ``tps_selector`` and
+    ``scrapy-cetd prune``, which see the text; the functions given a tree cannot apply it.
+    ``None`` switches it off."""
+
+    def __post_init__(self) -> None:
+        given = {field.name: getattr(self, field.name) for field in fields(self)}
+        for name, value in coerce_options(TpsOptions, given).items():
+            object.__setattr__(self, name, value)
+        if not 0.0 <= self.min_size_gap < 1.0:
+            raise ValueError(f"option min_size_gap={self.min_size_gap!r} is not in [0, 1)")
+        for name in ("max_nodes", "time_budget", "max_attributes"):
+            limit = getattr(self, name)
+            if limit is not None and not limit > 0:
+                raise ValueError(f"option {name}={limit!r} is not a positive number or None")
+
+    @classmethod
+    def paper(cls, **overrides: Any) -> TpsOptions:
+        """The paper's literal algorithm: ``min_size_gap=0.20``, ``size="nodes"``, and none of
+        the additions (``keep_main_content``, ``remove_furniture``, ``remove_widgets``);
+        ``overrides`` change any option (a limit, ``invert``) on top of it."""
+        paper = cls(
+            min_size_gap=MIN_SIZE_GAP,
+            size="nodes",
+            keep_main_content=False,
+            remove_furniture=False,
+            remove_widgets=False,
+        )
+        return paper.replace(**overrides)
+
+    def replace(self, **overrides: Any) -> TpsOptions:
+        """A copy with ``overrides`` applied and checked; an option that does not exist
+        raises :class:`ValueError` naming the valid ones."""
+        if not overrides:
+            return self
+        unknown = sorted(set(overrides) - {field.name for field in fields(self)})
+        if unknown:
+            valid = ", ".join(field.name for field in fields(self))
+            raise ValueError(f"unknown TPS option(s) {', '.join(unknown)}; valid options: {valid}")
+        return dataclasses.replace(self, **overrides)
+
+
+def tps_options(
+    options: TpsOptions | None = None, overrides: Mapping[str, Any] | None = None
+) -> TpsOptions:
+    """``options`` (the defaults when ``None``) with the keyword ``overrides`` of a call applied:
+    how every TPS function reads its options. Raises :class:`ValueError` for an unknown option
+    or a bad value, and :class:`TypeError` when ``options`` is not a :class:`TpsOptions`."""
+    if options is None:
+        options = DEFAULT_OPTIONS
+    elif not isinstance(options, TpsOptions):
+        raise TypeError(f"options must be a TpsOptions, not {type(options).__name__}")
+    return options.replace(**overrides) if overrides else options
+
+
+DEFAULT_OPTIONS = TpsOptions()
+"""The default options (:class:`TpsOptions` ``()``), shared by every call that gives none."""
 
 
 @dataclass(frozen=True)
@@ -153,82 +293,33 @@ class TagPathRegion:
 
 
 def search_tag_path_region(
-    tree: etree._Element,
-    *,
-    min_size_gap: float = MIN_SIZE_GAP,
-    invert: bool = False,
-    remove_hidden: bool = True,
-    size: Size = "nodes",
-    keep_main_content: bool = False,
-    remove_furniture: bool = False,
-    remove_widgets: bool = False,
-    max_nodes: int | None = DEFAULT_MAX_NODES,
-    time_budget: float | None = None,
+    tree: etree._Element, options: TpsOptions | None = None, **overrides: Any
 ) -> TagPathRegion:
     """The tag path sequence of ``tree``'s ``<body>`` and its main region; ``tree`` is only read.
 
-    ``min_size_gap``: a split at ``i`` of a range of ``n`` elements is accepted only when
-    ``|n - 2i| / n > min_size_gap`` [P §5.3, 0.20 in the paper's experiments]; the test is
-    symmetric so that a trailing region (a footer) can be cut too (``docs/algorithms.md`` §5.4
-    S-6: as printed, ``(n - 2i) / n``, the "keep the prefix" branch of Alg. 3 is unreachable).
-    Larger values split less and prune less.
-
-    ``invert``: keep everything *but* the region, the complement of Algorithm 6 [P §6.3], for
-    pages whose records are the smaller side (the paper's g1.com.br). The paper leaves its
-    "is content" test unspecified, so the choice is the caller's (§5.4 S-13).
-
-    ``remove_hidden``: leave elements hidden by their own markup out of the sequence, with
-    scripts, styles and comments (``docs/algorithms.md`` §0.2; S-3).
-
-    ``size``: how the two parts of a split are weighed, for the size gap and for the side to
-    keep. ``"nodes"`` (the default) counts elements, as the paper does: the main region of a
-    record page is the one with more nodes [P §4, assumption 2]. ``"text"`` (an addition, not
-    in the paper) counts the characters of visible text each element owns (§0.3), so a part
-    made of many short links weighs less than a description; when a range has no text at all
-    nothing is split.
-
-    ``keep_main_content``, ``remove_furniture`` and ``remove_widgets`` go beyond the paper; see
-    :func:`prune_tag_paths`. The region and :attr:`TagPathRegion.kept_count` are those the
-    pruning uses.
+    ``options`` (:class:`TpsOptions`, its defaults when ``None``) say how; keyword
+    ``overrides`` change some of them for this call (``min_size_gap=0.3`` is
+    ``options.replace(min_size_gap=0.3)``). The region and :attr:`TagPathRegion.kept_count` are
+    those :func:`prune_tag_paths` uses (``keep_positions`` and ``max_attributes`` play no part
+    here).
 
     ``max_nodes`` and ``time_budget`` are the limits of :func:`scrapy_cetd.extract`: the
-    elements of ``tree`` (counted by libxml2 before anything is built) and the seconds of the
-    whole call, checked inside every long loop; ``None`` switches one off. A page over a
-    limit is not searched: the region comes back empty (no sequence, nothing split) with a
+    elements of ``tree`` and the seconds of the whole call. A page over a limit is not
+    searched: the region comes back empty (no sequence, nothing split) with a
     :attr:`~TagPathRegion.reason` that names the limit, ``"max_nodes exceeded: ..."`` or
-    ``"time_budget exceeded: ..."``. A value that is not a positive number raises
+    ``"time_budget exceeded: ..."``. An unknown option or a bad value raises
     :class:`ValueError`.
     """
-    options = _Options(
-        min_size_gap,
-        invert,
-        remove_hidden,
-        size,
-        keep_main_content,
-        remove_furniture,
-        remove_widgets,
-    )
-    limits = _limits(max_nodes, time_budget)
-    with deadline(limits.time_budget):
+    chosen = tps_options(options, overrides)
+    with deadline(chosen.time_budget):
         try:
-            return _search(tree, options, limits.max_nodes)[0]
+            return _search(tree, chosen)[0]
         except LimitExceededError as error:
-            return _unsearched(invert, str(error))
+            return _unsearched(chosen.invert, str(error))
 
 
 def prune_tag_paths(
-    tree: etree._Element,
-    *,
-    min_size_gap: float = MIN_SIZE_GAP,
-    invert: bool = False,
-    remove_hidden: bool = True,
-    size: Size = "nodes",
-    keep_main_content: bool = False,
-    remove_furniture: bool = False,
-    remove_widgets: bool = False,
-    keep_positions: bool = False,
-    max_nodes: int | None = DEFAULT_MAX_NODES,
-    time_budget: float | None = None,
+    tree: etree._Element, options: TpsOptions | None = None, **overrides: Any
 ) -> etree._Element:
     """A pruned **copy** of ``tree`` holding only the main region of its ``<body>``.
 
@@ -244,117 +335,49 @@ def prune_tag_paths(
       only the children that lead to the region (S-11);
     * everything else is removed.
 
-    With ``invert=True`` the kept positions are those outside the region [P Alg. 6 line 7]
+    With ``invert`` the kept positions are those outside the region [P Alg. 6 line 7]
     (when nothing was split off, that leaves an empty ``<body>``). A frameset page, or one
     whose sequence does not split, comes back as an unpruned copy. A document without a body,
     or with content after a stray ``</body>``, is read as the extractors read it, with its body
     repaired (:func:`~scrapy_cetd.page.dom.viewed_body`), and the copy is of the repaired document.
-    The options are those of :func:`search_tag_path_region`. Two go beyond the paper, for real
-    list pages, where a heading, an introduction or a product description often sits outside
-    the record region and the records are framed by menus (see the README for what each
-    measures):
 
-    * ``keep_main_content``: what the default extractor (``cetd-plus``) selects as the page's
-      main block (its single-block step always on: a page that is all content would otherwise
-      leave nothing to prune) is never cut off: searchRegion refuses a split whose removed side
-      holds any of its text (the "is content" test the paper leaves open for its Algorithm 6), and
-      the selection is kept with its ancestors as shells even where it lies outside the
-      region (with ``invert``, only the latter).
-    * ``remove_furniture``: the page furniture that ``cetd-plus`` removes by markup (``nav``,
-      ``aside``, ``footer``, ``dialog``, ``menu``, ``select`` and the ARIA furniture roles; not
-      forms, which hold a product's options) is removed from the kept part too.
-    * ``remove_widgets``: inline SVG graphics and form controls (``button``, ``input``,
-      ``textarea``) that hold no visible text are removed from the kept part too: icons,
-      icon buttons and fields, whose markup a record's text, links and images do not need.
-      The visible text of the pruned page is the same with or without it. A spider that
-      reads a record's icons (rating stars drawn in SVG) keeps it off.
-
-    ``keep_positions``: a removed element that comes before a sibling of the same tag that
-    stays is emptied (no attributes, text or children) instead of removed, so that positional
-    XPaths written for the original page (``main/section[2]/article``) select the same
-    elements in the copy. The empty elements also match tag selectors such as ``css("li")``.
-
-    ``max_nodes`` and ``time_budget`` bound the work as in :func:`search_tag_path_region`. A
-    page over a limit comes back as an unpruned copy (:func:`prune_tag_paths_region` gives the
-    reason): a spider's selectors still find every record on it, where an exception would
-    lose the whole callback.
+    ``options`` and ``overrides`` are those of :func:`search_tag_path_region`; the options
+    beyond the paper (``keep_main_content``, ``remove_furniture``, ``remove_widgets``, on by
+    default, and ``keep_positions``) are described on :class:`TpsOptions`. A page over
+    ``max_nodes`` or ``time_budget`` comes back as an unpruned copy
+    (:func:`prune_tag_paths_region` gives the reason): a spider's selectors still find every
+    record on it, where an exception would lose the whole callback.
     """
-    return prune_tag_paths_region(
-        tree,
-        min_size_gap=min_size_gap,
-        invert=invert,
-        remove_hidden=remove_hidden,
-        size=size,
-        keep_main_content=keep_main_content,
-        remove_furniture=remove_furniture,
-        remove_widgets=remove_widgets,
-        keep_positions=keep_positions,
-        max_nodes=max_nodes,
-        time_budget=time_budget,
-    )[0]
+    return prune_tag_paths_region(tree, options, **overrides)[0]
 
 
 def prune_tag_paths_region(
-    tree: etree._Element,
-    *,
-    min_size_gap: float = MIN_SIZE_GAP,
-    invert: bool = False,
-    remove_hidden: bool = True,
-    size: Size = "nodes",
-    keep_main_content: bool = False,
-    remove_furniture: bool = False,
-    remove_widgets: bool = False,
-    keep_positions: bool = False,
-    max_nodes: int | None = DEFAULT_MAX_NODES,
-    time_budget: float | None = None,
+    tree: etree._Element, options: TpsOptions | None = None, **overrides: Any
 ) -> tuple[etree._Element, TagPathRegion]:
     """:func:`prune_tag_paths` and the :class:`TagPathRegion` it pruned to, from one search.
 
     Over a limit, whether it is hit while searching or while trimming the copy, the copy is
     unpruned and the region's :attr:`~TagPathRegion.reason` names the limit.
     """
-    options = _Options(
-        min_size_gap,
-        invert,
-        remove_hidden,
-        size,
-        keep_main_content,
-        remove_furniture,
-        remove_widgets,
-    )
-    limits = _limits(max_nodes, time_budget)
-    with deadline(limits.time_budget):
+    chosen = tps_options(options, overrides)
+    with deadline(chosen.time_budget):
         try:
-            region, view, modes = _search(tree, options, limits.max_nodes)
+            region, view, modes = _search(tree, chosen)
             if view is None:
                 return copy.deepcopy(tree), region
             source = viewed_document(tree, view.elements[0])
             clone = copy.deepcopy(source)
-            _trim(source, clone, view, modes, keep_positions=keep_positions)
+            _trim(source, clone, view, modes, keep_positions=chosen.keep_positions)
         except LimitExceededError as error:
-            return copy.deepcopy(tree), _unsearched(invert, str(error))
+            return copy.deepcopy(tree), _unsearched(chosen.invert, str(error))
     return clone, region
 
 
-@dataclass(frozen=True)
-class _Options:
-    """The search options of :func:`search_tag_path_region`, checked when made."""
-
-    min_size_gap: float
-    invert: bool
-    remove_hidden: bool
-    size: str
-    keep_main_content: bool
-    remove_furniture: bool
-    remove_widgets: bool
-
-    def __post_init__(self) -> None:
-        _check_options(self.min_size_gap, self.size)
-
-
-def _limits(max_nodes: int | None, time_budget: float | None) -> Limits:
-    """The TPS limits as :class:`~scrapy_cetd.limits.Limits`, which checks their values."""
-    return Limits(max_body_size=None, max_nodes=max_nodes, time_budget=time_budget)
+def unsearched_region(reason: str, options: TpsOptions | None = None) -> TagPathRegion:
+    """The region of a page that was not searched because of ``reason`` (a limit), as the
+    functions above return it: what a caller that refuses a page before TPS sees it (the
+    pre-parse check of ``max_attributes``) reports."""
+    return _unsearched((options or DEFAULT_OPTIONS).invert, reason)
 
 
 def _unsearched(invert: bool, reason: str | None) -> TagPathRegion:
@@ -363,11 +386,12 @@ def _unsearched(invert: bool, reason: str | None) -> TagPathRegion:
 
 
 def _search(
-    tree: etree._Element, options: _Options, max_nodes: int | None
+    tree: etree._Element, options: TpsOptions
 ) -> tuple[TagPathRegion, DomView | None, list[int]]:
     """The region of ``tree``'s body, the body's view and what pruning does to each element.
-    Raises :class:`~scrapy_cetd.limits.LimitExceededError` over ``max_nodes`` elements or past
-    the running deadline."""
+    Raises :class:`~scrapy_cetd.limits.LimitExceededError` over ``options.max_nodes`` elements
+    or past the running deadline."""
+    max_nodes = options.max_nodes
     if max_nodes is not None:
         count = tree.xpath("count(descendant-or-self::*)")
         assert isinstance(count, float)
@@ -410,13 +434,6 @@ def _search(
     check_deadline("choosing what to keep")
     kept = sum(1 for mode in modes if mode)
     return replace(region, kept_count=kept), view, modes
-
-
-def _check_options(min_size_gap: float, size: str = "nodes") -> None:
-    if not 0.0 <= min_size_gap < 1.0:
-        raise ValueError(f"min_size_gap must be in [0, 1), not {min_size_gap!r}")
-    if size not in ("nodes", "text"):
-        raise ValueError(f"size must be 'nodes' or 'text', not {size!r}")
 
 
 # --- the tag path sequence [P Alg. 2] ---------------------------------------------------------
@@ -496,7 +513,7 @@ def search_region(
     are exhausted (S-5, S-9). The paper's recursion is a loop here.
 
     ``weights`` (one per element, default 1) replace the element counts in the size test and
-    in the choice of the side to keep (``size="text"`` of :func:`search_tag_path_region`).
+    in the choice of the side to keep (:attr:`TpsOptions.size` ``"text"``).
     ``protected`` (one flag per element) marks elements no split may remove: a split whose
     removed side holds one fails like one that fails the size test (``keep_main_content``).
 
@@ -508,7 +525,8 @@ def search_region(
     range (see :meth:`_Range.first_split`): a page whose symbols all open early and close late
     at a thousand different frequencies costs a few passes, not a thousand.
     """
-    _check_options(min_size_gap)
+    if not 0.0 <= min_size_gap < 1.0:
+        raise ValueError(f"min_size_gap must be in [0, 1), not {min_size_gap!r}")
     if weights is not None and len(weights) != len(sequence):
         raise ValueError("weights must have one value per element of the sequence")
     if protected is not None and len(protected) != len(sequence):
@@ -890,6 +908,3 @@ def _trim(
             else:
                 doomed.append(child)
         remove_keeping_tails(duplicate, doomed[::-1])
-
-
-# --- Scrapy -------------------------------------------------------------------------------------

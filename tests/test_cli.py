@@ -300,7 +300,7 @@ def test_prune_writes_html_and_prints_node_counts(
     page = tmp_path / "list.html"
     page.write_text(_list_page(), encoding="iso-8859-1")
     out = tmp_path / "pruned.html"
-    assert main(["prune", str(page), "-o", str(out)]) == 0
+    assert main(["prune", str(page), "-o", str(out), "--paper"]) == 0
     summary = capsys.readouterr().out
     assert summary.startswith(f"{page}: 31 nodes before, 26 after (16.1% removed); region ")
     html = out.read_text(encoding="utf-8")
@@ -319,15 +319,13 @@ def test_prune_keeps_the_main_content_on_request(
     page = tmp_path / "list.html"
     page.write_text(_list_page().replace('<ul class="products">', intro + '<ul class="products">'))
     out = tmp_path / "pruned.html"
-    assert main(["prune", str(page), "-o", str(out)]) == 0
+    assert main(["prune", str(page), "-o", str(out), "--paper"]) == 0
     assert "Our winter jackets" not in out.read_text(encoding="utf-8")
     capsys.readouterr()
-    assert main(["prune", str(page), "-o", str(out), "--keep-main-content"]) == 0
+    assert main(["prune", str(page), "-o", str(out), "--paper", "--keep-main-content"]) == 0
     assert "Our winter jackets" in out.read_text(encoding="utf-8")
     kept = int(capsys.readouterr().out.split(" after ")[0].rsplit(" ", 1)[1])
-    assert (
-        main(["prune", str(page), "-o", str(out), "--keep-main-content", "--remove-furniture"]) == 0
-    )
+    assert main(["prune", str(page), "-o", str(out)]) == 0  # the defaults: both on
     assert "Our winter jackets" in out.read_text(encoding="utf-8")
     assert int(capsys.readouterr().out.split(" after ")[0].rsplit(" ", 1)[1]) <= kept
 
@@ -337,9 +335,9 @@ def test_prune_removes_widgets_on_request(tmp_path: Path) -> None:
     icon = '<svg class="cart"><path d="M0 0"/></svg></li>'
     page.write_text(_list_page().replace("</li>", icon), encoding="iso-8859-1")
     out = tmp_path / "pruned.html"
-    assert main(["prune", str(page), "-o", str(out)]) == 0
+    assert main(["prune", str(page), "-o", str(out), "--no-remove-widgets"]) == 0
     assert out.read_text(encoding="utf-8").count("<svg") == 8
-    assert main(["prune", str(page), "-o", str(out), "--remove-widgets"]) == 0
+    assert main(["prune", str(page), "-o", str(out)]) == 0
     pruned = out.read_text(encoding="utf-8")
     assert "<svg" not in pruned
     assert pruned.count('class="product"') == 8
@@ -348,7 +346,7 @@ def test_prune_removes_widgets_on_request(tmp_path: Path) -> None:
 def test_prune_to_stdout_with_options(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     page = tmp_path / "list.html.gz"
     page.write_bytes(gzip.compress(_list_page().encode("iso-8859-1")))
-    assert main(["prune", str(page), "--invert", "--min-size-gap", "0.3"]) == 0
+    assert main(["prune", str(page), "--paper", "--invert", "--min-size-gap", "0.3"]) == 0
     captured = capsys.readouterr()
     assert "Copyright" in captured.out
     assert 'class="product"' not in captured.out
@@ -366,8 +364,8 @@ def test_prune_errors_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture
     assert err.count("\n") == 1
     page = tmp_path / "list.html"
     page.write_text(_list_page())
-    assert main(["prune", str(page), "--min-size-gap", "2"]) == 1
-    assert "min_size_gap" in capsys.readouterr().err
+    assert main(["prune", str(page), "--min-size-gap", "2"]) == 2  # a usage error
+    assert "option min_size_gap=2.0 is not in [0, 1)" in capsys.readouterr().err
     assert main(["prune", str(page), "-o", str(tmp_path / "no" / "such" / "dir.html")]) == 1
     assert capsys.readouterr().err.startswith("scrapy-cetd: error: cannot write")
 

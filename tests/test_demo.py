@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 from crawlkit import crawl, make_crawler, serve
 from itemadapter import ItemAdapter
 
@@ -60,3 +61,30 @@ def test_the_quick_start_shows_the_summary_of_a_crawl_of_the_demo_site() -> None
         f"OK: all {len(items)} items' main_content_text (and main_content_html) equal "
         "scrapy_cetd.extract() on the same pages.",
     ]
+
+
+OPTIONAL = re.findall(
+    r"^([\w-]+) = \[",
+    (ROOT / "pyproject.toml")
+    .read_text(encoding="utf-8")
+    .split("[project.optional-dependencies]", 1)[1]
+    .split("\n[", 1)[0],
+    re.MULTILINE,
+)
+"""The extras pyproject.toml declares (Python 3.10 has no tomllib)."""
+
+
+@pytest.mark.parametrize("page", [ROOT / "README.md", QUICKSTART], ids=["README", "quickstart"])
+def test_the_install_commands_install_from_a_checkout(page: Path) -> None:
+    """The package is not on PyPI: every ``pip install`` of the install section names the
+    checkout (``-e .``, with extras that pyproject.toml declares), never a package name."""
+    section = page.read_text(encoding="utf-8").split("## Install", 1)[1].split("\n## ", 1)[0]
+    commands = [line for line in section.splitlines() if line.lstrip().startswith("pip install")]
+    assert commands
+    for command in commands:
+        words = command.split("#", 1)[0].split()
+        assert words[:3] == ["pip", "install", "-e"], command
+        target = words[3].strip("'\"")
+        match = re.fullmatch(r"\.(?:\[(?P<extras>[\w,-]+)\])?", target)
+        assert match is not None, command
+        assert set((match["extras"] or "").split(",")) - {""} <= set(OPTIONAL), command

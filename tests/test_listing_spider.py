@@ -12,11 +12,15 @@ sys.path.insert(0, str(SITE.parent.parent))
 
 from example_project.news.spiders.listing import ListingSpider  # noqa: E402
 
+ADDON = {"ADDONS": {"scrapy_cetd.Addon": 100}}
+"""The project's settings.py enables the add-on: the records must not get the page's content."""
+
 
 def test_listing_spider_with_and_without_pruning() -> None:
     with serve(SITE) as base:
-        pruned = crawl(make_crawler(ListingSpider, {}), base_url=base, prune="1").items
-        raw = crawl(make_crawler(ListingSpider, {}), base_url=base, prune="0").items
+        pruned = crawl(make_crawler(ListingSpider, ADDON), base_url=base, prune="1").items
+        raw = crawl(make_crawler(ListingSpider, ADDON), base_url=base, prune="0").items
+    assert not [item for item in pruned + raw if "main_content_text" in item]
 
     assert len(pruned) == 10
     assert all(item["pruned"] for item in pruned)

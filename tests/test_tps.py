@@ -30,6 +30,7 @@ from scrapy_cetd.page.dom import build_view
 from scrapy_cetd.tps import (
     _DROP,
     _KEEP,
+    TpsOptions,
     _main_content,
     _trim,
     prune_tag_paths,
@@ -38,6 +39,10 @@ from scrapy_cetd.tps import (
     search_tag_path_region,
     style_signature,
 )
+
+PAPER = TpsOptions.paper()
+"""The paper's literal algorithm: the tests of its steps use it, the tests of the additions
+add one option to it."""
 
 FIGURE_2 = "<body><table><tr><td></td><td></td></tr><tr><td></td><td></td></tr></table></body>"
 """The paper's Figure 2 (vector 5.5.1)."""
@@ -67,7 +72,7 @@ def body_html(tree: etree._Element) -> str:
 
 
 def test_figure_2_sequence_and_region() -> None:
-    region = search_tag_path_region(parse(FIGURE_2))
+    region = search_tag_path_region(parse(FIGURE_2), PAPER)
     assert region.sequence == (1, 2, 3, 4, 4, 3, 4, 4)
     assert region.paths == ("body", "body/table", "body/table/tr", "body/table/tr/td")
     assert (region.start, region.end) == (3, 8)
@@ -83,14 +88,14 @@ def test_figure_2_sequence_and_region() -> None:
 
 
 def test_figure_2_pruned_keeps_both_rows() -> None:
-    pruned = prune_tag_paths(parse(FIGURE_2))
+    pruned = prune_tag_paths(parse(FIGURE_2), PAPER)
     assert body_html(pruned) == (
         "<body><table><tr><td></td><td></td></tr><tr><td></td><td></td></tr></table></body>"
     )
 
 
 def test_figure_2_inverted_keeps_only_the_shells() -> None:
-    pruned, region = prune_tag_paths_region(parse(FIGURE_2), invert=True)
+    pruned, region = prune_tag_paths_region(parse(FIGURE_2), PAPER, invert=True)
     assert region.invert
     assert region.kept_count == 2
     assert body_html(pruned) == "<body><table></table></body>"
@@ -100,14 +105,14 @@ def test_figure_2_inverted_keeps_only_the_shells() -> None:
 
 
 def test_three_regions_sequence() -> None:
-    region = search_tag_path_region(parse(THREE_REGIONS))
+    region = search_tag_path_region(parse(THREE_REGIONS), PAPER)
     assert region.sequence == (1, 2, 3, *[4] * 4, 3, *[5] * 12, 3, *[6] * 4, 2)
     assert region.node_count == 26
     assert region.paths[4] == "body/div/span.region2"
 
 
 def test_three_regions_needs_frequency_filtering() -> None:
-    region = search_tag_path_region(parse(THREE_REGIONS))
+    region = search_tag_path_region(parse(THREE_REGIONS), PAPER)
     trace = [(s.start, s.end, s.threshold, s.at, s.kept_start, s.kept_end) for s in region.splits]
     assert trace == [
         (1, 26, 1, 1, 2, 26),
@@ -121,13 +126,13 @@ def test_three_regions_needs_frequency_filtering() -> None:
 
 
 def test_three_regions_pruned_to_region_2() -> None:
-    pruned = prune_tag_paths(parse(THREE_REGIONS))
+    pruned = prune_tag_paths(parse(THREE_REGIONS), PAPER)
     spans = '<span class="region2"></span>' * 12
     assert body_html(pruned) == f"<body><div>{spans}</div><div></div></body>"
 
 
 def test_three_regions_inverted() -> None:
-    pruned = prune_tag_paths(parse(THREE_REGIONS), invert=True)
+    pruned = prune_tag_paths(parse(THREE_REGIONS), PAPER, invert=True)
     html = body_html(pruned)
     assert "region2" not in html
     assert html.count("region1") == 4
@@ -137,7 +142,7 @@ def test_three_regions_inverted() -> None:
 
 def test_as_printed_rule_is_not_used() -> None:
     """The symmetric 20% rule cuts the trailing br (S-6); as printed it never could."""
-    region = search_tag_path_region(parse(THREE_REGIONS))
+    region = search_tag_path_region(parse(THREE_REGIONS), PAPER)
     assert region.end == 21 < region.node_count
 
 
@@ -151,7 +156,7 @@ def test_page_without_split_is_not_pruned() -> None:
         + "</ul></body></html>"
     )
     tree = parse(html)
-    pruned, region = prune_tag_paths_region(tree)
+    pruned, region = prune_tag_paths_region(tree, PAPER)
     assert region.kept_count == region.node_count
     assert region.removed_share == 0.0
     assert pruned.xpath("//li/a/text()") == tree.xpath("//li/a/text()")
@@ -159,25 +164,28 @@ def test_page_without_split_is_not_pruned() -> None:
 
 
 def test_single_element_body_has_no_split() -> None:
-    region = search_tag_path_region(parse("<body>only text</body>"))
+    region = search_tag_path_region(parse("<body>only text</body>"), PAPER)
     assert region.sequence == (1,)
     assert region.splits == ()
     assert (region.start, region.end) == (1, 1)
-    assert body_html(prune_tag_paths(parse("<body>only text</body>"))) == "<body>only text</body>"
+    assert (
+        body_html(prune_tag_paths(parse("<body>only text</body>"), PAPER))
+        == "<body>only text</body>"
+    )
 
 
 def test_frameset_page_is_not_pruned() -> None:
     tree = lxml.html.document_fromstring("<html><frameset><frame src='a.html'></frameset></html>")
-    region = search_tag_path_region(tree)
+    region = search_tag_path_region(tree, PAPER)
     assert region.sequence == ()
     assert region.node_count == region.kept_count == 0
     assert region.removed_share == 0.0
     assert region.region() == ()
-    assert etree.tostring(prune_tag_paths(tree)) == etree.tostring(tree)
+    assert etree.tostring(prune_tag_paths(tree, PAPER)) == etree.tostring(tree)
 
 
 def test_inverted_without_split_leaves_an_empty_body() -> None:
-    pruned, region = prune_tag_paths_region(parse("<body>x<p>y</p></body>"), invert=True)
+    pruned, region = prune_tag_paths_region(parse("<body>x<p>y</p></body>"), PAPER, invert=True)
     assert (region.start, region.end) == (1, 2)
     assert region.kept_count == 0
     assert body_html(pruned) == "<body></body>"
@@ -204,7 +212,7 @@ LIST_PAGE = (
 
 def test_list_page_keeps_the_records_only() -> None:
     tree = parse(LIST_PAGE)
-    pruned, region = prune_tag_paths_region(tree)
+    pruned, region = prune_tag_paths_region(tree, PAPER)
     assert len(elements_at(pruned, "//li[@class='product']")) == 8
     assert pruned.xpath("//li[@class='product'][3]/a/text()") == ["Jacket 2"]
     assert not pruned.xpath("//div[@class='nav']")
@@ -222,19 +230,19 @@ def test_a_list_after_a_stray_body_end_tag_is_pruned_as_the_extractors_read_it()
     tree = parse(LIST_PAGE.replace("<h1>Jackets</h1>", "</body><h1>Jackets</h1>"))
     assert tree.find("body/ul") is None
     before = etree.tostring(tree)
-    pruned, region = prune_tag_paths_region(tree)
+    pruned, region = prune_tag_paths_region(tree, PAPER)
     assert etree.tostring(tree) == before
     assert len(elements_at(pruned, "/html/body/ul/li[@class='product']")) == 8
     assert not pruned.xpath("//div[@class='nav'] | //h1 | //div[@class='footer']")
     assert region.kept_count == 2 + 8 * 3
-    guarded = prune_tag_paths(tree, keep_main_content=True, remove_furniture=True)
+    guarded = prune_tag_paths(tree, PAPER, keep_main_content=True, remove_furniture=True)
     assert len(elements_at(guarded, "/html/body/ul/li[@class='product']")) == 8
 
 
 def test_a_document_without_body_is_pruned_in_a_copy_with_one() -> None:
     body = LIST_PAGE[LIST_PAGE.index("<body>") + 6 : LIST_PAGE.index("</body>")]
     tree = etree.fromstring(f"<html><head><title>Shop</title></head>{body}</html>")
-    pruned = prune_tag_paths(tree)
+    pruned = prune_tag_paths(tree, PAPER)
     assert pruned.findtext("head/title") == "Shop"
     assert len(elements_at(pruned, "/html/body/ul/li[@class='product']")) == 8
     assert not pruned.xpath("//h1")
@@ -248,8 +256,8 @@ INTRO = (
 
 def test_keep_main_content_keeps_the_intro_tps_cuts_off() -> None:
     tree = parse(LIST_PAGE.replace("<h1>Jackets</h1>", f"<h1>Jackets</h1>{INTRO}"))
-    assert not prune_tag_paths(tree).xpath("//p[@class='intro']")
-    pruned = prune_tag_paths(tree, keep_main_content=True)
+    assert not prune_tag_paths(tree, PAPER).xpath("//p[@class='intro']")
+    pruned = prune_tag_paths(tree, PAPER, keep_main_content=True)
     assert strings_at(pruned, "//p[@class='intro']/text()")[0].startswith("Our winter jackets")
     assert len(elements_at(pruned, "//li[@class='product']")) == 8
 
@@ -257,11 +265,11 @@ def test_keep_main_content_keeps_the_intro_tps_cuts_off() -> None:
 def test_keep_main_content_stops_searchregion_cutting_the_intro_off() -> None:
     tree = parse(LIST_PAGE.replace("<h1>Jackets</h1>", f"<h1>Jackets</h1>{INTRO}"))
     intro = 6  # body, div.nav, a, a, h1, p.intro: its preorder position
-    plain = search_tag_path_region(tree)
-    guarded = search_tag_path_region(tree, keep_main_content=True)
+    plain = search_tag_path_region(tree, PAPER)
+    guarded = search_tag_path_region(tree, PAPER, keep_main_content=True)
     assert not plain.start <= intro <= plain.end
     assert guarded.start <= intro <= guarded.end
-    pruned = prune_tag_paths(tree, keep_main_content=True)
+    pruned = prune_tag_paths(tree, PAPER, keep_main_content=True)
     assert guarded.kept_count == len(elements_at(pruned, "/html/body//*[not(self::script)]")) + 1
 
 
@@ -308,9 +316,9 @@ FURNISHED = (
 
 def test_remove_furniture_drops_menus_but_not_a_records_own_footer() -> None:
     tree = parse(FURNISHED)
-    pruned, region = prune_tag_paths_region(tree)
+    pruned, region = prune_tag_paths_region(tree, PAPER)
     assert len(elements_at(pruned, "//nav")) == 1
-    furnished, without = prune_tag_paths_region(tree, remove_furniture=True)
+    furnished, without = prune_tag_paths_region(tree, PAPER, remove_furniture=True)
     assert not furnished.xpath("//nav")
     assert len(elements_at(furnished, "//article/footer")) == 8
     assert (without.start, without.end) == (region.start, region.end)
@@ -334,8 +342,8 @@ WIDGETS = (
 
 def test_remove_widgets_drops_icons_and_controls_without_text() -> None:
     tree = parse(WIDGETS)
-    pruned, region = prune_tag_paths_region(tree)
-    bare, without = prune_tag_paths_region(tree, remove_widgets=True)
+    pruned, region = prune_tag_paths_region(tree, PAPER)
+    bare, without = prune_tag_paths_region(tree, PAPER, remove_widgets=True)
     assert not bare.xpath("//svg | //input | //button[@class='wish']")
     assert len(elements_at(bare, "//img")) == len(elements_at(bare, "//button")) == 6
     assert body_html(bare).count("Add jacket") == 6
@@ -358,10 +366,10 @@ def test_keep_positions_keeps_positional_xpaths_valid() -> None:
     tree = parse(SECTIONS)
     records = "/html/body/main/section[2]/article"
     assert len(elements_at(tree, records)) == 8
-    pruned = prune_tag_paths(tree)
+    pruned = prune_tag_paths(tree, PAPER)
     assert not pruned.xpath("//section[@class='promo']")
     assert not pruned.xpath(records)  # the records' section is now the first
-    kept = prune_tag_paths(tree, keep_positions=True)
+    kept = prune_tag_paths(tree, PAPER, keep_positions=True)
     headlines = [a.findtext("h3") for a in elements_at(kept, records)]
     assert headlines == [f"Story {n}" for n in range(8)]
     placeholder = elements_at(kept, "/html/body/main/section[1]")[0]
@@ -384,7 +392,7 @@ def test_an_emptied_element_keeps_a_tail_lxml_would_refuse_to_set() -> None:
 def test_keep_positions_empties_only_what_precedes_a_kept_sibling_of_its_tag() -> None:
     page = SECTIONS.replace("<section class='news'>", "<div class='ad'>Buy</div><section>")
     kept = prune_tag_paths(
-        parse(page.replace("</main>", "<p>After</p></main>")), keep_positions=True
+        parse(page.replace("</main>", "<p>After</p></main>")), PAPER, keep_positions=True
     )
     main = kept.find("body/main")
     assert main is not None
@@ -398,7 +406,7 @@ def test_shells_keep_no_text_and_region_keeps_tails() -> None:
         + "<p class='r'>one</p>between" * 6
         + "</section>after</body>"
     )
-    pruned = prune_tag_paths(parse(html))
+    pruned = prune_tag_paths(parse(html), PAPER)
     body = pruned.find("body")
     assert body is not None
     assert body.text is None  # the body is a shell
@@ -411,7 +419,7 @@ def test_shells_keep_no_text_and_region_keeps_tails() -> None:
     tailed = THREE_REGIONS.replace(
         "<span class='region3'></span>", "<span class='region3'>s</span>t"
     )
-    third = elements_at(prune_tag_paths(parse(tailed)), "//body/div")[1]
+    third = elements_at(prune_tag_paths(parse(tailed), PAPER), "//body/div")[1]
     assert len(third) == 0
     assert third.text == "tttt"
 
@@ -420,15 +428,15 @@ def test_input_tree_is_never_modified() -> None:
     for html in (LIST_PAGE, FIGURE_2, THREE_REGIONS):
         tree = parse(html)
         before = etree.tostring(tree)
-        prune_tag_paths(tree)
-        prune_tag_paths(tree, invert=True)
-        search_tag_path_region(tree, size="text")
+        prune_tag_paths(tree, PAPER)
+        prune_tag_paths(tree, PAPER, invert=True)
+        search_tag_path_region(tree, PAPER, size="text")
         assert etree.tostring(tree) == before
 
 
 def test_pruned_copy_is_independent() -> None:
     tree = parse(LIST_PAGE)
-    pruned = prune_tag_paths(tree)
+    pruned = prune_tag_paths(tree, PAPER)
     assert pruned is not tree
     pruned.find("body").clear()  # type: ignore[union-attr]
     assert len(elements_at(tree, "//li")) == 8
@@ -449,7 +457,7 @@ def test_style_signature() -> None:
 
 def test_style_distinguishes_tag_paths() -> None:
     region = search_tag_path_region(
-        parse('<body><p style="color:red"></p><p style="COLOR: red;"></p><p></p></body>')
+        parse('<body><p style="color:red"></p><p style="COLOR: red;"></p><p></p></body>'), PAPER
     )
     assert region.sequence == (1, 2, 2, 3)
     assert region.paths[1] == "body/p[style=color:red]"
@@ -457,13 +465,13 @@ def test_style_distinguishes_tag_paths() -> None:
 
 def test_min_size_gap() -> None:
     # Gap 0.8 needs |n - 2i| / n > 0.8: cutting the body off 8 positions (0.75) is refused.
-    region = search_tag_path_region(parse(FIGURE_2), min_size_gap=0.8)
+    region = search_tag_path_region(parse(FIGURE_2), PAPER, min_size_gap=0.8)
     assert (region.start, region.end) == (1, 8)
     assert region.splits == ()
     with pytest.raises(ValueError, match="min_size_gap"):
-        search_tag_path_region(parse(FIGURE_2), min_size_gap=1.0)
+        search_tag_path_region(parse(FIGURE_2), PAPER, min_size_gap=1.0)
     with pytest.raises(ValueError, match="min_size_gap"):
-        prune_tag_paths(parse(FIGURE_2), min_size_gap=-0.1)
+        prune_tag_paths(parse(FIGURE_2), PAPER, min_size_gap=-0.1)
 
 
 def test_size_text_keeps_the_side_with_the_text() -> None:
@@ -474,13 +482,13 @@ def test_size_text_keeps_the_side_with_the_text() -> None:
         + "".join(f"<li class='r'><a>x{n}</a><span>1</span></li>" for n in range(10))
         + "</ul></body>"
     )
-    by_nodes = prune_tag_paths(parse(html))
-    by_text = prune_tag_paths(parse(html), size="text")
+    by_nodes = prune_tag_paths(parse(html), PAPER)
+    by_text = prune_tag_paths(parse(html), PAPER, size="text")
     assert "waterproof" not in string_at(by_nodes, "string(//body)")
     assert "waterproof" in string_at(by_text, "string(//body)")
     assert not by_text.xpath("//ul")
     with pytest.raises(ValueError, match="size"):
-        search_tag_path_region(parse(html), size="words")  # type: ignore[arg-type]
+        search_tag_path_region(parse(html), PAPER, size="words")
 
 
 def test_search_region_on_a_bare_sequence() -> None:
@@ -510,7 +518,7 @@ def test_deep_nesting_completes() -> None:
         element.tail = "\n"
     chain[-1].text = "deep content at the bottom"
     before = etree.tostring(root)
-    pruned, region = prune_tag_paths_region(root)
+    pruned, region = prune_tag_paths_region(root, PAPER)
     assert region.node_count == 10_001
     assert (region.start, region.end) == (10_000, 10_001)  # peeled one wrapper at a time
     assert len(region.splits) == 9_999
@@ -520,20 +528,20 @@ def test_deep_nesting_completes() -> None:
 
 
 def test_result_pickles_and_is_deterministic() -> None:
-    region = search_tag_path_region(parse(LIST_PAGE))
+    region = search_tag_path_region(parse(LIST_PAGE), PAPER)
     assert pickle.loads(pickle.dumps(region)) == region
-    assert search_tag_path_region(parse(LIST_PAGE)) == region
+    assert search_tag_path_region(parse(LIST_PAGE), PAPER) == region
 
 
 def test_many_threads_share_one_tree() -> None:
     tree = parse(LIST_PAGE)
-    expected = etree.tostring(prune_tag_paths(tree))
+    expected = etree.tostring(prune_tag_paths(tree, PAPER))
     results: list[bytes] = []
     lock = threading.Lock()
 
     def work() -> None:
         for _ in range(10):
-            out = etree.tostring(prune_tag_paths(tree))
+            out = etree.tostring(prune_tag_paths(tree, PAPER))
             with lock:
                 results.append(out)
 
@@ -550,7 +558,7 @@ def test_many_threads_share_one_tree() -> None:
 
 def test_tps_selector_over_an_html_response() -> None:
     response = HtmlResponse("https://shop.example/jackets", body=LIST_PAGE.encode())
-    selector = tps_selector(response)
+    selector = tps_selector(response, PAPER)
     names = [product.css("a::text").get() for product in selector.css("li")]
     assert names == [f"Jacket {n}" for n in range(8)]
     assert selector.css("title::text").get() == "Shop"
@@ -558,16 +566,16 @@ def test_tps_selector_over_an_html_response() -> None:
     # The response's own tree is the parsed one and stays whole.
     assert len(response.css(".nav a")) == 2
     assert selector.root is not response.selector.root
-    assert tps_selector(response, invert=True).css(".nav a")
+    assert tps_selector(response, PAPER, invert=True).css(".nav a")
 
 
 def test_tps_selector_with_dont_cetd_and_non_html() -> None:
     request = Request("https://shop.example/jackets", meta={"dont_cetd": True})
     response = HtmlResponse(request.url, body=LIST_PAGE.encode(), request=request)
-    assert len(tps_selector(response).css("li")) == 8
+    assert len(tps_selector(response, PAPER).css("li")) == 8
     text = TextResponse("https://shop.example/a.txt", body=b"plain")
     with pytest.raises(TypeError, match="HTML response"):
-        tps_selector(text)
+        tps_selector(text, PAPER)
 
 
 def test_reexported() -> None:
@@ -586,7 +594,7 @@ def test_reexported() -> None:
 
 
 def test_paths_are_kept_as_parent_and_step() -> None:
-    region = search_tag_path_region(parse(THREE_REGIONS))
+    region = search_tag_path_region(parse(THREE_REGIONS), PAPER)
     assert region.steps[:5] == ("body", "br", "div", "span.region1", "span.region2")
     assert region.step_parents[:5] == (0, 1, 1, 3, 3)
     assert region.path(5) == "body/div/span.region2" == region.paths[4]
@@ -597,35 +605,35 @@ def test_paths_are_kept_as_parent_and_step() -> None:
 def test_a_page_over_max_nodes_is_left_unpruned_with_the_reason() -> None:
     tree = parse(LIST_PAGE)
     elements = len(elements_at(tree, "//*"))
-    region = search_tag_path_region(tree, max_nodes=elements - 1)
+    region = search_tag_path_region(tree, PAPER, max_nodes=elements - 1)
     assert region.reason == f"max_nodes exceeded: {elements} elements, more than {elements - 1}"
     assert (region.sequence, region.splits, region.start, region.kept_count) == ((), (), 0, 0)
-    pruned, region = prune_tag_paths_region(tree, max_nodes=elements - 1)
+    pruned, region = prune_tag_paths_region(tree, PAPER, max_nodes=elements - 1)
     assert region.reason is not None
     assert etree.tostring(pruned) == etree.tostring(tree)
     assert pruned is not tree
-    assert search_tag_path_region(tree, max_nodes=elements).reason is None
-    assert search_tag_path_region(tree, max_nodes=None).reason is None
+    assert search_tag_path_region(tree, PAPER, max_nodes=elements).reason is None
+    assert search_tag_path_region(tree, PAPER, max_nodes=None).reason is None
 
 
 def test_a_page_over_the_time_budget_is_left_unpruned_with_the_reason() -> None:
     tree = parse(LIST_PAGE)
-    pruned, region = prune_tag_paths_region(tree, time_budget=1e-9)
+    pruned, region = prune_tag_paths_region(tree, PAPER, time_budget=1e-9)
     assert region.reason is not None
     assert region.reason.startswith("time_budget exceeded: more than 1e-09 s, stopped ")
     assert etree.tostring(pruned) == etree.tostring(tree)
-    assert search_tag_path_region(tree, time_budget=1e-9).reason == region.reason
-    unlimited = search_tag_path_region(tree, time_budget=60)
+    assert search_tag_path_region(tree, PAPER, time_budget=1e-9).reason == region.reason
+    unlimited = search_tag_path_region(tree, PAPER, time_budget=60)
     assert unlimited.reason is None
-    assert unlimited == search_tag_path_region(tree)
+    assert unlimited == search_tag_path_region(tree, PAPER)
 
 
 @pytest.mark.parametrize(
     ("option", "value"), [("max_nodes", 0), ("max_nodes", -3), ("time_budget", 0.0)]
 )
 def test_limits_must_be_positive(option: str, value: float) -> None:
-    with pytest.raises(ValueError, match=f"{option} must be a positive number or None"):
-        prune_tag_paths(parse(LIST_PAGE), **{option: value})  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=f"option {option}=.* is not a positive number or None"):
+        prune_tag_paths(parse(LIST_PAGE), PAPER, **{option: value})
 
 
 def test_tps_selector_over_a_limit_selects_in_the_whole_page(
@@ -633,7 +641,7 @@ def test_tps_selector_over_a_limit_selects_in_the_whole_page(
 ) -> None:
     response = HtmlResponse("https://shop.example/jackets", body=LIST_PAGE.encode())
     with caplog.at_level("WARNING", logger="scrapy_cetd.crawl.spider"):
-        selector = tps_selector(response, max_nodes=5)
+        selector = tps_selector(response, PAPER, max_nodes=5)
     assert len(selector.css(".nav a")) == 2
     assert len(selector.css("li")) == 8
     assert "TPS left https://shop.example/jackets unpruned: max_nodes exceeded" in caplog.text

@@ -1,6 +1,7 @@
 """The Scrapy add-on: ``ADDONS = {"scrapy_cetd.Addon": 100}`` enables everything.
 
-The add-on only wires the three components in; every ``CETD_*`` setting has its default in
+The add-on wires the components in and, unless the user has chosen one, the log formatter
+that shortens long fields in the item log lines; every ``CETD_*`` setting has its default in
 :mod:`scrapy_cetd.crawl.settings`, read by the components themselves, so the add-on and a by-hand
 setup behave the same.
 """
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from scrapy_cetd.crawl.logformatter import CETDLogFormatter
 from scrapy_cetd.crawl.middleware import (
     CETDDecodingMiddleware,
     CETDDownloaderMiddleware,
@@ -17,6 +19,7 @@ from scrapy_cetd.crawl.middleware import (
 from scrapy_cetd.crawl.pipeline import CETDPipeline
 from scrapy_cetd.crawl.settings import (
     DECODING_MIDDLEWARE_PRIORITY,
+    DEFAULTS,
     DOWNLOADER_MIDDLEWARE_PRIORITY,
     PIPELINE_PRIORITY,
     SPIDER_MIDDLEWARE_PRIORITY,
@@ -30,10 +33,13 @@ class Addon:
     """Enables :class:`~scrapy_cetd.crawl.middleware.CETDDecodingMiddleware` (585),
     :class:`~scrapy_cetd.CETDDownloaderMiddleware` (540),
     :class:`~scrapy_cetd.CETDSpiderMiddleware` (10) and :class:`~scrapy_cetd.CETDPipeline`
-    (300).
+    (300), and sets ``LOG_FORMATTER`` to
+    :class:`~scrapy_cetd.crawl.logformatter.CETDLogFormatter` (with ``CETD_ENABLED`` true).
 
     A component the user already lists (as a class or an import path, with any priority,
-    including ``None`` to disable it) is left as the user set it: user settings win.
+    including ``None`` to disable it) is left as the user set it, and ``LOG_FORMATTER`` is set
+    at the ``"addon"`` priority, below the project's, the spider's and the command line's: user
+    settings win.
     """
 
     def update_settings(self, settings: BaseSettings) -> None:
@@ -45,3 +51,5 @@ class Addon:
             ("ITEM_PIPELINES", CETDPipeline, PIPELINE_PRIORITY),
         ):
             settings.setdefault_in_component_priority_dict(setting, component, priority)
+        if settings.getbool("CETD_ENABLED", DEFAULTS["CETD_ENABLED"]):
+            settings.set("LOG_FORMATTER", CETDLogFormatter, priority="addon")

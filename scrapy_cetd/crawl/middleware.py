@@ -19,7 +19,8 @@ from __future__ import annotations
 import logging
 import time
 import weakref
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from scrapy.http import HtmlResponse, Response
 from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
@@ -30,7 +31,7 @@ from scrapy_cetd.guard import markup_problem
 from scrapy_cetd.page.parse import readable_response
 
 if TYPE_CHECKING:
-    from scrapy import Request
+    from scrapy import Request, Spider
     from scrapy.crawler import Crawler
 
 logger = logging.getLogger(__name__)
@@ -47,19 +48,63 @@ def arrival_time(response: Response) -> float | None:
     return _ARRIVALS.get(response)
 
 
+_CallbackT = TypeVar("_CallbackT", bound=Callable[..., Any])
+
+_DONT_CETD_ATTRIBUTE = "_scrapy_cetd_dont_cetd"
+
+
+def dont_cetd(callback: _CallbackT) -> _CallbackT:
+    """Marks a spider callback whose items are not about its page: scrapy-cetd leaves them
+    alone, as it does the items of a request with ``dont_cetd`` in its ``meta``.
+
+    For a callback that yields one item per record of a listing page (a product, a thread,
+    a search hit): without the mark each record would get the main content of the whole
+    page. The callback still reads the page as usual (``response.css()``,
+    :func:`~scrapy_cetd.tps_selector`)::
+
+        @dont_cetd
+        def parse_listing(self, response):
+            for record in tps_selector(response).css("li"):
+                yield {"title": record.css("a::text").get()}
+
+    The mark is read from the request's callback (``spider.parse`` when it names none),
+    wherever the request was made. Returns ``callback`` itself.
+    """
+    setattr(callback, _DONT_CETD_ATTRIBUTE, True)
+    return callback
+
+
+def _marked(request: Request, spider: Spider) -> bool:
+    """Whether the callback of ``request`` (``spider.parse`` when it names none) is marked
+    with :func:`dont_cetd`."""
+    callback: Any = request.callback
+    if callback is None:
+        callback = getattr(spider, "parse", None)
+    return bool(getattr(getattr(callback, "__func__", callback), _DONT_CETD_ATTRIBUTE, False))
+
+
 def decline_reason(
-    response: Response, *, max_body_size: int | None = None, request: Request | None = None
+    response: Response,
+    *,
+    max_body_size: int | None = None,
+    request: Request | None = None,
+    spider: Spider | None = None,
 ) -> str | None:
     """Why scrapy-cetd leaves ``response`` alone, or ``None`` when it is eligible.
 
     The reasons, which are also the suffixes of the ``cetd/*_skipped_count/`` stats:
-    ``"dont_cetd"`` (the request's ``meta`` has a true ``dont_cetd``), ``"not_html"`` (Scrapy
-    did not make it an :class:`~scrapy.http.HtmlResponse`: images, PDFs, JSON, XML) and
-    ``"too_large"`` (body over ``max_body_size`` bytes, when given). ``request`` defaults to
-    ``response.request``.
+    ``"dont_cetd"`` (the request's ``meta`` has a true ``dont_cetd``, or, when the crawl's
+    ``spider`` is given, the request's callback is marked with :func:`dont_cetd`),
+    ``"not_html"`` (Scrapy did not make it an :class:`~scrapy.http.HtmlResponse`: images,
+    PDFs, JSON, XML) and ``"too_large"`` (body over ``max_body_size`` bytes, when given).
+    ``request`` defaults to ``response.request``. The components pass the spider; a callback
+    that asks for the tree (:func:`~scrapy_cetd.get_dom`) does not, since the mark is about
+    its items, not about reading its page.
     """
     request = request if request is not None else response.request
-    if request is not None and request.meta.get(DONT_CETD_META_KEY):
+    if request is not None and (
+        request.meta.get(DONT_CETD_META_KEY) or (spider is not None and _marked(request, spider))
+    ):
         return "dont_cetd"
     if not isinstance(response, HtmlResponse):
         return "not_html"
@@ -98,7 +143,12 @@ class CETDDownloaderMiddleware:
     def process_response(self, request: Request, response: Response) -> Response:
         """Count the response as eligible or skipped; parse it now with ``CETD_EAGER_PARSE``."""
         stats = self.crawler.stats
-        reason = decline_reason(response, max_body_size=self.max_body_size, request=request)
+        reason = decline_reason(
+            response,
+            max_body_size=self.max_body_size,
+            request=request,
+            spider=self.crawler.spider,
+        )
         if reason is not None:
             stats.inc_value(f"cetd/response_skipped_count/{reason}")
             return response

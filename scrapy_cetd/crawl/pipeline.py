@@ -12,7 +12,12 @@ of :mod:`scrapy_cetd.limits` (``CETD_MAX_ATTRIBUTES``, ``CETD_MAX_NODES``,
 ``CETD_TIME_BUDGET``). The budget counts from the response's arrival (recorded by
 :class:`~scrapy_cetd.crawl.middleware.CETDDownloaderMiddleware`), so time spent waiting for a worker
 counts too: when it runs out the item goes on at once, whether or not the extractor notices,
-and a job still waiting is not started. The items of one response share one extraction.
+and a job still waiting is not started. The items of one response share one extraction; the
+items of a response whose request has ``dont_cetd`` in its ``meta``, or whose callback is
+marked with :func:`~scrapy_cetd.crawl.middleware.dont_cetd`, are left alone.
+
+Once an item is done, bytes in its ``CETD_SOURCE_FIELD`` become the text they decode to, so
+that a JSON feed can export it; ``CETD_DROP_SOURCE`` removes the field instead.
 
 Bad input never costs an item: when there is nothing to extract from, the input is not a
 document, a limit is hit, the extractor fails or finds nothing, or the item cannot hold the
@@ -31,7 +36,7 @@ import queue
 import threading
 import time
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, MutableMapping
 from typing import TYPE_CHECKING, Any
 
 from itemadapter import ItemAdapter
@@ -421,11 +426,41 @@ class CETDPipeline:
                 _NoContentError("skipped", "not_an_item", f"not an item: {item!r:.80}"),
             )
             return item
+        decoded: list[Response] = []
         try:
-            await self._fill(adapter, response, url)
+            await self._fill(adapter, response, url, decoded)
         except _NoContentError as failure:
             self._report(item, adapter, url, failure)
+            if failure.reason == "dont_cetd":
+                return item
+        if response is not None:
+            decoded.append(response)
+        self._settle_source(adapter, url, decoded)
         return item
+
+    def _settle_source(
+        self, adapter: ItemAdapter, url: str | None, decoded: list[Response]
+    ) -> None:
+        """The source field once the item is done with: removed with ``CETD_DROP_SOURCE``
+        (set to ``None`` in an item class whose fields cannot be deleted), else bytes there
+        become the text they decode to, so that a JSON, JSON Lines or XML feed can export the
+        item. The text is the one of the response extracted from the field, or of the linked
+        response when the field holds its body (decoded already), else decoded here, as the
+        extraction would have."""
+        field = self.settings.source_field
+        if field is None or field not in adapter:
+            return
+        value = adapter[field]
+        try:
+            if self.settings.drop_source:
+                if isinstance(adapter.item, MutableMapping):
+                    del adapter[field]
+                else:
+                    adapter[field] = None
+            elif isinstance(value, bytes | bytearray):
+                adapter[field] = _text_of(bytes(value), decoded, url)
+        except Exception:  # a frozen item: it goes on as it is
+            logger.debug("scrapy-cetd: cannot change %s", field, exc_info=True)
 
     def _writable(self, adapter: ItemAdapter) -> tuple[str, ...]:
         """The fields this item can hold; raises for a declared class without the content
@@ -448,13 +483,19 @@ class CETDPipeline:
             )
         return writable
 
-    async def _fill(self, adapter: ItemAdapter, response: Response | None, url: str | None) -> None:
+    async def _fill(
+        self,
+        adapter: ItemAdapter,
+        response: Response | None,
+        url: str | None,
+        decoded: list[Response],
+    ) -> None:
         settings = self.settings
         writable = self._writable(adapter)
         if not settings.overwrite and all(_is_set(adapter, name) for name in writable):
             self.crawler.stats.inc_value("cetd/item_skipped_count/already_set")
             return
-        extraction = self._extraction(adapter, response, url)
+        extraction = self._extraction(adapter, response, url, decoded)
         result, error = await extraction.wait()
         if isinstance(error, NotADocumentError):
             raise _NoContentError(
@@ -486,14 +527,25 @@ class CETDPipeline:
         self.crawler.stats.inc_value("cetd/item_extracted_count")
 
     def _extraction(
-        self, adapter: ItemAdapter, response: Response | None, url: str | None
+        self,
+        adapter: ItemAdapter,
+        response: Response | None,
+        url: str | None,
+        decoded: list[Response],
     ) -> _Extraction:
         """The extraction for this item: the one of its response (shared by the response's
-        items), else one of the source field's HTML. Raises :class:`_NoContentError` when there
-        is nothing to extract from."""
+        items), else one of the source field's HTML (whose response goes to ``decoded``).
+        Raises :class:`_NoContentError` when there is nothing to extract from."""
         reason = "no_source"
         if response is not None:
-            reason = decline_reason(response, max_body_size=self.settings.max_body_size) or ""
+            reason = (
+                decline_reason(
+                    response,
+                    max_body_size=self.settings.max_body_size,
+                    spider=getattr(self.crawler, "spider", None),
+                )
+                or ""
+            )
             if not reason:
                 return self._response_extraction(response, url)
             if reason == "dont_cetd":
@@ -502,6 +554,7 @@ class CETDPipeline:
         raw = adapter.get(field) if field is not None else None
         if isinstance(raw, str | bytes):
             source = html_response(raw, url=url)
+            decoded.append(source)
             if self.limits.size_reason(len(source.body)) is not None:
                 raise _NoContentError(
                     "skipped",
@@ -664,6 +717,19 @@ def _is_set(adapter: ItemAdapter, name: str) -> bool:
     """Whether the spider gave the field a value (``None`` and ``""`` are no value)."""
     value = adapter.get(name)
     return value is not None and value != ""
+
+
+def _text_of(body: bytes, decoded: list[Response], url: str | None) -> str:
+    """``body`` as text: the text of a response in ``decoded`` with this body (decoded once
+    already, by Scrapy's rules or by :func:`html_response`'s), else decoded by
+    :func:`html_response`'s rules."""
+    for response in decoded:
+        if isinstance(response, TextResponse) and response.body == body:
+            try:
+                return response.text
+            except LookupError:  # a charset label that names no text encoding
+                break
+    return html_response(body, url=url).text
 
 
 def _item_url(item: Any) -> str | None:

@@ -42,9 +42,11 @@ DEFAULTS: Mapping[str, Any] = {
     "CETD_TEXT_FIELD": "main_content_text",
     "CETD_TITLE_FIELD": "main_content_title",
     "CETD_SOURCE_FIELD": None,
+    "CETD_DROP_SOURCE": False,
     "CETD_OVERWRITE": True,
     "CETD_DROP_EMPTY": False,
     "CETD_LINK_TABLE_SIZE": 10_000,
+    "CETD_LOG_FIELD_LENGTH": 100,
 }
 """Every setting of scrapy-cetd and its default (the README's settings table lists them)."""
 
@@ -112,9 +114,11 @@ class CETDSettings:
     text_field: str | None = "main_content_text"
     title_field: str | None = "main_content_title"
     source_field: str | None = None
+    drop_source: bool = False
     overwrite: bool = True
     drop_empty: bool = False
     link_table_size: int = DEFAULTS["CETD_LINK_TABLE_SIZE"]
+    log_field_length: int | None = DEFAULTS["CETD_LOG_FIELD_LENGTH"]
 
     @property
     def content_fields(self) -> tuple[str, ...]:
@@ -176,9 +180,11 @@ def read_settings(settings: BaseSettings) -> CETDSettings:
         text_field=_optional_str(settings, "CETD_TEXT_FIELD"),
         title_field=_optional_str(settings, "CETD_TITLE_FIELD"),
         source_field=_optional_str(settings, "CETD_SOURCE_FIELD"),
+        drop_source=settings.getbool("CETD_DROP_SOURCE", DEFAULTS["CETD_DROP_SOURCE"]),
         overwrite=settings.getbool("CETD_OVERWRITE", DEFAULTS["CETD_OVERWRITE"]),
         drop_empty=settings.getbool("CETD_DROP_EMPTY", DEFAULTS["CETD_DROP_EMPTY"]),
         link_table_size=link_table_size,
+        log_field_length=_optional_positive(settings, "CETD_LOG_FIELD_LENGTH", int),
     )
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import json
 import logging
 import weakref
 from collections.abc import AsyncIterator, Iterator
@@ -239,3 +240,104 @@ def test_a_page_whose_meta_charset_names_no_text_encoding_gives_its_item(
     assert item["title"] == "Hex label"
     assert "heavy rain" in item["main_content_text"]
     assert result.stats["cetd/response_charset_ignored_count"] == 1
+
+
+class SourceSpider(scrapy.Spider):
+    """Items with the page's raw bytes in ``html``: three from ``start()`` (no response), and
+    one per article whose response is linked (the field is then not needed)."""
+
+    name = "source"
+
+    def __init__(self, base: str, pages: dict[str, bytes], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.base = base
+        self.pages = pages
+
+    async def start(self) -> AsyncIterator[Any]:
+        for name, body in self.pages.items():
+            yield {"url": self.base + name, "html": body, "from": "start"}
+        yield scrapy.Request(self.base + ARTICLES[0], callback=self.parse_article)
+
+    def parse_article(self, response: Response) -> Iterator[dict[str, Any]]:
+        yield {"url": response.url, "html": response.body, "from": "response"}
+
+
+@pytest.mark.parametrize("drop_source", [False, True])
+def test_bytes_in_the_source_field_reach_a_json_feed(
+    site: tuple[Path, str], tmp_path: Path, drop_source: bool
+) -> None:
+    root, base = site
+    pages = {name: (root / name).read_bytes() for name in ARTICLES[1:4]}
+    feed = tmp_path / "items.json"
+    settings = {
+        "ADDONS": {"scrapy_cetd.Addon": 100},
+        "CETD_SOURCE_FIELD": "html",
+        "CETD_DROP_SOURCE": drop_source,
+        "FEEDS": {str(feed): {"format": "json"}},
+    }
+    result = crawl(make_crawler(SourceSpider, settings), base=base, pages=pages)
+    assert len(result.items) == 4
+    exported = json.loads(feed.read_text(encoding="utf-8"))
+    assert len(exported) == 4
+    for item in exported:
+        page = root / item["url"].rsplit("/", 1)[1]
+        assert item["main_content_text"] == scrapy_cetd.extract(page.read_bytes()).text
+        if drop_source:
+            assert "html" not in item
+        else:
+            assert item["html"] == page.read_text(encoding="utf-8")
+    assert sorted(item["from"] for item in exported) == ["response", "start", "start", "start"]
+    assert result.stats["cetd/item_extracted_count"] == 4
+
+
+class ListingSpider(scrapy.Spider):
+    """The index as a listing page: one record item per link, yielded by a callback marked
+    with :func:`scrapy_cetd.dont_cetd` (``parse``) or by an unmarked one (``parse_plain``);
+    and each article's item, whose page is its main content."""
+
+    name = "listing"
+
+    def __init__(self, base: str, callback: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.base = base
+        self.callback = callback
+
+    async def start(self) -> AsyncIterator[Any]:
+        callback = None if self.callback == "parse" else getattr(self, self.callback)
+        yield scrapy.Request(self.base + "index.html", callback=callback)
+
+    @scrapy_cetd.dont_cetd
+    def parse(self, response: Response) -> Iterator[Any]:
+        yield from self.parse_plain(response)
+
+    def parse_plain(self, response: Response) -> Iterator[Any]:
+        for record in response.css("li"):
+            yield {"record": record.css("a::text").get(), "url": response.url}
+        yield response.follow(ARTICLES[0], self.parse_article)
+
+    def parse_article(self, response: Response) -> Iterator[dict[str, Any]]:
+        yield {"url": response.url}
+
+
+def test_a_callback_marked_dont_cetd_yields_records_without_the_pages_content(
+    site: tuple[Path, str], caplog: pytest.LogCaptureFixture
+) -> None:
+    _, base = site
+    settings = {"ADDONS": {"scrapy_cetd.Addon": 100}}
+    with caplog.at_level(logging.WARNING):
+        marked = crawl(make_crawler(ListingSpider, settings), base=base, callback="parse")
+    records = [item for item in marked.items if "record" in item]
+    assert len(records) == len(ARTICLES)
+    assert not [item for item in records if "main_content_text" in item]
+    (story,) = [item for item in marked.items if "record" not in item]
+    assert "Story number 1" in story["main_content_text"]
+    assert marked.stats["cetd/item_skipped_count/dont_cetd"] == len(ARTICLES)
+    assert marked.stats["cetd/response_skipped_count/dont_cetd"] == 1
+    assert not [r for r in caplog.records if r.name.startswith("scrapy_cetd")]
+
+    # Unmarked, every record gets the main content of the whole listing page.
+    plain = crawl(make_crawler(ListingSpider, settings), base=base, callback="parse_plain")
+    records = [item for item in plain.items if "record" in item]
+    assert len(records) == len(ARTICLES)
+    assert all(item["main_content_text"] == records[0]["main_content_text"] for item in records)
+    assert "a1.html" in records[0]["main_content_text"]

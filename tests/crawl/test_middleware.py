@@ -7,12 +7,14 @@ from typing import Any
 
 import parsel.selector
 import pytest
+import scrapy
 from conftest import STORM_PAGE
 from crawlkit import unit_crawler
 from scrapy import Request
 from scrapy.http import HtmlResponse, JsonResponse, Response, TextResponse
 from scrapy.utils.misc import build_from_crawler
 
+import scrapy_cetd
 from scrapy_cetd import CETDDownloaderMiddleware, CETDSpiderMiddleware, get_dom
 from scrapy_cetd.crawl.linking import ItemResponseLinks
 from scrapy_cetd.crawl.middleware import CETDDecodingMiddleware, arrival_time, decline_reason
@@ -187,3 +189,19 @@ def test_decoding_middleware_hands_on_a_readable_copy() -> None:
     assert left.request is not None
     assert middleware.process_response(left.request, left) is left
     assert crawler.stats.get_value("cetd/response_charset_ignored_count") == 1
+
+
+def test_get_dom_reads_the_page_of_a_callback_marked_dont_cetd() -> None:
+    class Spider(scrapy.Spider):
+        name = "marked"
+
+        @scrapy_cetd.dont_cetd
+        def parse_listing(self, response: Response) -> Any:
+            return []
+
+    spider = Spider()
+    request = Request("http://example.com/", callback=spider.parse_listing)
+    response = HtmlResponse(request.url, body=b"<p>x</p>", request=request)
+    assert scrapy_cetd.get_dom(response) is not None
+    assert decline_reason(response, spider=spider) == "dont_cetd"
+    assert decline_reason(response) is None

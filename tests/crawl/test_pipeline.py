@@ -472,3 +472,83 @@ def test_a_charset_label_that_names_no_text_encoding_is_ignored(isolation: str) 
 
     assert asyncio.run(run())["main_content_text"] == EXPECTED.text
     assert harness.stat("cetd/item_extracted_count") == 1
+
+
+class SourceItem(scrapy.Item):
+    url = scrapy.Field()
+    raw = scrapy.Field()
+    main_content_html = scrapy.Field()
+    main_content_text = scrapy.Field()
+
+
+@dataclasses.dataclass
+class SourceDataclass:
+    url: str
+    raw: bytes | str | None = None
+    main_content_html: str | None = None
+    main_content_text: str | None = None
+
+
+@pytest.mark.parametrize("kind", [dict, SourceItem, SourceDataclass])
+def test_drop_source_removes_the_source_field_once_used(kind: Any) -> None:
+    harness = Harness(CETD_SOURCE_FIELD="raw", CETD_DROP_SOURCE=True)
+    item = harness.run(kind(url=URL, raw=STORM_PAGE.encode("cp1252")))
+    adapter = ItemAdapter(item)
+    assert adapter["main_content_text"] == EXPECTED.text
+    if kind is SourceDataclass:
+        assert item.raw is None  # a dataclass field cannot be deleted
+    else:
+        assert "raw" not in adapter
+
+
+def test_the_source_field_keeps_its_text_and_loses_its_bytes() -> None:
+    harness = Harness(CETD_SOURCE_FIELD="raw")
+    body = '<html><head><meta charset="windows-1252"></head><body><p>caf\xe9</p></body></html>'
+    item = harness.run({"url": URL, "raw": body.encode("cp1252")})
+    assert item["raw"] == body
+    # Not needed (the response is linked), still made text; a str is left as it is.
+    item = harness.run({"url": URL, "raw": STORM_PAGE.encode()}, page())
+    assert item["raw"] == STORM_PAGE
+    assert item["main_content_text"] == EXPECTED.text
+    assert harness.run({"url": URL, "raw": "<p>x</p>"}, page())["raw"] == "<p>x</p>"
+    # dont_cetd leaves the item alone, bytes included.
+    assert harness.run({"raw": b"<p>x</p>"}, page(dont_cetd=True)) == {"raw": b"<p>x</p>"}
+
+
+class _ListingSpider(scrapy.Spider):
+    name = "listing"
+
+    @scrapy_cetd.dont_cetd
+    def parse(self, response: Any) -> Any:
+        return []
+
+    def parse_page(self, response: Any) -> Any:
+        return []
+
+
+def test_dont_cetd_marks_a_callback_by_name_or_as_the_default_parse() -> None:
+    harness = Harness()
+    spider = _ListingSpider()
+    harness.crawler.spider = spider
+    for callback in (None, spider.parse):
+        response = HtmlResponse(
+            URL, body=STORM_PAGE.encode(), request=Request(URL, callback=callback)
+        )
+        assert harness.run({"url": URL}, response) == {"url": URL}
+    response = HtmlResponse(
+        URL, body=STORM_PAGE.encode(), request=Request(URL, callback=spider.parse_page)
+    )
+    assert harness.run({"url": URL}, response)["main_content_text"] == EXPECTED.text
+    assert harness.stat("cetd/item_skipped_count/dont_cetd") == 2
+
+
+def test_the_source_field_holding_the_response_body_gets_the_response_text() -> None:
+    body = ("<html><body>" + "<p>Caf\xe9 cr\xe8me, na\xefve d\xe9j\xe0 vu.</p>" * 50).encode(
+        "cp1252"
+    )
+    response = HtmlResponse(
+        URL, body=body, headers={"Content-Type": "text/html; charset=windows-1252"}
+    )
+    item = Harness(CETD_SOURCE_FIELD="raw").run({"url": URL, "raw": body}, response)
+    assert item["raw"] == response.text
+    assert "Caf\xe9 cr\xe8me" in item["raw"]

@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 import scrapy
 from scrapy.http import Response
 
-from scrapy_cetd import tps_selector
+from scrapy_cetd import dont_cetd, tps_selector
 
 LISTINGS = ("listings/dev-0082.html",)
 """The bundled listing pages, relative to ``base_url``."""
@@ -27,9 +27,6 @@ class ListingSpider(scrapy.Spider):
 
     name = "listing"
     allowed_domains: ClassVar[list[str]] = ["127.0.0.1", "localhost"]
-    # The records are the point here, not each page's main content: leave the add-on's
-    # pipeline out of this spider.
-    custom_settings: ClassVar[dict[str, Any]] = {"CETD_ENABLED": False}
 
     def __init__(
         self, base_url: str = "http://127.0.0.1:8000/", prune: str = "1", **kwargs: Any
@@ -42,8 +39,11 @@ class ListingSpider(scrapy.Spider):
         for path in LISTINGS:
             yield scrapy.Request(self.base_url + path, callback=self.parse_listing)
 
+    @dont_cetd
     def parse_listing(self, response: Response) -> Iterator[dict[str, Any]]:
-        """One item per ``li`` of the page (of its main region, when pruning)."""
+        """One item per ``li`` of the page (of its main region, when pruning). Each item is a
+        record, not the page: ``dont_cetd`` keeps the add-on from giving every record the
+        main content of the whole listing page."""
         page = tps_selector(response) if self.prune else response
         for record in page.css("li"):
             link = record.css("a::attr(href)").get()
