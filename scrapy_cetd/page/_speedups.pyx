@@ -1,16 +1,17 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False
-"""Compiled versions of the per-page passes of :mod:`scrapy_cetd.page.dom`, :mod:`~scrapy_cetd.page.density`
-and :mod:`~scrapy_cetd.page.output`.
+"""Compiled versions of the per-page passes of :mod:`scrapy_cetd.page` (``dom``, ``density``,
+``flags``, ``output``) and of the extractors ``cetd``, ``furniture`` and ``cetd_plus``.
 
-The pure-Python functions of those modules are the reference: each function here returns exactly
-what its Python counterpart returns (the same lists, the same floats bit for bit, the same
-strings), or ``None`` when it meets something it does not handle, and the caller then runs the
-Python code. The speed comes from reading the libxml2 nodes behind lxml's element proxies
+Each function has a pure-Python reference with the same parameters, registered beside it with
+:func:`scrapy_cetd.page.accel.twin`; ``_speedups.pyi`` declares them all. Each returns exactly
+what its reference returns (the same lists, the same floats bit for bit, the same strings), or
+``None`` when it meets something it does not handle, and :mod:`scrapy_cetd.page.accel` then runs
+the reference. The speed comes from reading the libxml2 nodes behind lxml's element proxies
 directly, instead of going through one proxy per node, and from rendering the output by copying
 only the kept nodes instead of the whole body.
 
-Two things tie this module to the lxml it was compiled against, so :mod:`scrapy_cetd.page.dom` uses
-it only when :data:`LXML_VERSION` equals ``lxml.etree.LXML_VERSION`` and :data:`READY` is true:
+Two things tie this module to the lxml it was compiled against, so :mod:`scrapy_cetd.page.accel`
+uses it only when :data:`LXML_VERSION` equals ``lxml.etree.LXML_VERSION`` and :data:`READY` is true:
 
 * the layout of lxml's ``_Element`` and ``_Document`` structs (read to reach the libxml2 nodes);
 * the libxml2 functions used to copy nodes for the output (``xmlCopyDoc``, ``xmlDocCopyNode``,
