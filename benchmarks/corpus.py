@@ -21,10 +21,16 @@ is reported too: on a shared machine, other jobs' load caps the scaling.
    each: the best pages/s of each and the scaling ratio;
 2. the large corpus with ``--jobs 2``: pages/s and peak memory, against the small corpus's;
 3. :func:`scrapy_cetd.corpus.to_dask_bag` over the small corpus on a ``LocalCluster`` of 2
-   worker processes: its rows must equal the local runs' rows, in order.
+   worker processes: its rows must equal the local runs' rows, in order;
+4. datatrove: our step (:class:`~scrapy_cetd.corpus.datatrove_step.CetdExtractor`) and
+   datatrove's own ``Trafilatura`` step on the same documents (datatrove's WARC reader over the
+   small corpus, read before the clock starts), each in its own process, once: documents per
+   second of wall time and per CPU second (one core: the step and its sandbox process, which
+   run one after the other), documents kept, timeouts, and the peak resident memory of the
+   process tree. Both steps run with datatrove's default timeout (1 s) and options.
 
-Usage: ``python -m benchmarks.corpus [--records 1000] [--large 10000] [--repeat 3] [--json OUT]``
-(``--large 0`` skips the large corpus).
+Usage: ``python -m benchmarks.corpus [--records 1000] [--large 10000] [--repeat 3] [--json OUT]
+[--no-datatrove]`` (``--large 0`` skips the large corpus).
 """
 
 from __future__ import annotations
@@ -34,6 +40,7 @@ import contextlib
 import itertools
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -163,6 +170,56 @@ def run_dask(folder: Path) -> tuple[list[dict[str, Any]], float]:
         return rows, time.perf_counter() - started
 
 
+def datatrove_step(step: str, folder: Path) -> dict[str, Any]:
+    """Run one datatrove extractor step (``cetd`` or ``trafilatura``) over the documents of
+    datatrove's WARC reader on ``folder``, in this process; its counts and times."""
+    from datatrove.pipeline.extractors import (  # type: ignore[import-untyped]  # noqa: PLC0415
+        Trafilatura,
+    )
+    from datatrove.pipeline.readers import WarcReader  # type: ignore[import-untyped]  # noqa: PLC0415
+
+    from scrapy_cetd.corpus.datatrove_step import CetdExtractor  # noqa: PLC0415
+
+    documents = list(WarcReader(str(folder), glob_pattern="*.warc.gz").run())
+    extractor = CetdExtractor() if step == "cetd" else Trafilatura()
+    before = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    kept = sum(1 for _ in extractor.run(iter(documents)))
+    seconds = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = sum(
+        (end.ru_utime + end.ru_stime) - (start.ru_utime + start.ru_stime)
+        for start, end in zip(before, after, strict=True)
+    )
+    timeouts = extractor.stats["timeout"].total if "timeout" in extractor.stats.stats else 0
+    return {
+        "step": step,
+        "documents": len(documents),
+        "kept": kept,
+        "timeouts": int(timeouts),
+        "seconds": round(seconds, 2),
+        "cpu_seconds": round(cpu, 2),
+        "documents_per_second": round(len(documents) / seconds, 1),
+        "documents_per_cpu_second": round(len(documents) / cpu, 1),
+    }
+
+
+def run_datatrove(folder: Path, step: str) -> dict[str, Any]:
+    """:func:`datatrove_step` in its own process, its process tree sampled for memory."""
+    command = [sys.executable, "-m", "benchmarks.corpus", "--datatrove-step", step, str(folder)]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE)
+    samples: list[dict[str, float]] = []
+    sampler = threading.Thread(target=lambda: samples.append(sample(process)))
+    sampler.start()
+    stdout, _ = process.communicate()
+    sampler.join()
+    if process.returncode != 0:
+        raise RuntimeError(f"{' '.join(command)} exited with {process.returncode}")
+    result: dict[str, Any] = json.loads(stdout.decode().strip().splitlines()[-1])
+    result["peak_rss_total_mib"] = round(samples[0]["total"] / 2**20, 1)
+    return result
+
+
 def read_rows(path: Path) -> list[dict[str, Any]]:
     with path.open(encoding="utf-8") as lines:
         return [json.loads(line) for line in lines]
@@ -177,7 +234,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--repeat", type=int, default=3, help="runs of each --jobs on the small corpus (best)"
     )
     parser.add_argument("--json", type=Path, help="also write the results here")
+    parser.add_argument(
+        "--no-datatrove", action="store_true", help="skip the datatrove steps' comparison"
+    )
+    parser.add_argument(
+        "--datatrove-step", nargs=2, metavar=("STEP", "FOLDER"), help=argparse.SUPPRESS
+    )
     args = parser.parse_args(argv)
+    if args.datatrove_step:
+        step, folder = args.datatrove_step
+        print(json.dumps(datatrove_step(step, Path(folder))), flush=True)
+        return 0
     root = datasets_root()
     if root is None:
         print("no shared datasets (../shared/datasets or $CETD_DATASETS)", file=sys.stderr)
@@ -216,6 +283,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         }
         print(f"dask: {results['dask']}", flush=True)
         del local, dask_rows
+        if not args.no_datatrove:
+            steps = {step: run_datatrove(small, step) for step in ("cetd", "trafilatura")}
+            results["datatrove"] = steps
+            results["datatrove"]["throughput_ratio"] = round(
+                steps["cetd"]["documents_per_cpu_second"]
+                / steps["trafilatura"]["documents_per_cpu_second"],
+                2,
+            )
+            print(f"datatrove: {results['datatrove']}", flush=True)
         if args.large:
             large = work / f"large-{args.large}"
             write_corpus(large, datasets, args.large, 1000)
@@ -248,6 +324,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"Dask (LocalCluster, 2 worker processes): {results['dask']['pages_per_second']:.1f} "
         f"pages/s, rows identical to the local run: {results['dask']['identical_to_local']}"
     )
+    if "datatrove" in results:
+        print(
+            "\n| datatrove step | documents | kept | timeouts | docs/s | docs per CPU s "
+            "| peak RSS |"
+        )
+        print("|---|---:|---:|---:|---:|---:|---:|")
+        for step, label in (("cetd", "scrapy-cetd CetdExtractor"), ("trafilatura", "Trafilatura")):
+            run = results["datatrove"][step]
+            print(
+                f"| {label} | {run['documents']:,} | {run['kept']:,} | {run['timeouts']} | "
+                f"{run['documents_per_second']:.1f} | {run['documents_per_cpu_second']:.1f} | "
+                f"{run['peak_rss_total_mib']:.0f} MiB |"
+            )
+        ratio = results["datatrove"]["throughput_ratio"]
+        print(f"throughput, ours over Trafilatura's (documents per CPU second): {ratio:.2f}")
     if args.json:
         args.json.write_text(json.dumps(results, indent=1) + "\n")
     identical = results["jobs1_equals_jobs2"] and results["dask"]["identical_to_local"]

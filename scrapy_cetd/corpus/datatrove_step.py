@@ -1,0 +1,188 @@
+"""scrapy-cetd as a `datatrove <https://github.com/huggingface/datatrove>`_ pipeline step.
+
+Corpus builders (FineWeb and its followers) run their extraction inside datatrove, whose
+``Trafilatura`` step turns each document's HTML into text. :class:`CetdExtractor` is a drop-in
+for it: a subclass of the same base (``datatrove.pipeline.extractors.base.BaseExtractor``), with
+the same document contract (``doc.text`` holds the HTML before and the main content after; a
+document without main content is dropped; ``doc.metadata`` is kept, and with
+``metadata=True`` the page's title, authors and publication date are added) and the same
+``timeout`` per document, enforced the same way: the extraction runs in datatrove's sandbox
+process, which is killed and restarted when a document takes longer. ``extract()`` is also
+given the timeout as its ``time_budget``, so a slow page usually stops by itself (an empty
+result, counted as a timeout) before the sandbox has to kill anything.
+
+:class:`LanguageFilter` is a language filter that needs no model download (py3langid, whose
+model ships inside its package); it sets ``language`` and ``language_score`` in the metadata
+under the names datatrove's own ``LanguageFilter`` (fastText, whose model is fetched on first
+use) gives them, so either can follow the extractor. Install with
+``pip install 'scrapy-cetd[datatrove]'``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+try:
+    from datatrove.pipeline.extractors.base import (  # type: ignore[import-untyped]
+        BaseExtractor,
+        ExtractorSandbox,
+    )
+    from datatrove.pipeline.filters.base_filter import BaseFilter  # type: ignore[import-untyped]
+    from datatrove.utils.typeshelper import StatHints  # type: ignore[import-untyped]
+except ImportError as error:  # pragma: no cover - depends on the installed extras
+    raise ImportError(
+        "scrapy_cetd.corpus.datatrove_step needs the datatrove extra: "
+        "pip install 'scrapy-cetd[datatrove]'"
+    ) from error
+
+from scrapy_cetd.api import extract
+from scrapy_cetd.corpus.records import identify_language
+from scrapy_cetd.extractors.registry import DEFAULT_ALGORITHM, build_extractor
+from scrapy_cetd.limits import DEFAULT_MAX_BODY_SIZE, DEFAULT_MAX_NODES
+from scrapy_cetd.page.parse import NotADocumentError
+from scrapy_cetd.result import Reason
+
+_WARMUP_PAGE = (
+    "<html lang='en'><head><title>Warm-up</title><meta name='author' content='A. Writer'>"
+    "<meta property='article:published_time' content='2024-01-02'></head><body><article>"
+    "<h1>Warm-up</h1><p>A page extracted once before the first document, so that what the "
+    "extractor loads on first use is loaded before the sandbox process starts.</p>"
+    "</article></body></html>"
+)
+"""Extracted once in the step's process before the sandbox forks: the modules and models
+that load on first use (the metadata readers, the language model) are then loaded in the
+sandbox too, and the first documents are not charged for them against the timeout."""
+
+_TIMEOUT_CODES = (Reason.TIME_BUDGET.value,)
+"""The reason codes of an empty result that count as a timeout."""
+
+
+class CetdExtractor(BaseExtractor):  # type: ignore[misc]  # datatrove is untyped
+    """The main content of each document's HTML, by a scrapy-cetd algorithm (``cetd-plus``
+    by default): a drop-in for datatrove's ``Trafilatura`` step.
+
+    ``algorithm`` and ``options`` are those of :func:`scrapy_cetd.extract`; ``timeout`` is
+    the seconds a document may take (datatrove's default, 1 s); ``max_bytes`` and
+    ``max_nodes`` are ``extract()``'s limits. With ``metadata``, the page's ``title``,
+    ``authors`` and ``published`` are added to ``doc.metadata`` (a value the page does not give
+    is left out; reading them costs about 60% more time per page, so it is off by default, as
+    the ``Trafilatura`` step adds none); ``page_type`` is added when the algorithm classifies
+    pages. Stats, as datatrove's extractors count
+    them: ``total``, ``extracted``, ``forwarded``, ``dropped``, ``timeout``,
+    ``broken_process``, ``clean_error``; and ``empty_<code>`` per
+    :class:`~scrapy_cetd.result.Reason` of the documents dropped without main content.
+    """
+
+    name = "⛏ scrapy-cetd"
+
+    def __init__(
+        self,
+        algorithm: str = DEFAULT_ALGORITHM,
+        timeout: float = 1,
+        *,
+        metadata: bool = False,
+        max_bytes: int = DEFAULT_MAX_BODY_SIZE,
+        max_nodes: int | None = DEFAULT_MAX_NODES,
+        **options: Any,
+    ) -> None:
+        super().__init__(timeout)
+        build_extractor(algorithm, options)  # an unknown algorithm or option fails here
+        self.algorithm = algorithm
+        self.metadata = metadata
+        self.max_bytes = max_bytes
+        self.max_nodes = max_nodes
+        self.options = options
+
+    def extract(self, text: str) -> str:
+        """The main content of the HTML ``text`` (datatrove's extractor contract)."""
+        return str(self.extract_document(text, None)["text"])
+
+    def extract_document(self, html: str, url: str | None) -> dict[str, Any]:
+        """The main content of ``html`` and what to add to the document's metadata: a dict
+        with ``text``, ``code`` (the :class:`~scrapy_cetd.result.Reason` of an empty result,
+        or ``None``) and ``metadata``. Runs in the sandbox process."""
+        try:
+            result = extract(
+                html,
+                algorithm=self.algorithm,
+                url=url,
+                max_body_size=self.max_bytes,
+                max_nodes=self.max_nodes,
+                time_budget=self.timeout,
+                metadata=self.metadata,
+                **self.options,
+            )
+        except NotADocumentError:
+            return {"text": "", "code": Reason.NOT_A_DOCUMENT.value, "metadata": {}}
+        found = result.metadata
+        added: dict[str, Any] = {}
+        if found is not None:
+            title = result.title or found.title
+            values = {"title": title, "authors": list(found.authors), "published": found.published}
+            added = {key: value for key, value in values.items() if value}
+        if result.page_type is not None:
+            added["page_type"] = result.page_type
+        code = None if result.reason_code is None else result.reason_code.value
+        return {"text": result.text, "code": code, "metadata": added}
+
+    def run(self, data: Iterator[Any], rank: int = 0, world_size: int = 1) -> Iterator[Any]:
+        """Each document with its HTML replaced by the main content, in datatrove's sandbox
+        (the base class's loop, with the metadata and reason codes kept)."""
+        warmup = (_WARMUP_PAGE, "https://warm-up.invalid/")
+        self.extract_document(*warmup)
+        with ExtractorSandbox(timeout=self.timeout, warmup_text=warmup) as sandbox:
+            for doc in data:
+                self.stat_update(StatHints.total)
+                with self.track_time():
+                    try:
+                        found = sandbox.process_document(
+                            (doc.text, doc.metadata.get("url")), self.extract_document
+                        )
+                    except TimeoutError:
+                        self.stat_update("timeout")
+                        continue
+                    except EOFError:  # the sandbox died (out of memory): a new one follows
+                        self.stat_update("broken_process")
+                        continue
+                    except Exception:  # one bad document must not stop the pipeline
+                        self.stat_update("clean_error")
+                        continue
+                self.stat_update("extracted")
+                doc.text = found["text"]
+                doc.metadata.update(found["metadata"])
+                if doc.text:
+                    self.stat_update(StatHints.forwarded)
+                    self.update_doc_stats(doc)
+                    yield doc
+                elif found["code"] in _TIMEOUT_CODES:
+                    self.stat_update("timeout")
+                else:
+                    self.stat_update(StatHints.dropped, f"empty_{found['code']}")
+
+
+class LanguageFilter(BaseFilter):  # type: ignore[misc]  # datatrove is untyped
+    """Keep the documents in ``languages`` (ISO 639-1 codes; ``None``: any) whose language
+    score is above ``language_threshold``; sets ``language`` and ``language_score`` in the
+    metadata, as datatrove's ``LanguageFilter`` does, with py3langid (no model download)."""
+
+    name = "🌍 Language ID (py3langid)"
+
+    def __init__(
+        self,
+        languages: Sequence[str] | str | None = None,
+        language_threshold: float = 0.65,
+        exclusion_writer: Any = None,
+    ) -> None:
+        super().__init__(exclusion_writer)
+        self.languages = [languages] if isinstance(languages, str) else languages
+        self.language_threshold = language_threshold
+
+    def filter(self, doc: Any) -> bool:
+        """Whether to keep ``doc`` (datatrove's filter contract)."""
+        language, score = identify_language(doc.text)
+        doc.metadata["language"] = language
+        doc.metadata["language_score"] = score
+        if language is None or score is None or score <= self.language_threshold:
+            return False
+        return self.languages is None or language in self.languages

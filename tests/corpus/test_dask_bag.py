@@ -1,0 +1,52 @@
+"""The corpus on Dask: :mod:`scrapy_cetd.corpus.dask_bag`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from corpuskit import (
+    PAGES,
+    WARC,
+    decompressed_warc,
+    read_jsonl,
+)
+from distributed import Client, LocalCluster
+
+from scrapy_cetd.corpus import (
+    run_corpus,
+    to_dask_bag,
+)
+
+
+@pytest.fixture(scope="module")
+def plain_warc(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The bundled WARC, decompressed."""
+    return decompressed_warc(tmp_path_factory)
+
+
+def test_a_dask_cluster_of_two_worker_processes_gives_the_local_rows(
+    tmp_path: Path, plain_warc: Path
+) -> None:
+    run_corpus([WARC, plain_warc], tmp_path / "local.jsonl", jobs=1)
+    local = read_jsonl(tmp_path / "local.jsonl")
+    inputs: list[str | Path] = [WARC.as_uri(), plain_warc]  # a URL (read with fsspec), a path
+    with (
+        LocalCluster(  # type: ignore[no-untyped-call]
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster,
+        Client(cluster),  # type: ignore[no-untyped-call]
+    ):
+        bag = to_dask_bag(inputs)
+        assert bag.npartitions == 2
+        rows = bag.compute()  # type: ignore[no-untyped-call]
+        everything = to_dask_bag([WARC], include_skipped=True)
+        skipped = everything.pluck("skipped", None).frequencies()  # type: ignore[no-untyped-call]
+        counts = dict(skipped.compute())
+    assert rows[PAGES:] == local[PAGES:]
+    # The URL is the row's file_path: otherwise the rows are those of the local path.
+    assert {row["file_path"] for row in rows[:PAGES]} == {WARC.as_uri()}
+    assert [{**row, "file_path": None} for row in rows[:PAGES]] == [
+        {**row, "file_path": None} for row in local[:PAGES]
+    ]
+    assert counts == {None: PAGES, "not_response": 17, "not_html": 1}

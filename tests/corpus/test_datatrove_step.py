@@ -1,0 +1,133 @@
+"""The datatrove step: :mod:`scrapy_cetd.corpus.datatrove_step` and the example pipeline."""
+
+from __future__ import annotations
+
+import gzip
+import importlib.util
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from corpuskit import ROOT, WARC, site_file
+
+import scrapy_cetd
+from scrapy_cetd.extractors.cetd_plus import CetdPlusExtractor
+
+datatrove = pytest.importorskip("datatrove")
+from datatrove.data import Document  # type: ignore[import-untyped]  # noqa: E402
+from datatrove.pipeline.extractors import Trafilatura  # type: ignore[import-untyped]  # noqa: E402
+from datatrove.pipeline.readers import WarcReader  # type: ignore[import-untyped]  # noqa: E402
+
+from scrapy_cetd.corpus.datatrove_step import CetdExtractor, LanguageFilter  # noqa: E402
+
+
+def example_pipeline() -> Any:
+    """``example_project/datatrove_pipeline.py``, loaded as a module."""
+    path = ROOT / "example_project" / "datatrove_pipeline.py"
+    spec = importlib.util.spec_from_file_location("datatrove_pipeline", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def read_documents(folder: Path) -> list[dict[str, Any]]:
+    return [
+        json.loads(line)
+        for path in sorted(folder.glob("*.jsonl.gz"))
+        for line in gzip.decompress(path.read_bytes()).decode().splitlines()
+    ]
+
+
+def warc_documents(folder: Path) -> list[Document]:
+    """The documents datatrove's WARC reader makes of the bundled WARC."""
+    return list(WarcReader(str(folder)).run())
+
+
+@pytest.fixture(scope="module")
+def warcs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("warcs")
+    (folder / WARC.name).write_bytes(WARC.read_bytes())
+    return folder
+
+
+def test_the_example_pipeline_runs_on_the_bundled_warc(warcs: Path, tmp_path: Path) -> None:
+    """WARC reader -> our step -> language filter -> JSON Lines, on the local executor: one
+    document per HTML page the reader finds, its text what ``extract()`` gives for the page,
+    the reader's metadata kept and the page's added."""
+    out = tmp_path / "out"
+    status = example_pipeline().main([str(warcs), str(out), "--logs", str(tmp_path / "logs")])
+    assert status == 0
+    documents = read_documents(out)
+    read = warc_documents(warcs)
+    assert len(read) >= 14
+    assert [doc["id"] for doc in documents] == [doc.id for doc in read]
+    for document in documents:
+        metadata = document["metadata"]
+        page = site_file(metadata["url"]).read_bytes()
+        assert document["text"] == scrapy_cetd.extract(page, url=metadata["url"]).text
+        assert metadata["date"].startswith("20") and metadata["file_path"].endswith(WARC.name)
+        assert metadata["title"]
+        assert (metadata["language"], metadata["language_score"] > 0.65) == ("en", True)
+    assert any(document["metadata"].get("authors") for document in documents)
+    assert any(document["metadata"].get("published") for document in documents)
+
+
+def test_it_keeps_the_document_contract_of_the_trafilatura_step(warcs: Path) -> None:
+    """The same documents go in; each step keeps the reader's metadata and id and replaces
+    the HTML by text; ours adds the page's metadata beside it."""
+    ours = list(CetdExtractor().run(iter(warc_documents(warcs))))
+    theirs = list(Trafilatura().run(iter(warc_documents(warcs))))
+    read = {doc.id: doc for doc in warc_documents(warcs)}
+    for step in (ours, theirs):
+        assert step
+        for doc in step:
+            original = read[doc.id]
+            assert doc.metadata.items() >= original.metadata.items()
+            assert doc.text and "<" not in doc.text[:1] and doc.text != original.text
+    assert {doc.id for doc in theirs} <= set(read) and len(ours) == len(read)
+
+
+class SlowExtractor(CetdPlusExtractor):
+    """cetd-plus, asleep for a second on pages whose URL says ``slow`` (a hung extraction)."""
+
+    def extract(self, *args: Any, **kwargs: Any) -> Any:
+        if "slow" in str(kwargs.get("url") or ""):
+            time.sleep(3)
+        return super().extract(*args, **kwargs)
+
+
+def test_the_timeout_is_honoured_and_the_next_document_goes_on(warcs: Path) -> None:
+    documents = warc_documents(warcs)[:3]
+    documents[1].metadata["url"] = "http://slow.test/"
+    step = CetdExtractor(f"{__name__}.SlowExtractor", timeout=0.5)
+    started = time.monotonic()
+    kept = list(step.run(iter(documents)))
+    assert time.monotonic() - started < 3  # the hung document was cut off at its timeout
+    assert [doc.id for doc in kept] == [documents[0].id, documents[2].id]
+    assert step.stats["timeout"].total == 1
+    assert step.stats["forwarded"].total == 2
+
+
+def test_an_empty_result_drops_the_document_and_counts_why(warcs: Path) -> None:
+    documents = [Document(text="<html><body><script>x()</script></body></html>", id="empty")]
+    documents.append(warc_documents(warcs)[0])
+    step = CetdExtractor()
+    assert [doc.id for doc in step.run(iter(documents))] == [documents[1].id]
+    assert step.stats["empty_no_visible_text"].total == 1
+    assert step.stats["dropped"].total == 1
+
+
+def test_the_language_filter_keeps_what_it_is_asked_to(warcs: Path) -> None:
+    english = Document(text="The harbour wall held through the night. " * 5, id="en")
+    german = Document(text="Die Hafenmauer hielt die ganze Nacht über stand. " * 5, id="de")
+    kept = list(LanguageFilter(languages=["de"]).run(iter([english, german])))
+    assert [doc.id for doc in kept] == ["de"]
+    assert (english.metadata["language"], german.metadata["language"]) == ("en", "de")
+
+
+def test_an_unknown_algorithm_fails_when_the_step_is_made() -> None:
+    with pytest.raises(ValueError, match="unknown algorithm 'nope'"):
+        CetdExtractor("nope")

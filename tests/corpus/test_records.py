@@ -1,0 +1,96 @@
+"""The per-record function and the row schema: :mod:`scrapy_cetd.corpus.records`."""
+
+from __future__ import annotations
+
+import gzip
+import pickle
+import zlib
+from pathlib import Path
+
+from corpuskit import (
+    FIELDS,
+    PAGES,
+    WARC,
+    site_file,
+    story_page,
+)
+
+import scrapy_cetd
+from scrapy_cetd.corpus import (
+    CorpusSettings,
+    Skipped,
+    WarcPage,
+    extract_file,
+    extract_page,
+    iter_pages,
+)
+from scrapy_cetd.corpus.records import content_hash, identify_language
+
+
+def test_the_per_record_function_pickles_and_matches_extract() -> None:
+    pages = [item for item in iter_pages(WARC) if isinstance(item, WarcPage)]
+    assert len(pages) == PAGES
+    settings = CorpusSettings(html=True)
+    function, page, settings = pickle.loads(pickle.dumps((extract_page, pages[1], settings)))
+    row = function(page, settings)
+    assert not isinstance(row, Skipped)
+    expected = scrapy_cetd.extract(site_file(page.url).read_bytes(), url=page.url)
+    assert (row["text"], row["html"]) == (expected.text, expected.html)
+
+
+def test_every_row_has_the_schema_and_points_at_its_record(
+    tmp_path: Path,
+) -> None:
+    """The columns in order; ``warc_offset`` is where the record starts, gzipped (its gzip
+    member) or not; ``id`` and ``date`` are the record's."""
+    plain = tmp_path / "site.warc"
+    plain.write_bytes(gzip.decompress(WARC.read_bytes()))
+    settings = CorpusSettings()
+    for path in (WARC, plain):
+        data = path.read_bytes()
+        rows = [row for row in extract_file(path, settings) if not isinstance(row, Skipped)]
+        assert len(rows) == PAGES
+        for row in rows:
+            assert [name for name in row if name != "notes"] == FIELDS
+            assert row["file_path"] == str(path)
+            start = data[row["warc_offset"] :]
+            record = zlib.decompressobj(wbits=31).decompress(start) if path == WARC else start
+            head = record[: record.index(b"\r\n\r\n")].decode()
+            assert head.startswith("WARC/1.")
+            assert f"WARC-Record-ID: {row['id']}" in head
+            assert f"WARC-Date: {row['date']}" in head
+            assert row["extractor"] == scrapy_cetd.DEFAULT_ALGORITHM
+            assert row["extractor_version"] == scrapy_cetd.__version__
+            assert (row["language"], row["language_score"] > 0.9) == ("en", True)
+            assert row["content_hash"] == content_hash(row["text"])
+
+
+def test_the_content_hash_ignores_case_unicode_form_and_spacing() -> None:
+    assert content_hash("Caf\u00e9  au\nLAIT") == content_hash("café au lait")
+    assert content_hash("café au lait") != content_hash("café au thé")
+    assert len(content_hash("")) == 32
+
+
+def test_the_page_metadata_fills_title_authors_and_published() -> None:
+    head = (
+        "<title>Harbour news | The Gazette</title><meta name='author' content='Ann Writer'>"
+        "<meta property='article:published_time' content='2024-03-05T10:00:00Z'>"
+    )
+    body = story_page(7, head)
+    page = WarcPage("http://a.test/7", "<urn:uuid:7>", None, None, (), body, "x.warc", 0)
+    row = extract_page(page, CorpusSettings())
+    assert not isinstance(row, Skipped)
+    expected = scrapy_cetd.extract(body, url=page.url, metadata=True)
+    assert expected.metadata is not None
+    assert row["authors"] == ["Ann Writer"] == list(expected.metadata.authors)
+    assert row["published"] == expected.metadata.published
+    assert row["published"] is not None and row["published"].startswith("2024-03-05")
+    assert row["title"] == expected.title or expected.metadata.title
+    assert row["page_type"] == expected.page_type
+
+
+def test_identify_language_gives_none_for_a_text_without_letters() -> None:
+    assert identify_language("") == (None, None)
+    assert identify_language("12 345 — 678") == (None, None)
+    language, score = identify_language("Die Hafenmauer hielt die ganze Nacht. " * 4)
+    assert language == "de" and score is not None and 0.5 < score <= 1
