@@ -231,7 +231,8 @@ def test_the_type_can_be_forced() -> None:
     source, url = HAND_MADE["product"]
     forced = extract(source, url=url, page_type="collection")
     assert (forced.page_type, forced.page_type_confidence) == ("collection", 1.0)
-    assert forced.text == extract(source, url=url).text
+    reported_only = extract(source, url=url, page_type="collection", type_profiles=False)
+    assert reported_only.text == extract(source, url=url).text
     extractor = get_extractor("cetd-plus", page_type="forum")
     assert pickle.loads(pickle.dumps(extractor)).page_type == "forum"
 

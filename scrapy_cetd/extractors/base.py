@@ -60,7 +60,11 @@ class Extractor(abc.ABC):
         steps the extraction checks the time budget of :mod:`scrapy_cetd.limits`, if one is
         running.
         """
-        view = self.view(tree)
+        return self.extract_view(self.view(tree))
+
+    def extract_view(self, view: DomView | EmptyReason) -> ExtractionResult:
+        """The result of selecting and rendering ``view`` (:meth:`view`'s answer): what
+        :meth:`extract` does once it has the view, for subclasses that adjust the view first."""
         if isinstance(view, EmptyReason):
             return view.result(self.name)
         selection = self.select(view)

@@ -19,9 +19,17 @@ from itertools import accumulate
 
 from lxml import etree
 
-from scrapy_cetd.extractors.base import NO_TEXT, Extractor
+from scrapy_cetd.extractors.base import FRAMESET, NO_TEXT, Extractor
 from scrapy_cetd.extractors.cetd import density_sum_scores, expand
 from scrapy_cetd.extractors.furniture import CHECK_EVERY, boilerplate, located, without
+from scrapy_cetd.extractors.profiles import (
+    PROFILES,
+    Profile,
+    bound_to,
+    drop_repeated_blocks,
+    main_landmark,
+    record_region,
+)
 from scrapy_cetd.limits import check_deadline
 from scrapy_cetd.page import accel
 from scrapy_cetd.page.density import EPSILON, NodeCounts, count_nodes
@@ -33,6 +41,7 @@ from scrapy_cetd.page.dom import (
     hidden_text_length,
     local_tag,
     normalized_length,
+    viewed_body,
 )
 from scrapy_cetd.page.flags import ancestors_of, holding, within
 from scrapy_cetd.page.markup import ARTICLE_TYPES, PageMarkup, page_markup, page_title, text_of
@@ -88,6 +97,9 @@ class _PageView(DomView):
 
     markup: PageMarkup | None = None
     visible_chars: int = 0
+    profile: Profile | None = None
+    """The page type whose profile (:mod:`scrapy_cetd.extractors.profiles`) the selection
+    follows, or ``None`` for the steps every page goes through."""
 
 
 class CetdPlusExtractor(Extractor):
@@ -138,6 +150,34 @@ class CetdPlusExtractor(Extractor):
         left, the page is not an article with a main block but a list (search results, a
         category page, job offers whose records are links, a table of contents): all of that
         text is its content.
+
+    Extraction by type (:mod:`scrapy_cetd.extractors.profiles`): when the page's type is known
+    (the ``page_type`` option, or the classifier with ``detect_page_type``) with a confidence
+    of at least ``profile_confidence``, and ``type_profiles`` is on, the page follows its
+    type's profile; a page of unknown type, or of a type told with less confidence, goes
+    through the steps above alone, so a wrong guess costs little.
+
+    12. ``hidden_panels`` (product, service): the elements hidden by their own markup stay in
+        the view (step 3's ``remove_hidden`` is not applied): the text of closed tabs and
+        accordions (a product's description and specifications, a service page's FAQ
+        answers) is content that the page shows on a click.
+    13. ``thread_posts`` (forum): the page is read as a discussion (step 2 keeps its comment
+        sections, step 5 does not narrow to one post): the posts and replies are the content.
+    14. ``whole_page_types`` (listing, collection, documentation, service): steps 3 to 11 are
+        skipped and all the text step 2 left is the content (the records of a list with its
+        heading and intro, every section of a service page, a documentation page's code,
+        tables and headings); filter panels, facets, sidebar trees and menus are the
+        furniture step 2 removed. With ``main_landmark_share``, only the page's ``<main>``
+        (or ``role="main"``) is kept, when it holds at least this share of that text: what
+        lies around it (previous/next, "edit this page", related lists) goes; on a product
+        page, what cetd-plus selected outside its main landmark goes. On a listing,
+        ``record_share`` bounds it first by the region of its records: the parent of the run
+        of three or more siblings alike in tag and class that holds the most text, when the
+        run holds at least this share of that text, widened to hold the page's first
+        ``<h1>`` (the heading and the intro above the records).
+    15. ``unique_blocks`` (all but documentation): a kept block without blocks below it whose
+        text repeats that of a kept block before it goes (a description shown twice, for wide
+        and narrow screens; a tab and its accordion; a quoted post).
     """
 
     name = "cetd-plus"
@@ -164,6 +204,14 @@ class CetdPlusExtractor(Extractor):
         remove_hidden: bool = True,
         page_type: str | None = None,
         detect_page_type: bool = False,
+        type_profiles: bool = True,
+        profile_confidence: float = 0.5,
+        thread_posts: bool = True,
+        whole_page_types: bool = True,
+        main_landmark_share: float | None = 0.5,
+        unique_blocks: bool = True,
+        hidden_panels: bool = True,
+        record_share: float | None = 0.3,
     ) -> None:
         """Options: each turns off or tunes a step of the class docstring.
 
@@ -190,11 +238,21 @@ class CetdPlusExtractor(Extractor):
         - ``page_type``: the page's type (one of
           :data:`~scrapy_cetd.page.page_types.PAGE_TYPES`), when the user knows it (a spider for
           one shop's category pages): it goes to the result's ``.page_type`` with confidence
-          1.0. The extracted content does not depend on it.
+          1.0, and the page follows its type's profile (steps 12 to 15).
         - ``detect_page_type``: classify the page (:mod:`scrapy_cetd.page.page_types`) when
-          ``page_type`` is not given, into ``.page_type`` and ``.page_type_confidence``. Off by
-          default: the classifier costs more than the extraction itself (docs/page-types.md),
-          and no step of the extraction uses its answer yet.
+          ``page_type`` is not given, into ``.page_type`` and ``.page_type_confidence``, and
+          follow its type's profile. Off by default: the classifier costs more than the
+          extraction itself (docs/page-types.md).
+        - ``type_profiles``: follow the profile of the page's type when it is known (False:
+          the type is only reported).
+        - ``profile_confidence``: the confidence below which a type is reported but its
+          profile not followed.
+        - ``hidden_panels``, ``thread_posts``, ``whole_page_types``, ``unique_blocks``: turn
+          off steps 12, 13, 14 and 15.
+        - ``main_landmark_share`` (step 14; None turns it off): the share of the text the main
+          landmark must hold to bound the content (of a product page too).
+        - ``record_share`` (step 14, listings; None turns it off): the share of the text the
+          run of records must hold to bound the content.
 
         The defaults are the values that measured best on the shared datasets; the gain of each
         step, and of the alternatives tried, is in ``docs/benchmarks.md`` (cetd-plus step by
@@ -212,9 +270,25 @@ class CetdPlusExtractor(Extractor):
             raise ValueError(f"link_block_ratio must be in (0, 1], got {link_block_ratio}")
         if not 0 <= listing_share <= 1:
             raise ValueError(f"listing_share must be in [0, 1], got {listing_share}")
+        if not 0 <= profile_confidence <= 1:
+            raise ValueError(f"profile_confidence must be in [0, 1], got {profile_confidence}")
+        if record_share is not None and not 0 <= record_share <= 1:
+            raise ValueError(f"record_share must be in [0, 1] or None, got {record_share}")
+        if main_landmark_share is not None and not 0 <= main_landmark_share <= 1:
+            raise ValueError(
+                f"main_landmark_share must be in [0, 1] or None, got {main_landmark_share}"
+            )
         super().__init__(remove_hidden=remove_hidden)
         self.page_type = check_page_type(page_type)
         self.detect_page_type = detect_page_type
+        self.type_profiles = type_profiles
+        self.profile_confidence = profile_confidence
+        self.thread_posts = thread_posts
+        self.whole_page_types = whole_page_types
+        self.main_landmark_share = main_landmark_share
+        self.unique_blocks = unique_blocks
+        self.hidden_panels = hidden_panels
+        self.record_share = record_share
         self.include_comments = include_comments
         self.include_title = include_title
         self.remove_boilerplate = remove_boilerplate
@@ -235,21 +309,45 @@ class CetdPlusExtractor(Extractor):
     def extract(self, tree: etree._Element, *, url: str | None = None) -> ExtractionResult:
         """As :meth:`Extractor.extract`, with the page's headline in ``.title`` and its type
         in ``.page_type`` (see the ``page_type`` option)."""
-        result = super().extract(tree, url=url)
-        title = page_title(tree)
-        check_deadline("after reading the title")
-        result = replace(result, title=title) if title else result
         if self.page_type is not None:
             kind: PageType | None = PageType(self.page_type, 1.0)
         else:
             kind = classify_tree(tree, url) if self.detect_page_type else None
+        return self.extract_as(tree, kind)
+
+    def extract_as(self, tree: etree._Element, kind: PageType | None) -> ExtractionResult:
+        """As :meth:`extract`, for a page whose type is ``kind`` (``None``: unknown), however
+        it was found: the profile of that type is followed when ``type_profiles`` is on and
+        the confidence is at least ``profile_confidence``."""
+        result = self.extract_view(self._view(tree, self.profile_of(kind)))
+        title = page_title(tree)
+        check_deadline("after reading the title")
+        result = replace(result, title=title) if title else result
         if kind is None:
             return result
         return replace(result, page_type=kind.name, page_type_confidence=kind.confidence)
 
+    def profile_of(self, kind: PageType | None) -> Profile | None:
+        """The profile a page of type ``kind`` follows: its type's when profiles are on, the
+        type has one and the confidence clears ``profile_confidence``; else ``None``."""
+        if kind is None or not self.type_profiles or kind.confidence < self.profile_confidence:
+            return None
+        return PROFILES.get(kind.name)
+
     def view(self, tree: etree._Element) -> DomView | EmptyReason:
         """The visible body (or its fallback, step 1) without page furniture (step 2)."""
-        view = super().view(tree)
+        return self._view(tree, None)
+
+    def _view(self, tree: etree._Element, profile: Profile | None) -> DomView | EmptyReason:
+        """:meth:`view` for a page that follows ``profile``."""
+        if self.hidden_panels and self.remove_hidden and profile is not None and profile.hidden:
+            check_deadline("before building the view")
+            body = viewed_body(tree)
+            if body is None:
+                return FRAMESET
+            view: DomView | EmptyReason = build_view(body, remove_hidden=False)
+        else:
+            view = super().view(tree)
         if isinstance(view, EmptyReason):
             return view
         markup = page_markup(view.elements[0])  # the document viewed, maybe a repaired copy
@@ -260,7 +358,8 @@ class CetdPlusExtractor(Extractor):
                 view, counts = fallback, count_nodes(fallback)
         check_deadline("after reading the markup")
         chars = counts.chars
-        discussion = markup.discussion
+        thread = self.thread_posts and profile is not None and profile.thread
+        discussion = markup.discussion or thread
         comments = not (self.include_comments or discussion)
         drop = boilerplate(view, chars, structural=self.remove_boilerplate, comments=comments)
         if self.content_forms:
@@ -281,18 +380,26 @@ class CetdPlusExtractor(Extractor):
             pruned.in_link,
             markup=markup,
             visible_chars=chars[0],
+            profile=profile,
         )
 
     def select(self, view: DomView) -> Sequence[Keep] | EmptyReason:
         counts = count_nodes(view)
         if counts.chars[0] == 0:
             return NO_TEXT
+        profile = view.profile if isinstance(view, _PageView) else None
+        if self.whole_page_types and profile is not None and profile.whole_page:
+            modes = self._whole_page(view, counts, profile)
+            if self.unique_blocks and profile.unique_blocks:
+                drop_repeated_blocks(view, modes)
+            return modes
         scores = density_sum_scores(
             view, counts, composite=True, threshold_coefficient=self.threshold_coefficient
         )
         markup = view.markup if isinstance(view, _PageView) else None
         markup = markup or page_markup(view.elements[0])
-        discussion = markup.discussion
+        thread = self.thread_posts and profile is not None and profile.thread
+        discussion = markup.discussion or thread
 
         hint = (
             _article_body(view, counts, markup.article_bodies)
@@ -319,6 +426,10 @@ class CetdPlusExtractor(Extractor):
                 content[headline] = True
         shells = ancestors_of(view, content)
         modes = content_modes(view, content, shells, shell_text=False)
+        if self.main_landmark_share is not None and profile is not None and profile.main_bound:
+            landmark = main_landmark(view, counts.chars, self.main_landmark_share)
+            if landmark is not None:
+                bound_to(view, modes, landmark)
         if self.shell_prose_chars is not None:
             _keep_shell_prose(view, modes, self.shell_prose_chars)
         check_deadline("after keeping the shells' prose")
@@ -329,9 +440,27 @@ class CetdPlusExtractor(Extractor):
                 _drop_galleries(view, counts, modes)
         if self.remove_captions and markup.types & ARTICLE_TYPES:
             _drop_captions(view, counts, modes)
+        if self.unique_blocks and profile is not None and profile.unique_blocks:
+            drop_repeated_blocks(view, modes)
         if _kept_chars(view, counts, modes) < self.listing_share * counts.chars[0]:
             return [Keep.TEXT] * len(view)
         return modes
+
+    def _whole_page(self, view: DomView, counts: NodeCounts, profile: Profile) -> list[Keep]:
+        """The selection of a page whose profile takes the whole page (step 14): all of the
+        view, or only the region of its records when the profile and ``record_share`` find
+        one, else its main landmark when ``main_landmark_share`` finds one."""
+        share, records = self.main_landmark_share, self.record_share
+        region = None
+        if records is not None and profile.records:
+            region = record_region(view, counts.chars, records)
+        if region is None and share is not None:
+            region = main_landmark(view, counts.chars, share)
+        if region is None:
+            return [Keep.TEXT] * len(view)
+        content = [False] * len(view)
+        content[region] = True
+        return content_modes(view, content, ancestors_of(view, content), shell_text=False)
 
 
 def _sparing_content_form(

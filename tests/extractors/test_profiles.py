@@ -1,0 +1,253 @@
+"""Extraction by page type: each profile of cetd-plus on a small hand-made page of its type,
+against the same page extracted without it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from conftest import deep_chain
+
+from scrapy_cetd import CetdPlusExtractor, extract
+from scrapy_cetd.extractors.profiles import PROFILES, main_landmark
+from scrapy_cetd.page.density import count_nodes
+from scrapy_cetd.page.dom import build_view
+from scrapy_cetd.page.page_types import PageType
+from scrapy_cetd.page.parse import to_tree
+
+
+def _prose(topic: str, n: int = 3) -> str:
+    """A paragraph of ``n`` sentences about ``topic``."""
+    sentence = (
+        f"The {topic} was discussed at length by everyone who took part in the meeting, "
+        "and several of them wrote down what they had learned for the others to read later. "
+    )
+    return sentence * n
+
+
+THREAD = f"""<html><body>
+<header><a href="/">Forum home</a></header>
+<main>
+<h1>How do I descale a kettle?</h1>
+<div class="post"><span>asker</span><p>{_prose("kettle question", 4)}</p></div>
+<section class="comments">
+<div class="reply"><span>helper</span>
+<p>Vinegar and water, boiled twice. {_prose("vinegar", 2)}</p></div>
+<div class="reply"><span>chemist</span>
+<p>Citric acid works faster. {_prose("citric acid", 2)}</p></div>
+</section>
+</main>
+</body></html>"""
+
+LISTING = f"""<html><body>
+<main>
+<h1>Courses this autumn</h1>
+<p class="intro">{_prose("course catalogue", 4)}</p>
+<ul class="courses">
+<li><a href="/c/1">Pottery for beginners, Tuesdays</a></li>
+<li><a href="/c/2">Watercolour landscapes, Thursdays</a></li>
+<li><a href="/c/3">Bookbinding by hand, Saturdays</a></li>
+<li><a href="/c/4">Furniture restoration, Mondays</a></li>
+</ul>
+</main>
+</body></html>"""
+
+DOCUMENTATION = f"""<html><body>
+<nav><a href="/docs/a">Install</a><a href="/docs/b">Configure</a></nav>
+<main>
+<h1>Configuration</h1>
+<div class="intro"><p>{_prose("configuration file", 10)}</p></div>
+<div class="options"><h2>Options</h2>
+<pre><code>timeout = 30
+retries = 5</code></pre>
+<ul><li><a href="#timeout"><code>timeout</code></a></li>
+<li><a href="#retries"><code>retries</code></a></li>
+<li><a href="#backoff"><code>backoff</code></a></li>
+<li><a href="#verbose"><code>verbose</code></a></li></ul>
+</div>
+</main>
+<div class="pager"><a href="/docs/a">Previous: Install</a> <a href="/docs/c">Next: Deploy</a>
+<p>{_prose("edit this page", 2)}</p></div>
+</body></html>"""
+
+SERVICE = f"""<html><body>
+<section class="hero"><h1>Garden design</h1><p>{_prose("garden plan", 4)}</p></section>
+<section class="features"><h2>What we do</h2>
+<ul><li>Planting plans for every season</li><li>Paths, terraces and walls</li></ul></section>
+<section class="pricing"><h2>Pricing</h2><p>A first visit costs 90 euros.</p></section>
+<section class="faq"><h2>Questions</h2><p>Do you work in winter? Yes, on the plans.</p></section>
+</body></html>"""
+
+
+PRODUCT = f"""<html><body>
+<main>
+<h1>White speckle mug</h1>
+<p class="price">$60.00</p>
+<div class="description desktop"><p>A wheel thrown mug. {_prose("glaze", 3)}</p>
+<p>Handmade stoneware, about 350 ml.</p></div>
+<div class="description mobile"><p>A wheel thrown mug. {_prose("glaze", 3)}</p>
+<p>Handmade stoneware, about 350 ml.</p></div>
+<div class="tab" style="display: none"><h2>Care</h2>
+<p>Dishwasher safe; avoid sudden changes of temperature when it is hot.</p></div>
+</main>
+</body></html>"""
+
+
+def _text(page: str, page_type: str | None, **options: Any) -> str:
+    return extract(page, page_type=page_type, **options).text
+
+
+def test_forum_keeps_the_replies() -> None:
+    with_profile = _text(THREAD, "forum")
+    assert "Vinegar and water" in with_profile
+    assert "Citric acid works faster" in with_profile
+    assert "kettle question" in with_profile
+    without = _text(THREAD, "forum", thread_posts=False)
+    assert "Vinegar and water" not in without
+
+
+def test_listing_keeps_every_record_with_heading_and_intro() -> None:
+    with_profile = _text(LISTING, "listing")
+    for record in (
+        "Pottery for beginners",
+        "Bookbinding by hand",
+        "Furniture restoration, Mondays",
+    ):
+        assert record in with_profile
+    assert "Courses this autumn" in with_profile
+    assert "course catalogue" in with_profile
+    assert "Pottery for beginners" not in _text(LISTING, "listing", whole_page_types=False)
+    assert _text(LISTING, "collection") == with_profile
+
+
+def test_listing_is_bounded_by_its_records_and_heading() -> None:
+    records = "".join(
+        f'<div class="card"><a href="/c/{n}">Course {n}</a><p>{_prose(f"course {n}", 1)}</p></div>'
+        for n in range(5)
+    )
+    page = (
+        '<html><body><div class="content"><h1>Courses this autumn</h1>'
+        f'<p>{_prose("course catalogue", 1)}</p><div class="cards">{records}</div></div>'
+        f'<div class="promo"><p>{_prose("newsletter offer", 2)}</p></div></body></html>'
+    )
+    with_profile = _text(page, "listing")
+    assert "course 4" in with_profile
+    assert "Courses this autumn" in with_profile
+    assert "course catalogue" in with_profile
+    assert "newsletter offer" not in with_profile
+    assert "newsletter offer" in _text(page, "listing", record_share=None)
+    assert "newsletter offer" in _text(page, "collection")
+
+
+def test_documentation_keeps_the_main_column_only() -> None:
+    with_profile = _text(DOCUMENTATION, "documentation")
+    assert "retries = 5" in with_profile
+    assert "backoff" in with_profile
+    assert "Configuration" in with_profile
+    assert "edit this page" not in with_profile
+    assert "Next: Deploy" not in with_profile
+    assert "Install" not in with_profile
+    assert "backoff" not in _text(DOCUMENTATION, "documentation", whole_page_types=False)
+    assert "edit this page" in _text(DOCUMENTATION, "documentation", main_landmark_share=None)
+
+
+def test_service_keeps_every_section() -> None:
+    with_profile = _text(SERVICE, "service")
+    for section in ("garden plan", "Planting plans", "90 euros", "Do you work in winter"):
+        assert section in with_profile
+    assert "90 euros" not in _text(SERVICE, "service", whole_page_types=False)
+
+
+@pytest.mark.parametrize(
+    ("page", "page_type"),
+    [
+        (THREAD, "forum"),
+        (LISTING, "listing"),
+        (DOCUMENTATION, "documentation"),
+        (SERVICE, "service"),
+        (PRODUCT, "product"),
+    ],
+)
+def test_a_profile_is_followed_only_above_the_confidence_threshold(
+    page: str, page_type: str
+) -> None:
+    tree = to_tree(page)
+    extractor = CetdPlusExtractor()
+    today = CetdPlusExtractor(type_profiles=False).extract(tree).text
+    unsure = extractor.extract_as(tree, PageType(page_type, 0.49))
+    assert unsure.text == today
+    assert unsure.page_type == page_type
+    assert unsure.page_type_confidence == 0.49
+    assert extractor.extract_as(tree, PageType(page_type, 0.5)).text != today
+    assert CetdPlusExtractor(type_profiles=False, page_type=page_type).extract(tree).text == today
+
+
+def test_product_gives_a_repeated_description_once() -> None:
+    with_profile = _text(PRODUCT, "product")
+    assert with_profile.count("wheel thrown") == 1
+    assert "$60.00" in with_profile
+    assert _text(PRODUCT, "product", unique_blocks=False).count("wheel thrown") == 2
+
+
+def test_product_keeps_the_text_of_closed_tabs() -> None:
+    assert "Dishwasher safe" in _text(PRODUCT, "product")
+    assert "Dishwasher safe" not in _text(PRODUCT, "product", hidden_panels=False)
+
+
+def test_product_selection_is_bounded_by_the_main_landmark() -> None:
+    page = PRODUCT.replace(
+        "</main>", f'</main><div class="recommended"><p>{_prose("matching saucer", 4)}</p></div>'
+    )
+    assert "matching saucer" not in _text(page, "product")
+    assert "wheel thrown" in _text(page, "product")
+    assert "matching saucer" in _text(page, "product", main_landmark_share=None)
+
+
+def test_short_repeats_stay() -> None:
+    page = PRODUCT.replace("</main>", "<p>In stock</p><p>In stock</p></main>")
+    assert _text(page, "product").count("In stock") == 2
+
+
+def test_articles_have_no_profile() -> None:
+    assert CetdPlusExtractor().profile_of(PageType("article", 1.0)) is None
+    assert CetdPlusExtractor().profile_of(None) is None
+    assert set(PROFILES) == {
+        *("forum", "listing", "collection", "documentation", "service", "product"),
+    }
+
+
+def test_main_landmark_needs_its_share_of_the_text() -> None:
+    page = (
+        f"<html><body><div role='main'><p>{_prose('main part')}</p></div>"
+        f"<p>{_prose('rest')}</p></body></html>"
+    )
+    body = to_tree(page).find("body")
+    assert body is not None
+    view = build_view(body)
+    chars = count_nodes(view).chars
+    found = main_landmark(view, chars, 0.3)
+    assert found is not None
+    assert view.elements[found].get("role") == "main"
+    assert main_landmark(view, chars, 0.7) is None
+
+
+@pytest.mark.parametrize(
+    ("option", "value"),
+    [
+        ("profile_confidence", 1.5),
+        ("profile_confidence", -0.1),
+        ("main_landmark_share", 2.0),
+        ("record_share", -1.0),
+    ],
+)
+def test_out_of_range_options_are_refused(option: str, value: float) -> None:
+    with pytest.raises(ValueError, match=option):
+        CetdPlusExtractor(**{option: value})  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("page_type", sorted(PROFILES))
+def test_profiles_read_deep_pages_without_recursion(page_type: str) -> None:
+    root, chain = deep_chain(20_000)
+    chain[-1].text = _prose("innermost text")
+    result = CetdPlusExtractor(page_type=page_type).extract(root)
+    assert "innermost text" in result.text

@@ -1,0 +1,57 @@
+"""The by-type benchmark's report: tables from per-page scores, and the docs section it writes."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from benchmarks import page_type_accuracy as bench
+from benchmarks.page_type_accuracy import ABLATIONS, Outcome, report, site_half
+
+
+def _outcome(page_type: str, half: str, today: float, gold: float) -> Outcome:
+    scores = {"today": today, "gold": gold, "classifier": gold, "trafilatura": 0.5}
+    scores.update({f"gold -{name}": today for name in ABLATIONS})
+    scores.update({f"classifier -{name}": gold for name in ABLATIONS})
+    return Outcome(
+        id=f"x/{page_type}-{half}",
+        page_type=page_type,
+        domain=f"{page_type}.example",
+        half=half,
+        predicted=page_type,
+        confidence=0.9,
+        scores={name: {"BOW": value, "SH": value} for name, value in scores.items()},
+    )
+
+
+def test_site_halves_are_stable_and_both_used() -> None:
+    halves = {site_half(f"site{n}.example") for n in range(20)}
+    assert halves == {"A", "B"}
+    assert site_half("example.org") == site_half("example.org")
+
+
+def test_report_gives_per_type_means_and_the_ablation() -> None:
+    outcomes = [_outcome("listing", "A", 0.5, 0.8), _outcome("listing", "B", 0.7, 0.8)]
+    text = report(outcomes, {"cetd-plus, type forced": 5.0, "trafilatura": 20.0})
+    listing = next(line for line in text.splitlines() if line.startswith("| listing | 2 |"))
+    assert "| 0.600 | 0.600 | 0.800 | 0.800 | 0.800 | 0.800 | 0.500 | 0.500 | 1.00 |" in listing
+    record = next(line for line in text.splitlines() if line.startswith("| `record_share`"))
+    assert "| -0.2000 | listing | 2 | -0.2000 | -0.3000 | -0.1000 |" in record
+    assert "| cetd-plus, type forced | 5.0 | 0.25 |" in text
+
+
+def test_write_docs_replaces_only_the_marked_section(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    page = tmp_path / "page-types.md"
+    page.write_text(f"head\n{bench.BEGIN}\nold\n{bench.END}\ntail\n", encoding="utf-8")
+    monkeypatch.setattr(bench, "DOCS", page)
+    bench.write_docs("new")
+    assert page.read_text(encoding="utf-8") == f"head\n{bench.BEGIN}\n\nnew\n\n{bench.END}\ntail\n"
+    page.write_text("no markers\n", encoding="utf-8")
+    with pytest.raises(SystemExit, match="lacks the markers"):
+        bench.write_docs("new")
