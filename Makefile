@@ -17,7 +17,7 @@ venv: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check scrapy_cetd tests benchmarks example_project fuzz docs/conf.py
 	$(BIN)/ruff format --check scrapy_cetd tests benchmarks example_project fuzz docs/conf.py
-	$(BIN)/mypy scrapy_cetd benchmarks
+	$(BIN)/mypy scrapy_cetd benchmarks tests
 	$(BIN)/lint-imports
 
 # The scrapy-redis integration test starts a real redis-server: install Debian's package when it

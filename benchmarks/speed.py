@@ -40,7 +40,7 @@ from benchmarks import datasets_root
 from scrapy_cetd.evaluation.datasets import Page, find_datasets
 from scrapy_cetd.extractors.registry import ALGORITHMS, build_extractor
 from scrapy_cetd.limits import TreeExtractor
-from scrapy_cetd.page import dom
+from scrapy_cetd.page import accel
 
 DEFAULT_ALGORITHMS = ("cetd-ds", "cectd-ds", "cectd-s")
 
@@ -101,9 +101,9 @@ def time_dataset(
 
 def implementation() -> str:
     """Which code the extractors run: the compiled accelerator or the pure-Python reference."""
-    if dom.speedups is None:
+    if accel.COMPILED_LXML_VERSION is None:
         return "pure Python"
-    return f"compiled scrapy_cetd.page._speedups (lxml {dom.speedups.LXML_VERSION_COMPILED})"
+    return f"compiled scrapy_cetd.page._speedups (lxml {accel.COMPILED_LXML_VERSION})"
 
 
 def percentile(values: Sequence[float], fraction: float) -> float:

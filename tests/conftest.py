@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import os
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,7 @@ from scrapy.utils.misc import build_from_crawler
 from scrapy_cetd import CETDPipeline, Extractor
 from scrapy_cetd.crawl.linking import ItemResponseLinks
 from scrapy_cetd.evaluation.datasets import DATASETS_ENV
+from scrapy_cetd.page import accel
 
 EXAMPLE_1 = """<body><div class="main"><div class="article"><div class="articleHeadline">
   South Korea to Hold Artillery Drills on Island</div>
@@ -43,6 +45,74 @@ STORM_PAGE = """<html><head><title>t</title><script>var x=1;</script></head><bod
 def parse(html: str) -> etree._Element:
     """Parse as lxml.html does for Scrapy (document root)."""
     return lxml.html.document_fromstring(html)
+
+
+def body_of(root: etree._Element) -> etree._Element:
+    """The ``<body>`` child of a parsed document, which the test's page has."""
+    body = root.find("body")
+    assert body is not None, "the page has no <body>"
+    return body
+
+
+def elements_at(node: etree._Element, query: str) -> list[etree._Element]:
+    """The elements the XPath ``query`` selects from ``node`` (it must select elements only)."""
+    found = node.xpath(query)
+    assert isinstance(found, list), query
+    elements = []
+    for item in found:
+        assert isinstance(item, etree._Element), (query, item)
+        elements.append(item)
+    return elements
+
+
+def html_elements_at(node: etree._Element, query: str) -> list[lxml.html.HtmlElement]:
+    """:func:`elements_at` for a tree built by ``lxml.html`` (elements with ``text_content``)."""
+    elements = []
+    for element in elements_at(node, query):
+        assert isinstance(element, lxml.html.HtmlElement), (query, element)
+        elements.append(element)
+    return elements
+
+
+def strings_at(node: etree._Element, query: str) -> list[str]:
+    """The strings the XPath ``query`` selects from ``node``: text or attribute values."""
+    found = node.xpath(query)
+    assert isinstance(found, list), query
+    strings = []
+    for item in found:
+        assert isinstance(item, str), (query, item)
+        strings.append(item)
+    return strings
+
+
+def string_at(node: etree._Element, query: str) -> str:
+    """The value of an XPath ``query`` that makes a string (``string(...)``)."""
+    found = node.xpath(query)
+    assert isinstance(found, str), query
+    return found
+
+
+def text_parts(node: etree._Element) -> list[str]:
+    """``node.itertext()`` as strings (what lxml yields for a parsed page)."""
+    parts = []
+    for part in node.itertext():
+        assert isinstance(part, str)
+        parts.append(part)
+    return parts
+
+
+def html_of(node: etree._Element) -> str:
+    """``node`` serialised as HTML, without its tail."""
+    html = lxml.html.tostring(node, encoding="unicode", with_tail=False)
+    assert isinstance(html, str)
+    return html
+
+
+@pytest.fixture
+def reference_passes() -> Iterator[None]:
+    """Every compiled pass runs its pure-Python reference during the test."""
+    with accel.reference_only():
+        yield
 
 
 @pytest.fixture

@@ -371,12 +371,21 @@ def test_page_block_links_the_results_and_plots(raw: dict[str, Any]) -> None:
 
 
 def test_reference_summary_counts_flags() -> None:
-    rows = [
-        {"system": "a", "metric": "BOW", "column": "x", "reference": 0.5, "measured": 0.5},
-        {"system": "b", "metric": "SH", "column": "y", "reference": 0.5, "measured": 0.53},
+    rows: list[dict[str, object]] = [
+        {
+            "system": system,
+            "metric": metric,
+            "column": column,
+            "reference": 0.5,
+            "measured": measured,
+            "diff": measured - 0.5,
+            "flagged": flagged,
+        }
+        for system, metric, column, measured, flagged in (
+            ("a", "BOW", "x", 0.5, False),
+            ("b", "SH", "y", 0.53, True),
+        )
     ]
-    for row, flagged in zip(rows, (False, True), strict=True):
-        row.update(diff=row["measured"] - row["reference"], flagged=flagged)
     text = report.reference_summary({"tolerance": 0.01, "differences": rows, "failures": {}})
     assert "1 of 2 peer F1 values agree within 0.01" in text
     assert "largest difference +0.030: b, SH, y" in text

@@ -52,7 +52,7 @@ def test_the_compiled_accelerator_is_imported_by_one_module() -> None:
         for path in PACKAGE.rglob("*.py")
         if _imports_of_the_accelerator(path.read_text(encoding="utf-8"))
     )
-    assert importers == ["page/dom.py"]
+    assert importers == ["page/accel.py"]
 
 
 def test_the_accelerator_check_sees_every_form_of_import() -> None:
@@ -63,4 +63,4 @@ def test_the_accelerator_check_sees_every_form_of_import() -> None:
         "def f():\n    from . import _speedups",
     ):
         assert _imports_of_the_accelerator(source), source
-    assert not _imports_of_the_accelerator("from scrapy_cetd.page import dom\ndom.speedups")
+    assert not _imports_of_the_accelerator("from scrapy_cetd.page import accel\naccel.compiled")

@@ -14,7 +14,7 @@ import pytest
 from lxml import etree, html
 
 from scrapy_cetd import PAGE_TYPES, classify_page_type, extract, get_extractor
-from scrapy_cetd.page import page_types
+from scrapy_cetd.page import dom, page_types
 from scrapy_cetd.page.dom import DomView
 from scrapy_cetd.page.page_types import (
     FEATURES,
@@ -247,7 +247,7 @@ def test_cetd_plus_classifies_from_its_own_view_without_building_another(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     built: list[object] = []
-    build_view = page_types.build_view
+    build_view = dom.build_view
 
     def counting(root: etree._Element, *, remove_hidden: bool = True) -> DomView:
         built.append(root)

@@ -227,7 +227,7 @@ def round_trips(tree: etree._Element) -> bool:
     properties for CETR only.
     """
     return not any(
-        ATTRIBUTE_NAME_BREAKERS.search(name)
+        ATTRIBUTE_NAME_BREAKERS.search(name if isinstance(name, str) else name.decode())
         for element in tree.iter()
         if isinstance(element.tag, str)
         for name in element.attrib

@@ -112,7 +112,9 @@ def test_the_code_survives_pickling(code: Reason) -> None:
 
 def test_codes_read_as_their_values() -> None:
     assert Reason("max_nodes") is Reason.MAX_NODES
-    assert isinstance(Reason.MAX_NODES, str) and Reason.MAX_NODES == "max_nodes"
+    assert isinstance(Reason.MAX_NODES, str)
+    as_text: str = Reason.MAX_NODES
+    assert as_text == "max_nodes"
     assert f"{Reason.TOO_DEEP}" == str(Reason.TOO_DEEP) == "too_deep"
 
 
@@ -172,7 +174,7 @@ def test_the_pipeline_counts_a_reason_without_code_as_no_content() -> None:
     assert empty_reason_stats(harness) == {"no_content": 1}
 
 
-PIPELINE_SITUATIONS = [
+PIPELINE_SITUATIONS: list[tuple[str, str, dict[str, object]]] = [
     ("not_a_document", '{"title": "JSON, not HTML"}', {}),
     ("max_attributes", MANY_ATTRIBUTES, {}),
     ("max_nodes", STORY, {"CETD_MAX_NODES": 5}),
@@ -218,7 +220,7 @@ def test_worker_processes_give_the_same_codes(code: str) -> None:
 
 def test_the_corpus_counts_limits_by_code() -> None:
     summary = FileSummary("file.warc.gz")
-    rows = [
+    rows: list[dict[str, str | None]] = [
         {"reason": MISLEADING, "reason_code": "no_content"},
         {"reason": "out of time", "reason_code": "time_budget"},
         {"reason": "too many", "reason_code": "max_nodes"},

@@ -10,7 +10,16 @@ from pathlib import Path
 
 import lxml.html
 import pytest
-from conftest import deep_chain, parse
+from conftest import (
+    body_of,
+    deep_chain,
+    elements_at,
+    html_of,
+    parse,
+    string_at,
+    strings_at,
+    text_parts,
+)
 from lxml import etree
 from scrapy.http import HtmlResponse, Request, TextResponse
 
@@ -52,15 +61,11 @@ THREE_REGIONS = (
 
 
 def words(tree: etree._Element) -> list[str]:
-    body = tree.find("body")
-    assert body is not None
-    return "".join(body.itertext()).split()
+    return "".join(text_parts(body_of(tree))).split()
 
 
 def body_html(tree: etree._Element) -> str:
-    body = tree.find("body")
-    assert body is not None
-    return lxml.html.tostring(body, encoding="unicode")
+    return html_of(body_of(tree))
 
 
 # --- vector 5.5.1 ------------------------------------------------------------------------------
@@ -208,14 +213,14 @@ LIST_PAGE = (
 def test_list_page_keeps_the_records_only() -> None:
     tree = parse(LIST_PAGE)
     pruned, region = prune_tag_paths_region(tree, PAPER)
-    assert len(pruned.xpath("//li[@class='product']")) == 8
+    assert len(elements_at(pruned, "//li[@class='product']")) == 8
     assert pruned.xpath("//li[@class='product'][3]/a/text()") == ["Jacket 2"]
     assert not pruned.xpath("//div[@class='nav']")
     assert not pruned.xpath("//div[@class='footer']")
     assert not pruned.xpath("//h1")
     assert pruned.findtext("head/title") == "Shop"  # the head is copied as it is
     # Comments and scripts inside the region stay with it (they belong to the records).
-    assert len(pruned.xpath("//li/script")) == 8
+    assert len(elements_at(pruned, "//li/script")) == 8
     assert 0.0 < region.removed_share < 1.0
     assert region.kept_count == 2 + 8 * 3  # body and ul shells, 8 records of 3 elements
 
@@ -227,11 +232,11 @@ def test_a_list_after_a_stray_body_end_tag_is_pruned_as_the_extractors_read_it()
     before = etree.tostring(tree)
     pruned, region = prune_tag_paths_region(tree, PAPER)
     assert etree.tostring(tree) == before
-    assert len(pruned.xpath("/html/body/ul/li[@class='product']")) == 8
+    assert len(elements_at(pruned, "/html/body/ul/li[@class='product']")) == 8
     assert not pruned.xpath("//div[@class='nav'] | //h1 | //div[@class='footer']")
     assert region.kept_count == 2 + 8 * 3
     guarded = prune_tag_paths(tree, PAPER, keep_main_content=True, remove_furniture=True)
-    assert len(guarded.xpath("/html/body/ul/li[@class='product']")) == 8
+    assert len(elements_at(guarded, "/html/body/ul/li[@class='product']")) == 8
 
 
 def test_a_document_without_body_is_pruned_in_a_copy_with_one() -> None:
@@ -239,7 +244,7 @@ def test_a_document_without_body_is_pruned_in_a_copy_with_one() -> None:
     tree = etree.fromstring(f"<html><head><title>Shop</title></head>{body}</html>")
     pruned = prune_tag_paths(tree, PAPER)
     assert pruned.findtext("head/title") == "Shop"
-    assert len(pruned.xpath("/html/body/ul/li[@class='product']")) == 8
+    assert len(elements_at(pruned, "/html/body/ul/li[@class='product']")) == 8
     assert not pruned.xpath("//h1")
 
 
@@ -253,8 +258,8 @@ def test_keep_main_content_keeps_the_intro_tps_cuts_off() -> None:
     tree = parse(LIST_PAGE.replace("<h1>Jackets</h1>", f"<h1>Jackets</h1>{INTRO}"))
     assert not prune_tag_paths(tree, PAPER).xpath("//p[@class='intro']")
     pruned = prune_tag_paths(tree, PAPER, keep_main_content=True)
-    assert pruned.xpath("//p[@class='intro']/text()")[0].startswith("Our winter jackets")
-    assert len(pruned.xpath("//li[@class='product']")) == 8
+    assert strings_at(pruned, "//p[@class='intro']/text()")[0].startswith("Our winter jackets")
+    assert len(elements_at(pruned, "//li[@class='product']")) == 8
 
 
 def test_keep_main_content_stops_searchregion_cutting_the_intro_off() -> None:
@@ -265,7 +270,7 @@ def test_keep_main_content_stops_searchregion_cutting_the_intro_off() -> None:
     assert not plain.start <= intro <= plain.end
     assert guarded.start <= intro <= guarded.end
     pruned = prune_tag_paths(tree, PAPER, keep_main_content=True)
-    assert guarded.kept_count == len(pruned.xpath("/html/body//*[not(self::script)]")) + 1
+    assert guarded.kept_count == len(elements_at(pruned, "/html/body//*[not(self::script)]")) + 1
 
 
 def test_the_main_content_kept_is_the_main_block_even_on_a_page_of_content_only() -> None:
@@ -284,9 +289,9 @@ def test_the_main_content_kept_is_the_main_block_even_on_a_page_of_content_only(
         f"<div>{more}</div></body></html>"
     )
     assert "Another text below it" in scrapy_cetd.extract(tree).text  # the page is all content
-    view = build_view(tree.find("body"))
+    view = build_view(body_of(tree))
     main = _main_content(tree, view)
-    kept = " ".join(" ".join(view.elements[i].itertext()) for i in range(len(view)) if main[i])
+    kept = " ".join(" ".join(text_parts(view.elements[i])) for i in range(len(view)) if main[i])
     assert "Paragraph 3 of the story" in kept
     assert "Another text below it" not in kept
 
@@ -312,13 +317,13 @@ FURNISHED = (
 def test_remove_furniture_drops_menus_but_not_a_records_own_footer() -> None:
     tree = parse(FURNISHED)
     pruned, region = prune_tag_paths_region(tree, PAPER)
-    assert len(pruned.xpath("//nav")) == 1
+    assert len(elements_at(pruned, "//nav")) == 1
     furnished, without = prune_tag_paths_region(tree, PAPER, remove_furniture=True)
     assert not furnished.xpath("//nav")
-    assert len(furnished.xpath("//article/footer")) == 8
+    assert len(elements_at(furnished, "//article/footer")) == 8
     assert (without.start, without.end) == (region.start, region.end)
     assert without.kept_count == region.kept_count - 3  # the nav and its two links
-    assert without.kept_count == len(furnished.xpath("/html/body//*")) + 1
+    assert without.kept_count == len(elements_at(furnished, "/html/body//*")) + 1
 
 
 WIDGETS = (
@@ -340,7 +345,7 @@ def test_remove_widgets_drops_icons_and_controls_without_text() -> None:
     pruned, region = prune_tag_paths_region(tree, PAPER)
     bare, without = prune_tag_paths_region(tree, PAPER, remove_widgets=True)
     assert not bare.xpath("//svg | //input | //button[@class='wish']")
-    assert len(bare.xpath("//img")) == len(bare.xpath("//button")) == 6
+    assert len(elements_at(bare, "//img")) == len(elements_at(bare, "//button")) == 6
     assert body_html(bare).count("Add jacket") == 6
     assert (without.start, without.end) == (region.start, region.end)
     assert without.kept_count == region.kept_count - 6 * 7  # svg, 2 paths; button, svg, use; input
@@ -360,21 +365,22 @@ SECTIONS = (
 def test_keep_positions_keeps_positional_xpaths_valid() -> None:
     tree = parse(SECTIONS)
     records = "/html/body/main/section[2]/article"
-    assert len(tree.xpath(records)) == 8
+    assert len(elements_at(tree, records)) == 8
     pruned = prune_tag_paths(tree, PAPER)
     assert not pruned.xpath("//section[@class='promo']")
     assert not pruned.xpath(records)  # the records' section is now the first
     kept = prune_tag_paths(tree, PAPER, keep_positions=True)
-    assert [a.findtext("h3") for a in kept.xpath(records)] == [f"Story {n}" for n in range(8)]
-    placeholder = kept.xpath("/html/body/main/section[1]")[0]
-    assert (placeholder.attrib, len(placeholder), placeholder.text) == ({}, 0, None)
+    headlines = [a.findtext("h3") for a in elements_at(kept, records)]
+    assert headlines == [f"Story {n}" for n in range(8)]
+    placeholder = elements_at(kept, "/html/body/main/section[1]")[0]
+    assert (len(placeholder.attrib), len(placeholder), placeholder.text) == (0, 0, None)
     assert "Offers" not in etree.tostring(kept, encoding="unicode")
 
 
 def test_an_emptied_element_keeps_a_tail_lxml_would_refuse_to_set() -> None:
     # libxml2 keeps some control characters in text that lxml refuses to store again.
     tree = lxml.html.document_fromstring("<body><div><p>menu</p>\x02 tail<p>kept</p></div></body>")
-    view = build_view(tree.find("body"))
+    view = build_view(body_of(tree))
     modes = [_DROP if view.tags[i] == "p" and i == 2 else _KEEP for i in range(len(view))]
     clone = copy.deepcopy(tree)
     _trim(tree, clone, view, modes, keep_positions=True)
@@ -413,7 +419,7 @@ def test_shells_keep_no_text_and_region_keeps_tails() -> None:
     tailed = THREE_REGIONS.replace(
         "<span class='region3'></span>", "<span class='region3'>s</span>t"
     )
-    third = prune_tag_paths(parse(tailed), PAPER).xpath("//body/div")[1]
+    third = elements_at(prune_tag_paths(parse(tailed), PAPER), "//body/div")[1]
     assert len(third) == 0
     assert third.text == "tttt"
 
@@ -433,7 +439,7 @@ def test_pruned_copy_is_independent() -> None:
     pruned = prune_tag_paths(tree, PAPER)
     assert pruned is not tree
     pruned.find("body").clear()  # type: ignore[union-attr]
-    assert len(tree.xpath("//li")) == 8
+    assert len(elements_at(tree, "//li")) == 8
 
 
 # --- options ---------------------------------------------------------------------------------
@@ -478,11 +484,11 @@ def test_size_text_keeps_the_side_with_the_text() -> None:
     )
     by_nodes = prune_tag_paths(parse(html), PAPER)
     by_text = prune_tag_paths(parse(html), PAPER, size="text")
-    assert "waterproof" not in by_nodes.xpath("string(//body)")
-    assert "waterproof" in by_text.xpath("string(//body)")
+    assert "waterproof" not in string_at(by_nodes, "string(//body)")
+    assert "waterproof" in string_at(by_text, "string(//body)")
     assert not by_text.xpath("//ul")
     with pytest.raises(ValueError, match="size"):
-        search_tag_path_region(parse(html), PAPER, size="words")  # type: ignore[arg-type]
+        search_tag_path_region(parse(html), PAPER, size="words")
 
 
 def test_search_region_on_a_bare_sequence() -> None:
@@ -598,7 +604,7 @@ def test_paths_are_kept_as_parent_and_step() -> None:
 
 def test_a_page_over_max_nodes_is_left_unpruned_with_the_reason() -> None:
     tree = parse(LIST_PAGE)
-    elements = len(tree.xpath("//*"))
+    elements = len(elements_at(tree, "//*"))
     region = search_tag_path_region(tree, PAPER, max_nodes=elements - 1)
     assert region.reason == f"max_nodes exceeded: {elements} elements, more than {elements - 1}"
     assert (region.sequence, region.splits, region.start, region.kept_count) == ((), (), 0, 0)
@@ -661,7 +667,7 @@ def _reference_search_region(
 ) -> tuple[int, int, list[tuple[int, int, int, int, int, int]]]:
     """searchRegion as docs/algorithms.md §5.2 states it, one full scan per threshold."""
     lo, hi = 0, len(sequence) - 1
-    splits = []
+    splits: list[tuple[int, int, int, int, int, int]] = []
     while True:
         part = sequence[lo : hi + 1]
         counts = {s: part.count(s) for s in set(part)}

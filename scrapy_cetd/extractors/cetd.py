@@ -9,7 +9,7 @@ from typing import ClassVar
 
 from scrapy_cetd.extractors.base import NO_TEXT, Extractor
 from scrapy_cetd.limits import check_deadline
-from scrapy_cetd.page import dom
+from scrapy_cetd.page import accel
 from scrapy_cetd.page.density import EPSILON, NodeCounts, count_nodes, densities, density_sums
 from scrapy_cetd.page.dom import DomView
 from scrapy_cetd.page.flags import ancestors_of
@@ -99,13 +99,10 @@ def expand(
     return content
 
 
+@accel.twin(accel.compiled.subtree_argmax)
 def _subtree_argmax(parent: Sequence[int], values: Sequence[float]) -> list[int]:
     """For each node, the node of its subtree (itself included) with the largest value; ties go
     to the first in document order (S-13). One bottom-up pass over a preorder numbering."""
-    if dom.speedups is not None and isinstance(parent, list) and isinstance(values, list):
-        computed: list[int] | None = dom.speedups.subtree_argmax(parent, values)
-        if computed is not None:
-            return computed
     best = list(range(len(values)))
     for i in range(len(values) - 1, 0, -1):
         p = parent[i]
@@ -165,12 +162,15 @@ def smooth_over_siblings(view: DomView, values: Sequence[float]) -> list[float]:
     """Weighted (1, 2, 1) average of each element with its previous and next element sibling,
     from the unsmoothed values; a missing neighbour drops out with its weight; the root keeps
     its own value (S-18)."""
-    if dom.speedups is not None and isinstance(values, list):
-        computed: list[float] | None = dom.speedups.smooth_over_siblings(view.children, values)
-        if computed is not None:
-            return computed
+    return smoothed_lists(view.children, values)
+
+
+@accel.twin(accel.compiled.smooth_over_siblings)
+def smoothed_lists(children: list[list[int]], values: Sequence[float]) -> list[float]:
+    """:func:`smooth_over_siblings` on a view's children, in pure Python: the reference the
+    compiled pass reproduces."""
     smoothed = list(values)
-    for siblings in view.children:
+    for siblings in children:
         last = len(siblings) - 1
         for k, node in enumerate(siblings):
             total, weight = 2 * values[node], 2

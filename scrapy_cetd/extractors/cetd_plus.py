@@ -31,7 +31,7 @@ from scrapy_cetd.extractors.profiles import (
     record_region,
 )
 from scrapy_cetd.limits import check_deadline
-from scrapy_cetd.page import dom
+from scrapy_cetd.page import accel
 from scrapy_cetd.page.density import EPSILON, NodeCounts, count_nodes
 from scrapy_cetd.page.dom import (
     BLOCK_TAGS,
@@ -45,7 +45,7 @@ from scrapy_cetd.page.dom import (
 )
 from scrapy_cetd.page.flags import ancestors_of, holding, within
 from scrapy_cetd.page.markup import ARTICLE_TYPES, PageMarkup, page_markup, page_title, text_of
-from scrapy_cetd.page.output import Keep, content_modes, kept_elements
+from scrapy_cetd.page.output import KEEP, Keep, content_modes, kept_elements, kept_list
 from scrapy_cetd.page.page_types import PageType, check_page_type, classify_view
 from scrapy_cetd.page.words import tokens
 from scrapy_cetd.result import EmptyReason, ExtractionResult
@@ -604,19 +604,22 @@ def _block_anchor(path: Sequence[int], counts: NodeCounts) -> int:
 
 def _chars(view: DomView, counts: NodeCounts, content: Sequence[bool]) -> int:
     """Characters below the outermost content elements."""
-    if dom.speedups is not None:
-        computed: int | None = dom.speedups.outermost_chars(view.parent, content, counts.chars)
-        if computed is not None:
-            return computed
-    inside = [False] * len(view)
+    return _outermost_chars(view.parent, content, counts.chars)
+
+
+@accel.twin(accel.compiled.outermost_chars)
+def _outermost_chars(parent: list[int], content: Sequence[bool], chars: list[int]) -> int:
+    """:func:`_chars` on a view's parents and its counts' characters, in pure Python: the
+    reference the compiled pass reproduces."""
+    inside = [False] * len(parent)
     total = 0
-    for i in range(len(view)):
-        p = view.parent[i]
+    for i in range(len(parent)):
+        p = parent[i]
         if p >= 0 and inside[p]:
             inside[i] = True
         elif content[i]:
             inside[i] = True
-            total += counts.chars[i]
+            total += chars[i]
     return total
 
 
@@ -662,20 +665,40 @@ def _drop_link_blocks(view: DomView, counts: NodeCounts, modes: list[Keep], rati
     (a page that is all links, such as one wrapped in an unclosed ``<a>``, keeps them)."""
     chars, link_chars = counts.chars, counts.link_chars
     ratio = max(ratio, min(1.0, counts.link_ratio + 0.1))
-    if dom.speedups is not None and dom.speedups.drop_link_blocks(
-        view.parent, view.tags, chars, link_chars, modes, ratio, LINK_BLOCK_TAGS,
-        (Keep.DROP, Keep.SHELL, Keep.TEXT), EPSILON,
-    ):  # fmt: skip
-        return
-    for i in range(1, len(view)):
+    _drop_link_block_modes(
+        view.parent, view.tags, chars, link_chars, modes, ratio, LINK_BLOCK_TAGS, KEEP, EPSILON
+    )
+
+
+@accel.twin(accel.compiled.drop_link_blocks)
+def _drop_link_block_modes(  # noqa: PLR0917 - the parameters of its compiled twin
+    parent: list[int],
+    tags: list[str],
+    chars: list[int],
+    link_chars: list[int],
+    modes: list[Keep],
+    ratio: float,
+    block_tags: frozenset[str],
+    keep: tuple[Keep, Keep, Keep],
+    epsilon: float,
+) -> int:
+    """:func:`_drop_link_blocks` on a view's lists, with the final ``ratio``,
+    :data:`LINK_BLOCK_TAGS`, the modes (:data:`~scrapy_cetd.page.output.KEEP`) and
+    :data:`EPSILON` passed in, in pure Python: the reference the compiled pass reproduces.
+    The number of blocks dropped."""
+    drop, _, text = keep
+    dropped = 0
+    for i in range(1, len(parent)):
         if (
-            modes[i] == Keep.TEXT
-            and modes[view.parent[i]] == Keep.TEXT
-            and view.tags[i] in LINK_BLOCK_TAGS
+            modes[i] == text
+            and modes[parent[i]] == text
+            and tags[i] in block_tags
             and chars[i]
-            and link_chars[i] > ratio * chars[i] - EPSILON
+            and link_chars[i] > ratio * chars[i] - epsilon
         ):
-            modes[i] = Keep.DROP
+            modes[i] = drop
+            dropped += 1
+    return dropped
 
 
 def _drop_galleries(view: DomView, counts: NodeCounts, modes: list[Keep]) -> None:
@@ -798,19 +821,22 @@ def _drop_captions(view: DomView, counts: NodeCounts, modes: list[Keep]) -> None
 def _kept_chars(view: DomView, counts: NodeCounts, modes: Sequence[Keep]) -> int:
     """The characters ``modes`` keep: those below the outermost elements kept with their text,
     less the outermost blocks dropped inside them."""
-    chars, parent = counts.chars, view.parent
-    if dom.speedups is not None:
-        computed: int | None = dom.speedups.kept_chars(
-            parent, modes, chars, (Keep.DROP, Keep.SHELL, Keep.TEXT)
-        )
-        if computed is not None:
-            return computed
-    in_output = kept_elements(view, modes)
+    return _kept_char_count(view.parent, modes, counts.chars, KEEP)
+
+
+@accel.twin(accel.compiled.kept_chars)
+def _kept_char_count(
+    parent: list[int], modes: Sequence[Keep], chars: list[int], keep: tuple[Keep, Keep, Keep]
+) -> int:
+    """:func:`_kept_chars` on a view's parents and its counts' characters, the modes given as
+    ``keep``, in pure Python: the reference the compiled pass reproduces."""
+    drop, _, text = keep
+    in_output = kept_list(parent, modes, keep)
     total = 0
-    for i in range(len(view)):
-        if modes[i] == Keep.TEXT and in_output[i] and (i == 0 or modes[parent[i]] != Keep.TEXT):
+    for i in range(len(parent)):
+        if modes[i] == text and in_output[i] and (i == 0 or modes[parent[i]] != text):
             total += chars[i]
-        elif modes[i] == Keep.DROP and i and in_output[parent[i]] and modes[parent[i]] == Keep.TEXT:
+        elif modes[i] == drop and i and in_output[parent[i]] and modes[parent[i]] == text:
             total -= chars[i]
     return total
 

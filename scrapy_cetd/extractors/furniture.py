@@ -9,9 +9,11 @@ from bisect import bisect_right
 from collections import deque
 from collections.abc import Sequence
 
+from lxml import etree
+
 from scrapy_cetd.limits import check_deadline
-from scrapy_cetd.page import dom
-from scrapy_cetd.page.dom import LINK_TAGS, DomView
+from scrapy_cetd.page import accel
+from scrapy_cetd.page.dom import LINK_TAGS, DomView, ViewFields
 from scrapy_cetd.page.words import tokens
 
 BOILERPLATE_TAGS = frozenset({"nav", "aside", "footer", "dialog", "menu", "select"})
@@ -46,16 +48,32 @@ def boilerplate(
     ``comments``. ``forms=False`` leaves forms alone. ``chars`` are the view's
     :func:`count_nodes` characters."""
     half, most = chars[0] / 2, WRAPPER_SHARE * chars[0]
-    tags, parent = view.tags, view.parent
-    if dom.speedups is not None:
-        computed: list[bool] | None = dom.speedups.boilerplate(
-            view.elements, tags, parent, chars, structural, comments, forms, half, most,
-            BOILERPLATE_TAGS, BOILERPLATE_ROLES,
-        )  # fmt: skip
-        if computed is not None:
-            return computed
-    drop = [False] * len(view)
-    for i, element in enumerate(view.elements):
+    return furniture_flags(
+        view.elements, view.tags, view.parent, chars, structural, comments, forms, half, most,
+        BOILERPLATE_TAGS, BOILERPLATE_ROLES,
+    )  # fmt: skip
+
+
+@accel.twin(accel.compiled.boilerplate)
+def furniture_flags(  # noqa: PLR0917 - the parameters of its compiled twin
+    elements: Sequence[etree._Element],
+    tags: list[str],
+    parent: list[int],
+    chars: Sequence[int],
+    structural: bool,
+    comments: bool,
+    forms: bool,
+    half: float,
+    most: float,
+    furniture_tags: frozenset[str],
+    furniture_roles: frozenset[str],
+) -> list[bool]:
+    """:func:`boilerplate` on a view's lists, with the shares of the text a form (``half``) and
+    a furniture tag or role (``most``) must stay under and :data:`BOILERPLATE_TAGS` and
+    :data:`BOILERPLATE_ROLES` passed in, in pure Python: the reference the compiled pass
+    reproduces."""
+    drop = [False] * len(elements)
+    for i, element in enumerate(elements):
         if i == 0:
             continue
         if drop[parent[i]]:
@@ -65,7 +83,7 @@ def boilerplate(
         role = (get("role") or "").strip().lower()
         if structural and (
             (forms and tag == "form" and chars[i] < half)
-            or ((tag in BOILERPLATE_TAGS or role in BOILERPLATE_ROLES) and chars[i] < most)
+            or ((tag in furniture_tags or role in furniture_roles) and chars[i] < most)
         ):
             drop[i] = True
         elif comments and tag not in ("article", "main"):
@@ -161,26 +179,40 @@ def without(view: DomView, drop: Sequence[bool], *, href_links: bool) -> DomView
     """``view`` without the elements marked in ``drop`` (a dropped element's descendants must
     be marked too), with the text runs around each removed element joined, as if it had been
     deleted. With ``href_links``, an ``<a>`` is a link only when it has an ``href``."""
-    if dom.speedups is not None and isinstance(drop, list):
-        fields: dom.ViewFields | None = dom.speedups.without(
-            view.elements, view.tags, view.parent, view.children, view.runs, view.depth, drop,
-            href_links, LINK_TAGS,
-        )  # fmt: skip
-        if fields is not None:
-            return DomView(*fields)
+    fields = view_without(
+        view.elements, view.tags, view.parent, view.children, view.runs, view.depth, drop,
+        href_links, LINK_TAGS,
+    )  # fmt: skip
+    return DomView(*fields)
+
+
+@accel.twin(accel.compiled.without)
+def view_without(  # noqa: PLR0917 - the parameters of its compiled twin
+    elements: Sequence[etree._Element],
+    tags: list[str],
+    parent: list[int],
+    children: list[list[int]],
+    runs: list[list[str]],
+    depth: list[int],
+    drop: Sequence[bool],
+    href_links: bool,
+    link_tags: frozenset[str],
+) -> ViewFields:
+    """The fields of :func:`without`'s view from a view's lists, with
+    :data:`~scrapy_cetd.page.dom.LINK_TAGS` passed in, in pure Python: the reference the
+    compiled pass reproduces."""
     kept = [i for i, dropped in enumerate(drop) if not dropped]
-    new_index = [-1] * len(view)
+    new_index = [-1] * len(elements)
     for new, old in enumerate(kept):
         new_index[old] = new
-    old_parent, old_children, old_runs = view.parent, view.children, view.runs
-    parent = [new_index[old_parent[i]] if i else -1 for i in kept]
-    children: list[list[int]] = []
-    runs: list[list[str]] = []
+    new_parent = [new_index[parent[i]] if i else -1 for i in kept]
+    new_children: list[list[int]] = []
+    new_runs: list[list[str]] = []
     for i in kept:
-        own_children, own_runs = old_children[i], old_runs[i]
+        own_children, own_runs = children[i], runs[i]
         if not any(drop[c] for c in own_children):
-            children.append([new_index[c] for c in own_children])
-            runs.append(own_runs)
+            new_children.append([new_index[c] for c in own_children])
+            new_runs.append(own_runs)
             continue
         kept_runs = [own_runs[0]]
         kept_children = []
@@ -190,13 +222,13 @@ def without(view: DomView, drop: Sequence[bool], *, href_links: bool) -> DomView
             else:
                 kept_children.append(new_index[child])
                 kept_runs.append(own_runs[k])
-        children.append(kept_children)
-        runs.append(kept_runs)
-    elements = [view.elements[i] for i in kept]
-    tags = [view.tags[i] for i in kept]
+        new_children.append(kept_children)
+        new_runs.append(kept_runs)
+    new_elements = [elements[i] for i in kept]
+    new_tags = [tags[i] for i in kept]
     in_link: list[bool] = []
-    for new, (tag, element) in enumerate(zip(tags, elements, strict=True)):
-        own = tag in LINK_TAGS and not (href_links and tag == "a" and element.get("href") is None)
-        in_link.append(own or (new > 0 and in_link[parent[new]]))
-    depth = [view.depth[i] for i in kept]
-    return DomView(elements, tags, parent, children, runs, depth, in_link)
+    for new, (tag, element) in enumerate(zip(new_tags, new_elements, strict=True)):
+        own = tag in link_tags and not (href_links and tag == "a" and element.get("href") is None)
+        in_link.append(own or (new > 0 and in_link[new_parent[new]]))
+    new_depth = [depth[i] for i in kept]
+    return new_elements, new_tags, new_parent, new_children, new_runs, new_depth, in_link

@@ -1,14 +1,18 @@
 """Types of the compiled accelerator ``scrapy_cetd.page._speedups`` (source: ``_speedups.pyx``).
 
-Every function returns ``None`` for input it does not handle; the caller then runs the
-pure-Python reference in :mod:`scrapy_cetd.page.dom`, :mod:`~scrapy_cetd.page.density`,
-:mod:`~scrapy_cetd.page.output` or :mod:`~scrapy_cetd.extractors.cetd`.
+Every function returns ``None`` for input it does not handle; :mod:`scrapy_cetd.page.accel` then
+runs its pure-Python reference, registered with the same parameters (``@accel.twin``), which
+these declarations must match: mypy checks each pair where it is registered.
 """
 
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Callable, Iterator, Sequence
+from typing import SupportsIndex, TypeVar, overload
 
 from lxml import etree
+
+from scrapy_cetd.page.dom import DomView
+
+_Mode = TypeVar("_Mode")
 
 LXML_VERSION_COMPILED: str
 LXML_VERSION: tuple[int, int, int, int] | None
@@ -17,11 +21,25 @@ READY: bool
 
 class NotHandledError(Exception): ...
 
+class ElementNodes(Sequence[etree._Element]):
+    """The elements of a view, each made into its lxml proxy when it is read."""
+
+    root: etree._Element
+    def __len__(self) -> int: ...
+    @overload
+    def __getitem__(self, index: SupportsIndex) -> etree._Element: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[etree._Element]: ...
+    def __iter__(self) -> Iterator[etree._Element]: ...
+    def index(self, element: object, start: int = 0, stop: int = ...) -> int: ...
+
+# scrapy_cetd.page.dom; the elements of a view it builds are an ElementNodes (declared as the
+# reference's Sequence: a pass has one return type)
 def build_view(
     root: etree._Element, remove_hidden: bool
 ) -> (
     tuple[
-        list[etree._Element],
+        Sequence[etree._Element],
         list[str],
         list[int],
         list[list[int]],
@@ -31,6 +49,13 @@ def build_view(
     ]
     | None
 ): ...
+def attribute_owners(
+    root: etree._Element, attributes: Sequence[tuple[str, str | None]]
+) -> list[etree._Element] | None: ...
+def hidden_elements(root: etree._Element) -> list[etree._Element] | None: ...
+def hidden_text_length(root: etree._Element) -> int | None: ...
+
+# scrapy_cetd.page.density
 def count_nodes(
     runs: list[list[str]], in_link: list[bool], parent: list[int]
 ) -> tuple[list[int], list[int], list[int], list[int], list[list[int]]] | None: ...
@@ -40,7 +65,7 @@ def densities(
     link_chars: list[int],
     link_tags: list[int],
     ratio: float,
-    composite_density: bool,
+    composite: bool,
 ) -> list[float] | None: ...
 def density_sums(
     children: list[list[int]],
@@ -48,28 +73,90 @@ def density_sums(
     in_link: list[bool],
     density: list[float],
     ratio: float,
-    composite_density: bool,
+    composite: bool,
 ) -> list[float] | None: ...
-def subtree_argmax(parent: list[int], values: list[float]) -> list[int] | None: ...
-def smooth_over_siblings(children: list[list[int]], values: list[float]) -> list[float] | None: ...
+
+# scrapy_cetd.page.flags
+def ancestors_of(parent: list[int], content: Sequence[bool]) -> list[bool] | None: ...
+
+# scrapy_cetd.page.output: ``keep`` is (DROP, SHELL, TEXT), the modes in ``modes``
 def content_modes(
     parent: list[int],
     content: Sequence[bool],
     shells: Sequence[bool],
     shell_text: bool,
-    keep: tuple[Any, Any, Any],
-) -> list[Any] | None: ...
+    keep: tuple[_Mode, _Mode, _Mode],
+) -> list[_Mode] | None: ...
 def own_modes(
-    parent: list[int], content: Sequence[bool], keep: tuple[Any, Any, Any]
-) -> list[Any] | None: ...
+    parent: list[int], content: Sequence[bool], keep: tuple[_Mode, _Mode, _Mode]
+) -> list[_Mode] | None: ...
+def kept_elements(
+    parent: list[int], modes: Sequence[_Mode], keep: tuple[_Mode, _Mode, _Mode]
+) -> list[bool] | None: ...
 def render(
-    elements: list[etree._Element],
-    children: list[list[int]],
-    parent: list[int],
-    runs: list[list[str]],
-    tags: list[str],
-    modes: Sequence[int],
-    keep: tuple[Any, Any, Any],
+    view: DomView,
+    modes: Sequence[_Mode],
+    keep: tuple[_Mode, _Mode, _Mode],
     block_tags: frozenset[str],
     clean: Callable[[etree._Element], None],
 ) -> tuple[str, str] | None: ...
+
+# scrapy_cetd.extractors.cetd
+def subtree_argmax(parent: Sequence[int], values: Sequence[float]) -> list[int] | None: ...
+def smooth_over_siblings(
+    children: list[list[int]], values: Sequence[float]
+) -> list[float] | None: ...
+
+# scrapy_cetd.extractors.furniture
+def boilerplate(
+    elements: Sequence[etree._Element],
+    tags: list[str],
+    parent: list[int],
+    chars: Sequence[int],
+    structural: bool,
+    comments: bool,
+    forms: bool,
+    half: float,
+    most: float,
+    furniture_tags: frozenset[str],
+    furniture_roles: frozenset[str],
+) -> list[bool] | None: ...
+def without(
+    elements: Sequence[etree._Element],
+    tags: list[str],
+    parent: list[int],
+    children: list[list[int]],
+    runs: list[list[str]],
+    depth: list[int],
+    drop: Sequence[bool],
+    href_links: bool,
+    link_tags: frozenset[str],
+) -> (
+    tuple[
+        Sequence[etree._Element],
+        list[str],
+        list[int],
+        list[list[int]],
+        list[list[str]],
+        list[int],
+        list[bool],
+    ]
+    | None
+): ...
+
+# scrapy_cetd.extractors.cetd_plus
+def outermost_chars(parent: list[int], content: Sequence[bool], chars: list[int]) -> int | None: ...
+def kept_chars(
+    parent: list[int], modes: Sequence[_Mode], chars: list[int], keep: tuple[_Mode, _Mode, _Mode]
+) -> int | None: ...
+def drop_link_blocks(
+    parent: list[int],
+    tags: list[str],
+    chars: list[int],
+    link_chars: list[int],
+    modes: list[_Mode],
+    ratio: float,
+    block_tags: frozenset[str],
+    keep: tuple[_Mode, _Mode, _Mode],
+    epsilon: float,
+) -> int | None: ...

@@ -1,16 +1,17 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False
-"""Compiled versions of the per-page passes of :mod:`scrapy_cetd.page.dom`, :mod:`~scrapy_cetd.page.density`
-and :mod:`~scrapy_cetd.page.output`.
+"""Compiled versions of the per-page passes of :mod:`scrapy_cetd.page` (``dom``, ``density``,
+``flags``, ``output``) and of the extractors ``cetd``, ``furniture`` and ``cetd_plus``.
 
-The pure-Python functions of those modules are the reference: each function here returns exactly
-what its Python counterpart returns (the same lists, the same floats bit for bit, the same
-strings), or ``None`` when it meets something it does not handle, and the caller then runs the
-Python code. The speed comes from reading the libxml2 nodes behind lxml's element proxies
+Each function has a pure-Python reference with the same parameters, registered beside it with
+:func:`scrapy_cetd.page.accel.twin`; ``_speedups.pyi`` declares them all. Each returns exactly
+what its reference returns (the same lists, the same floats bit for bit, the same strings), or
+``None`` when it meets something it does not handle, and :mod:`scrapy_cetd.page.accel` then runs
+the reference. The speed comes from reading the libxml2 nodes behind lxml's element proxies
 directly, instead of going through one proxy per node, and from rendering the output by copying
 only the kept nodes instead of the whole body.
 
-Two things tie this module to the lxml it was compiled against, so :mod:`scrapy_cetd.page.dom` uses
-it only when :data:`LXML_VERSION` equals ``lxml.etree.LXML_VERSION`` and :data:`READY` is true:
+Two things tie this module to the lxml it was compiled against, so :mod:`scrapy_cetd.page.accel`
+uses it only when :data:`LXML_VERSION` equals ``lxml.etree.LXML_VERSION`` and :data:`READY` is true:
 
 * the layout of lxml's ``_Element`` and ``_Document`` structs (read to reach the libxml2 nodes);
 * the libxml2 functions used to copy nodes for the output (``xmlCopyDoc``, ``xmlDocCopyNode``,
@@ -72,6 +73,7 @@ from lxml.includes.tree cimport (
     xmlNode,
 )
 
+import collections.abc
 import ctypes
 import math
 import operator
@@ -500,6 +502,9 @@ cdef class ElementNodes:
                 if self.nodes[i] is node:
                     return i
         raise ValueError("element is not in the view")
+
+
+collections.abc.Sequence.register(ElementNodes)  # as the .pyi declares it
 
 
 def hidden_elements(root):
@@ -933,12 +938,12 @@ cdef int load_ints(list values, long long* out, Py_ssize_t size) except -1:
     return 0
 
 
-def densities(chars, tags, link_chars, link_tags, ratio, composite_density):
+def densities(chars, tags, link_chars, link_tags, ratio, composite):
     """:func:`scrapy_cetd.page.density.densities` on the lists of a ``NodeCounts`` (``ratio`` is its
     ``link_ratio``); ``None`` for lists it does not handle."""
     if type(chars) is not list or type(tags) is not list or type(link_chars) is not list or type(link_tags) is not list:
         return None
-    return _densities(chars, tags, link_chars, link_tags, ratio, composite_density)
+    return _densities(chars, tags, link_chars, link_tags, ratio, composite)
 
 
 cdef object _densities(list chars, list tags, list link_chars,
@@ -978,12 +983,12 @@ cdef object _densities(list chars, list tags, list link_chars,
         PyMem_Free(lt)
 
 
-def density_sums(children, run_chars, in_link, density, ratio, composite_density):
+def density_sums(children, run_chars, in_link, density, ratio, composite):
     """:func:`scrapy_cetd.page.density.density_sums`: per element, its runs scored as pseudo-nodes,
     then its children's densities, added in that order; ``None`` for lists it does not handle."""
     if type(children) is not list or type(run_chars) is not list or type(in_link) is not list or type(density) is not list:
         return None
-    return _density_sums(children, run_chars, in_link, density, ratio, composite_density)
+    return _density_sums(children, run_chars, in_link, density, ratio, composite)
 
 
 cdef object _density_sums(list children, list run_chars, list in_link,
@@ -1203,25 +1208,33 @@ cdef object _own_modes(list parent, content, tuple keep):
 
 # --- markup and page furniture (cetd-plus) --------------------------------------------------------
 
-def attribute_owners(root, tuple attributes):
+def attribute_owners(root, attributes):
     """:func:`scrapy_cetd.page.dom.attribute_owners`: the elements of ``root``'s subtree (``root``
     first, then in document order) that carry any of ``attributes``, pairs of a name and a
-    value (UTF-8 bytes; the value ``None`` for any value); ``None`` for a root this module does
-    not handle."""
+    value (strings; the value ``None`` for any value); ``None`` for a root or pairs this module
+    does not handle."""
     if not isinstance(root, _Element):
         return None
     cdef _Element element = <_Element>root
     if element._c_node is NULL or element._c_node.type != XML_ELEMENT_NODE:
         return None
+    encoded = []
     for pair in attributes:
         if (
             type(pair) is not tuple
             or len(pair) != 2
-            or type(pair[0]) is not bytes
-            or not (pair[1] is None or type(pair[1]) is bytes)
+            or type(pair[0]) is not str
+            or not (pair[1] is None or type(pair[1]) is str)
         ):
             return None
-    return _attribute_owners(element, attributes)
+        try:
+            encoded.append((
+                (<str>pair[0]).encode("utf-8"),
+                None if pair[1] is None else (<str>pair[1]).encode("utf-8"),
+            ))
+        except UnicodeEncodeError:  # a lone surrogate
+            return None
+    return _attribute_owners(element, tuple(encoded))
 
 
 cdef list _attribute_owners(_Element root, tuple attributes):
@@ -1654,12 +1667,12 @@ def outermost_chars(parent, content, chars):
 
 def drop_link_blocks(parent, tags, chars, link_chars, list modes, double ratio,
                      frozenset block_tags, tuple keep, double epsilon):
-    """:func:`scrapy_cetd.extractors.cetd_plus._drop_link_blocks` on a view's lists, changing ``modes``;
-    ``False`` (and ``modes`` unchanged) for a malformed view."""
+    """:func:`scrapy_cetd.extractors.cetd_plus._drop_link_blocks` on a view's lists, changing ``modes``:
+    the number of blocks dropped, or ``None`` (and ``modes`` unchanged) for a malformed view."""
     if type(parent) is not list or type(tags) is not list or type(chars) is not list:
-        return False
+        return None
     if type(link_chars) is not list:
-        return False
+        return None
     cdef Py_ssize_t size = len(parent)
     cdef Py_ssize_t* parents = NULL
     cdef char* codes = NULL
@@ -1678,14 +1691,14 @@ def drop_link_blocks(parent, tags, chars, link_chars, list modes, double ratio,
                     codes[i] = 0
                     dropped.append(i)
     except NotHandledError:
-        return False
+        return None
     finally:
         PyMem_Free(parents)
         PyMem_Free(codes)
     drop_mode = keep[0]
     for i in dropped:
         modes[i] = drop_mode
-    return True
+    return len(dropped)
 
 
 # --- rendering ------------------------------------------------------------------------------------
@@ -1996,8 +2009,8 @@ cdef class _Segment:
         return decode(self.leading.data, self.leading.size)
 
 
-def render(elements, children, parent, runs, tags, modes, keep, block_tags, clean):
-    """:func:`scrapy_cetd.page.output.render` on a view's lists: ``(html, text)``, or ``None`` for a
+def render(view, modes, keep, block_tags, clean):
+    """:func:`scrapy_cetd.page.output.render` on a ``DomView``: ``(html, text)``, or ``None`` for a
     view or tree this module does not handle. ``keep`` is ``(DROP, SHELL, TEXT)``; ``clean``
     is called on the output's root before it is serialised.
 
@@ -2007,6 +2020,11 @@ def render(elements, children, parent, runs, tags, modes, keep, block_tags, clea
     around removed children is joined exactly as :func:`scrapy_cetd.page.output.remove_keeping_tail`
     joins it. lxml serialises the result, as it serialises the trimmed copy.
     """
+    elements = view.elements
+    children = view.children
+    parent = view.parent
+    runs = view.runs
+    tags = view.tags
     if (
         not is_elements(elements)
         or type(children) is not list

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from scrapy_cetd.page import dom
+from scrapy_cetd.page import accel
 from scrapy_cetd.page.dom import DomView
 
 EPSILON = 1e-9
@@ -42,26 +42,25 @@ def count_nodes(view: DomView) -> NodeCounts:
     ``LT_i = Σ_c (LT_c + q(c))`` where ``q(c) = 1`` when ``c`` is a link element or inside one,
     or is an "all-link" wrapper (``LT_c = T_c ≥ 1`` and ``LC_c = C_c``).
     """
-    if dom.speedups is not None:
-        lists: tuple[list[int], list[int], list[int], list[int], list[list[int]]] | None
-        lists = dom.speedups.count_nodes(view.runs, view.in_link, view.parent)
-        if lists is not None:
-            return NodeCounts(*lists)
-    return count_nodes_python(view)
+    return NodeCounts(*count_lists(view.runs, view.in_link, view.parent))
 
 
-def count_nodes_python(view: DomView) -> NodeCounts:
-    """:func:`count_nodes` in pure Python: the reference the compiled pass reproduces."""
-    size = len(view)
+CountLists = tuple[list[int], list[int], list[int], list[int], list[list[int]]]
+"""The fields of a :class:`NodeCounts`, in order."""
+
+
+@accel.twin(accel.compiled.count_nodes)
+def count_lists(runs: list[list[str]], in_link: list[bool], parent: list[int]) -> CountLists:
+    """The fields of :func:`count_nodes`'s counts from a view's runs, link flags and parents,
+    in pure Python: the reference the compiled pass reproduces."""
+    size = len(parent)
     # dom.normalized_length, inlined: this runs once per text run of the page.
-    run_chars = [[len(" ".join(run.split())) if run else 0 for run in runs] for runs in view.runs]
+    run_chars = [[len(" ".join(run.split())) if run else 0 for run in texts] for texts in runs]
     own = list(map(sum, run_chars))
-    in_link = view.in_link
     chars = own[:]
     link_chars = [count if link else 0 for count, link in zip(own, in_link, strict=True)]
     tags = [0] * size
     link_tags = [0] * size
-    parent = view.parent
     # Preorder puts every child after its parent, so a reverse scan sees children first.
     for i in range(size - 1, 0, -1):
         p = parent[i]
@@ -72,7 +71,7 @@ def count_nodes_python(view: DomView) -> NodeCounts:
         if in_link[i] or (t >= 1 and lt == t and lc == c):  # q(c) = 1
             lt += 1
         link_tags[p] += lt
-    return NodeCounts(chars, tags, link_chars, link_tags, run_chars)
+    return chars, tags, link_chars, link_tags, run_chars
 
 
 def text_density(chars: int, tags: int) -> float:
@@ -105,38 +104,41 @@ def densities(counts: NodeCounts, *, composite: bool) -> list[float]:
     Same arithmetic, in the same order, as :func:`text_density` and
     :func:`composite_text_density`, inlined because it runs once per element.
     """
-    if dom.speedups is not None:
-        values: list[float] | None = dom.speedups.densities(
-            counts.chars,
-            counts.tags,
-            counts.link_chars,
-            counts.link_tags,
-            counts.link_ratio,
-            composite,
-        )
-        if values is not None:
-            return values
-    return densities_python(counts, composite=composite)
+    return density_lists(
+        counts.chars,
+        counts.tags,
+        counts.link_chars,
+        counts.link_tags,
+        counts.link_ratio,
+        composite,
+    )
 
 
-def densities_python(counts: NodeCounts, *, composite: bool) -> list[float]:
-    """:func:`densities` in pure Python: the reference the compiled pass reproduces."""
+@accel.twin(accel.compiled.densities)
+def density_lists(  # noqa: PLR0917 - the parameters of its compiled twin
+    chars: list[int],
+    tags: list[int],
+    link_chars: list[int],
+    link_tags: list[int],
+    ratio: float,
+    composite: bool,
+) -> list[float]:
+    """:func:`densities` on the lists of a :class:`NodeCounts` (``ratio`` is its
+    :attr:`~NodeCounts.link_ratio`), in pure Python: the reference the compiled pass
+    reproduces."""
     if not composite:
-        return [c / (t if t > 1 else 1) for c, t in zip(counts.chars, counts.tags, strict=True)]
-    ratio = counts.link_ratio
+        return [c / (t if t > 1 else 1) for c, t in zip(chars, tags, strict=True)]
     log, e = math.log, math.e
     values: list[float] = []
     append = values.append
-    for c, tags, link_chars, link_tags in zip(
-        counts.chars, counts.tags, counts.link_chars, counts.link_tags, strict=True
-    ):
+    for c, tc, lcc, ltc in zip(chars, tags, link_chars, link_tags, strict=True):
         if c <= 0:
             append(0.0)
             continue
-        t = tags if tags > 1 else 1  # the clamping of composite_text_density
-        lc = link_chars if link_chars > 1 else 1
-        lt = link_tags if link_tags > 1 else 1
-        non_link = c - link_chars if c - link_chars > 1 else 1
+        t = tc if tc > 1 else 1  # the clamping of composite_text_density
+        lc = lcc if lcc > 1 else 1
+        lt = ltc if ltc > 1 else 1
+        non_link = c - lcc if c - lcc > 1 else 1
         base = log(c * lc / non_link + ratio * c + e)
         append((c / t) * log(c * t / (lc * lt)) / log(base))
     return values
@@ -153,34 +155,34 @@ def density_sums(
     per distinct pair; the additions keep their order (runs, then children), so the floats are
     those of the plain definition.
     """
-    if dom.speedups is not None:
-        sums: list[float] | None = dom.speedups.density_sums(
-            view.children, counts.run_chars, view.in_link, density, counts.link_ratio, composite
-        )
-        if sums is not None:
-            return sums
-    return density_sums_python(view, counts, density, composite=composite)
+    return density_sum_lists(
+        view.children, counts.run_chars, view.in_link, density, counts.link_ratio, composite
+    )
 
 
-def density_sums_python(
-    view: DomView, counts: NodeCounts, density: list[float], *, composite: bool
+@accel.twin(accel.compiled.density_sums)
+def density_sum_lists(  # noqa: PLR0917 - the parameters of its compiled twin
+    children: list[list[int]],
+    run_chars: list[list[int]],
+    in_link: list[bool],
+    density: list[float],
+    ratio: float,
+    composite: bool,
 ) -> list[float]:
-    """:func:`density_sums` in pure Python: the reference the compiled pass reproduces."""
-    ratio = counts.link_ratio
+    """:func:`density_sums` on a view's lists and its counts' ``run_chars`` and ``link_ratio``,
+    in pure Python: the reference the compiled pass reproduces."""
     run_density: dict[tuple[int, bool], float] = {}
     sums: list[float] = []
-    for child_indices, run_chars, in_link in zip(
-        view.children, counts.run_chars, view.in_link, strict=True
-    ):
+    for child_indices, own_runs, link in zip(children, run_chars, in_link, strict=True):
         total = 0.0
-        for run in run_chars:
+        for run in own_runs:
             if run:
                 if composite:
-                    key = (run, in_link)
+                    key = (run, link)
                     value = run_density.get(key)
                     if value is None:
                         value = run_density[key] = composite_text_density(
-                            run, 0, run if in_link else 0, 0, ratio
+                            run, 0, run if link else 0, 0, ratio
                         )
                     total += value
                 else:

@@ -5,67 +5,29 @@ document order (preorder) with their parents, children and text runs, stored in 
 beside the tree. The lxml tree itself is never modified, so the spider, the pipeline and every
 extractor can share Scrapy's one parse (``docs/algorithms.md`` §0.1-§0.4).
 
-The per-page passes here and in :mod:`scrapy_cetd.page.density`, :mod:`scrapy_cetd.page.output`
-and :mod:`scrapy_cetd.extractors.cetd` run in the compiled module ``scrapy_cetd.page._speedups``
-when it was built for the installed lxml (see :data:`speedups`). The Python code beside each is
-the reference the compiled code reproduces exactly, and the fallback.
+The per-page passes here and in the other modules of :mod:`scrapy_cetd.page` and of
+:mod:`scrapy_cetd.extractors` run in the compiled module ``scrapy_cetd.page._speedups`` when it
+was built for the installed lxml, through :mod:`scrapy_cetd.page.accel`. The Python function
+registered beside each (``@accel.twin``) is the reference the compiled code reproduces exactly,
+and the fallback.
 """
 
 from __future__ import annotations
 
 import copy
-import logging
-import os
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from types import ModuleType
 
 from lxml import etree
 
 from scrapy_cetd.limits import check_deadline
-
-logger = logging.getLogger(__name__)
-
-PURE_PYTHON_VARIABLE = "SCRAPY_CETD_PURE_PYTHON"
-"""Set this environment variable to 1 before importing scrapy_cetd to run the pure-Python code."""
+from scrapy_cetd.page import accel
 
 _CHECK_EVERY = 4095
 """Long loops check the time budget once in 4,096 iterations, when ``i & _CHECK_EVERY`` is
 ``_CHECK_EVERY``: a shorter loop adds no check to those made between the steps."""
 
-
-def _load_speedups() -> ModuleType | None:
-    """The compiled accelerator, or ``None`` (with a debug message) when it is not built, is
-    switched off by :data:`PURE_PYTHON_VARIABLE`, or was compiled against another lxml: it
-    reads lxml's element structs, whose layout may change with any lxml version."""
-    if os.environ.get(PURE_PYTHON_VARIABLE, "0").strip() not in ("", "0"):
-        logger.debug("%s is set: scrapy_cetd runs in pure Python", PURE_PYTHON_VARIABLE)
-        return None
-    try:
-        from scrapy_cetd.page import _speedups  # noqa: PLC0415 - optional compiled module
-    except Exception as error:  # not built, or built for an incompatible lxml C API
-        logger.debug("scrapy_cetd.page._speedups not importable (%s): pure Python", error)
-        return None
-    if _speedups.LXML_VERSION != etree.LXML_VERSION:
-        logger.debug(
-            "scrapy_cetd.page._speedups was compiled against lxml %s, lxml %s is installed: "
-            "pure Python",
-            _speedups.LXML_VERSION_COMPILED,
-            etree.__version__,
-        )
-        return None
-    if not _speedups.READY:
-        logger.debug(
-            "scrapy_cetd.page._speedups unusable (%s): pure Python", _speedups.UNAVAILABLE_REASON
-        )
-        return None
-    return _speedups
-
-
-speedups: ModuleType | None = _load_speedups()
-"""The compiled module the per-page passes use, or ``None`` when they run in pure Python.
-Decided once, at import; the tests swap it for ``None`` to run the reference code."""
 
 INVISIBLE_TAGS = frozenset({"script", "style", "noscript", "template", "title"})
 """Elements that are never rendered for a reader (§0.2); a `<title>` the parser left in the
@@ -259,15 +221,13 @@ def build_view(root: etree._Element, *, remove_hidden: bool = True) -> DomView:
     ``style``, ``noscript``, ``template`` and, when ``remove_hidden`` is true, elements hidden by
     their own markup.
     """
-    if speedups is not None:
-        fields: ViewFields | None = speedups.build_view(root, remove_hidden)
-        if fields is not None:
-            return DomView(*fields)
-    return build_view_python(root, remove_hidden=remove_hidden)
+    return DomView(*view_fields(root, remove_hidden))
 
 
-def build_view_python(root: etree._Element, *, remove_hidden: bool = True) -> DomView:
-    """:func:`build_view` in pure Python: the reference the compiled pass reproduces.
+@accel.twin(accel.compiled.build_view)
+def view_fields(root: etree._Element, remove_hidden: bool) -> ViewFields:
+    """The fields of :func:`build_view`'s view, in pure Python: the reference the compiled pass
+    reproduces.
 
     The pass is one ``root.iter()`` (a single C iterator, one proxy per node) rather than a
     Python stack of child iterators, and it makes no function call per node: each raw tag is
@@ -323,7 +283,7 @@ def build_view_python(root: etree._Element, *, remove_hidden: bool = True) -> Do
         current.append(node.text or "")
     for own_runs, last in zip(runs, current, strict=True):
         own_runs.append(last)
-    return DomView(elements, tags, parent, children, runs, depth, in_link)
+    return elements, tags, parent, children, runs, depth, in_link
 
 
 def _visible_name(tag: object) -> str | None:
@@ -341,6 +301,7 @@ HIDING_ATTRIBUTES = (("hidden", None), ("style", None), ("type", None))
 """The attributes :func:`is_hidden` reads; an element without any of them is never hidden."""
 
 
+@accel.twin(accel.compiled.attribute_owners)
 def attribute_owners(
     root: etree._Element, attributes: Sequence[tuple[str, str | None]]
 ) -> list[etree._Element]:
@@ -354,16 +315,6 @@ def attribute_owners(
     would cost about a parse of the page, but libxml2 sorts its result by comparing the
     ancestries of the nodes, which takes seconds on a page nested 30,000 deep.
     """
-    if speedups is not None:
-        found: list[etree._Element] | None = speedups.attribute_owners(
-            root,
-            tuple(
-                (name.encode("utf-8"), None if value is None else value.encode("utf-8"))
-                for name, value in attributes
-            ),
-        )
-        if found is not None:
-            return found
     nodes = list(root.iter())  # every proxy held: lxml frees one by walking up to a live one
     owners = []
     for step, element in enumerate(nodes):
@@ -388,27 +339,26 @@ def hidden_elements(root: etree._Element) -> set[etree._Element]:
     element (which would cost more than the rest of its loop). The set holds the proxies
     alive, so the walk meets these very objects.
     """
-    if speedups is not None:
-        found: list[etree._Element] | None = speedups.hidden_elements(root)
-        if found is not None:
-            return set(found)
-    hidden: set[etree._Element] = set()
+    return set(hidden_in_order(root))
+
+
+@accel.twin(accel.compiled.hidden_elements)
+def hidden_in_order(root: etree._Element) -> list[etree._Element]:
+    """The elements of :func:`hidden_elements`, in document order."""
+    hidden: list[etree._Element] = []
     for step, element in enumerate(attribute_owners(root, HIDING_ATTRIBUTES)):
         if step & _CHECK_EVERY == _CHECK_EVERY:
             check_deadline("finding hidden elements")
         if element is not root and is_hidden(element):
-            hidden.add(element)
+            hidden.append(element)
     return hidden
 
 
+@accel.twin(accel.compiled.hidden_text_length)
 def hidden_text_length(root: etree._Element) -> int:
     """Characters of the text below the elements :func:`hidden_elements` finds, each hidden
     subtree counted once (its text and its descendants' text and tails, as ``itertext``
     reads them)."""
-    if speedups is not None:
-        computed: int | None = speedups.hidden_text_length(root)
-        if computed is not None:
-            return computed
     hidden = hidden_elements(root)
     total = 0
     for step, element in enumerate(_outermost(hidden)):

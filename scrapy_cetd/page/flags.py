@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from scrapy_cetd.page import dom
+from scrapy_cetd.page import accel
 from scrapy_cetd.page.dom import DomView
 
 
@@ -30,13 +30,15 @@ def holding(view: DomView, flags: Sequence[bool]) -> list[bool]:
 
 def ancestors_of(view: DomView, content: Sequence[bool]) -> list[bool]:
     """Which elements have a content element below them (the shells of the output)."""
-    if dom.speedups is not None:
-        computed: list[bool] | None = dom.speedups.ancestors_of(view.parent, content)
-        if computed is not None:
-            return computed
-    below = [False] * len(view)
-    parent = view.parent
-    for i in range(len(view) - 1, 0, -1):
+    return below_flags(view.parent, content)
+
+
+@accel.twin(accel.compiled.ancestors_of)
+def below_flags(parent: list[int], content: Sequence[bool]) -> list[bool]:
+    """:func:`ancestors_of` on a view's parents, in pure Python: the reference the compiled pass
+    reproduces."""
+    below = [False] * len(parent)
+    for i in range(len(parent) - 1, 0, -1):
         if content[i] or below[i]:
             below[parent[i]] = True
     return below

@@ -12,7 +12,7 @@ import contextlib
 import copy
 import enum
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from html import unescape as html_unescape
 from html.parser import HTMLParser
 from urllib.parse import urljoin, urlsplit
@@ -21,7 +21,7 @@ import lxml.html
 from lxml import etree
 
 from scrapy_cetd.limits import PARSER_MAX_DEPTH, check_deadline
-from scrapy_cetd.page import dom
+from scrapy_cetd.page import accel
 from scrapy_cetd.page.dom import BLOCK_TAGS, DomView, joined_text, local_tag
 from scrapy_cetd.page.markdown import to_markdown
 
@@ -43,53 +43,68 @@ class Keep(enum.IntEnum):
     """The tag, its attributes and its own text; each child decides for itself."""
 
 
+KEEP = (Keep.DROP, Keep.SHELL, Keep.TEXT)
+"""The modes, as the passes that take them as ``keep`` want them (the compiled module does not
+import this one)."""
+
+
 def content_modes(
     view: DomView, content: Sequence[bool], shells: Sequence[bool], *, shell_text: bool
 ) -> list[Keep]:
     """Modes for "content roots plus shells" algorithms: everything below a content element is
     kept whole; a shell keeps its own text only when ``shell_text`` is true."""
-    if dom.speedups is not None:
-        computed: list[Keep] | None = dom.speedups.content_modes(
-            view.parent, content, shells, shell_text, (Keep.DROP, Keep.SHELL, Keep.TEXT)
-        )
-        if computed is not None:
-            return computed
-    shell_mode = Keep.TEXT if shell_text else Keep.SHELL
+    return content_mode_list(view.parent, content, shells, shell_text, KEEP)
+
+
+@accel.twin(accel.compiled.content_modes)
+def content_mode_list(
+    parent: list[int],
+    content: Sequence[bool],
+    shells: Sequence[bool],
+    shell_text: bool,
+    keep: tuple[Keep, Keep, Keep],
+) -> list[Keep]:
+    """:func:`content_modes` on a view's parents, the modes given as ``keep`` (:data:`KEEP`),
+    in pure Python: the reference the compiled pass reproduces."""
+    drop, shell, text = keep
+    shell_mode = text if shell_text else shell
     modes: list[Keep] = []
     inside: list[bool] = []
-    parent = view.parent
-    for i in range(len(view)):
+    for i in range(len(parent)):
         if i & _CHECK_EVERY == _CHECK_EVERY:
             check_deadline("choosing what to keep")
         p = parent[i]
         inside.append(content[i] or (p >= 0 and inside[p]))
         if inside[i]:
-            modes.append(Keep.TEXT)
+            modes.append(text)
         elif shells[i]:
             modes.append(shell_mode)
         else:
-            modes.append(Keep.DROP)
+            modes.append(drop)
     return modes
 
 
 def own_modes(view: DomView, content: Sequence[bool]) -> list[Keep]:
     """Modes for "each element on its own" algorithms: a content element keeps its own text,
     an element with content below it is a shell, every other element is dropped."""
-    if dom.speedups is not None:
-        computed: list[Keep] | None = dom.speedups.own_modes(
-            view.parent, content, (Keep.DROP, Keep.SHELL, Keep.TEXT)
-        )
-        if computed is not None:
-            return computed
-    size = len(view)
+    return own_mode_list(view.parent, content, KEEP)
+
+
+@accel.twin(accel.compiled.own_modes)
+def own_mode_list(
+    parent: list[int], content: Sequence[bool], keep: tuple[Keep, Keep, Keep]
+) -> list[Keep]:
+    """:func:`own_modes` on a view's parents, the modes given as ``keep`` (:data:`KEEP`), in
+    pure Python: the reference the compiled pass reproduces."""
+    drop, shell, text = keep
+    size = len(parent)
     below = [False] * size
-    parent = view.parent
     for i in range(size - 1, 0, -1):
         if i & _CHECK_EVERY == _CHECK_EVERY:
             check_deadline("choosing what to keep")
         if content[i] or below[i]:
             below[parent[i]] = True
-    return [Keep.TEXT if content[i] else Keep.SHELL if below[i] else Keep.DROP for i in range(size)]
+    return [text if content[i] else shell if below[i] else drop for i in range(size)]
 
 
 def render(view: DomView, modes: Sequence[Keep]) -> tuple[str, str]:
@@ -104,30 +119,27 @@ def render(view: DomView, modes: Sequence[Keep]) -> tuple[str, str]:
     the copy from the kept elements only. Attributes whose names cannot be written back
     (:func:`drop_unsafe_attributes`) are left out of the HTML.
     """
-    if dom.speedups is not None:
-        rendered: tuple[str, str] | None = dom.speedups.render(
-            view.elements,
-            view.children,
-            view.parent,
-            view.runs,
-            view.tags,
-            modes,
-            (Keep.DROP, Keep.SHELL, Keep.TEXT),
-            BLOCK_TAGS,
-            drop_unsafe_attributes,
-        )
-        if rendered is not None:
-            return rendered
-    return render_python(view, modes)
+    return render_view(view, modes, KEEP, BLOCK_TAGS, drop_unsafe_attributes)
 
 
-def render_python(view: DomView, modes: Sequence[Keep]) -> tuple[str, str]:
-    """:func:`render` in pure Python: the reference the compiled version reproduces."""
-    if modes[0] == Keep.DROP:
+@accel.twin(accel.compiled.render)
+def render_view(
+    view: DomView,
+    modes: Sequence[Keep],
+    keep: tuple[Keep, Keep, Keep],
+    block_tags: frozenset[str],
+    clean: Callable[[etree._Element], None],
+) -> tuple[str, str]:
+    """:func:`render` in pure Python: the reference the compiled version reproduces. The
+    compiled module imports nothing of this package, so it is given :data:`KEEP`,
+    :data:`~scrapy_cetd.page.dom.BLOCK_TAGS` and :func:`drop_unsafe_attributes` as ``keep``,
+    ``block_tags`` and ``clean``; the reference reads ``modes`` as :class:`Keep` members and
+    the block elements from ``block_tags``, and cleans the copy with ``clean``."""
+    if modes[0] == keep[0]:
         return "", ""
     kept = kept_elements(view, modes)
-    html, texts, tails = _html(view, modes, kept)
-    return html, _view_text(view, kept, texts, tails)
+    html, texts, tails = _html(view, modes, kept, clean)
+    return html, _view_text(view, kept, texts, tails, block_tags)
 
 
 def render_html(view: DomView, modes: Sequence[Keep]) -> str:
@@ -138,17 +150,21 @@ def render_html(view: DomView, modes: Sequence[Keep]) -> str:
     """
     if modes[0] == Keep.DROP:
         return ""
-    return _html(view, modes, kept_elements(view, modes))[0]
+    return _html(view, modes, kept_elements(view, modes), drop_unsafe_attributes)[0]
 
 
 def _html(
-    view: DomView, modes: Sequence[Keep], kept: Sequence[bool]
+    view: DomView,
+    modes: Sequence[Keep],
+    kept: Sequence[bool],
+    clean: Callable[[etree._Element], None],
 ) -> tuple[str, list[str | None], list[str | None]]:
-    """The kept part of ``view`` as HTML (a deep copy of the root, trimmed and serialised), and
-    the text and tail each kept element has in it (:func:`_trim`)."""
+    """The kept part of ``view`` as HTML (a deep copy of the root, trimmed, cleaned by
+    ``clean`` and serialised), and the text and tail each kept element has in it
+    (:func:`_trim`)."""
     clone = copy.deepcopy(view.elements[0])
     texts, tails = _trim(view, modes, kept, clone)
-    drop_unsafe_attributes(clone)
+    clean(clone)
     return lxml.html.tostring(clone, encoding="unicode", with_tail=False), texts, tails
 
 
@@ -193,18 +209,21 @@ def _drop_attribute_by_rebuilding(owner: etree._Element, name: str) -> None:
 
 def kept_elements(view: DomView, modes: Sequence[Keep]) -> list[bool]:
     """Whether each element is in the output: its mode keeps it and so do its ancestors'."""
-    if dom.speedups is not None:
-        computed: list[bool] | None = dom.speedups.kept_elements(
-            view.parent, modes, (Keep.DROP, Keep.SHELL, Keep.TEXT)
-        )
-        if computed is not None:
-            return computed
-    kept = [True] * len(view)
-    parent = view.parent
-    for i in range(1, len(view)):
+    return kept_list(view.parent, modes, KEEP)
+
+
+@accel.twin(accel.compiled.kept_elements)
+def kept_list(
+    parent: list[int], modes: Sequence[Keep], keep: tuple[Keep, Keep, Keep]
+) -> list[bool]:
+    """:func:`kept_elements` on a view's parents, the modes given as ``keep`` (:data:`KEEP`), in
+    pure Python: the reference the compiled pass reproduces."""
+    drop = keep[0]
+    kept = [True] * len(parent)
+    for i in range(1, len(parent)):
         if i & _CHECK_EVERY == _CHECK_EVERY:
             check_deadline("rendering the output")
-        kept[i] = modes[i] != Keep.DROP and kept[parent[i]]
+        kept[i] = modes[i] != drop and kept[parent[i]]
     return kept
 
 
@@ -299,15 +318,16 @@ def _view_text(
     kept: Sequence[bool],
     texts: Sequence[str | None],
     tails: Sequence[str | None],
+    block_tags: frozenset[str],
 ) -> str:
     """:func:`element_text` of the trimmed copy, read from the view: the kept elements in
-    document order with the text and tails they have in the copy."""
+    document order with the text and tails they have in the copy; ``block_tags`` break lines."""
     parts: list[str] = []
     tags, parent = view.tags, view.parent
     open_elements: list[int] = []
 
     def close(index: int) -> None:
-        if tags[index] in BLOCK_TAGS:
+        if tags[index] in block_tags:
             parts.append("\n")
         tail = tails[index]
         if index and tail:
@@ -320,7 +340,7 @@ def _view_text(
             continue
         while open_elements and open_elements[-1] != parent[i]:
             close(open_elements.pop())
-        if tags[i] in BLOCK_TAGS:
+        if tags[i] in block_tags:
             parts.append("\n")
         text = texts[i]
         if text:

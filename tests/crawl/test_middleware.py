@@ -31,9 +31,9 @@ def test_get_dom_is_the_selector_root() -> None:
     response = html_response()
     dom = get_dom(response)
     assert dom is not None
+    assert dom.findtext(".//h1") == "Storm hits the coast"
     assert dom is response.selector.root
     assert get_dom(response) is dom
-    assert dom.findtext(".//h1") == "Storm hits the coast"
 
 
 @pytest.mark.parametrize(

@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 import pickle
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 import lxml.html
 import pytest
-from conftest import STORM_PAGE, deep_chain, parse, texts_from_threads
+from conftest import STORM_PAGE, body_of, deep_chain, parse, texts_from_threads
 from lxml import etree
 from ratios import TENFOLD, growth
 
@@ -18,6 +18,9 @@ from scrapy_cetd.extractors.cetd_plus import _add_same_path_blocks, _kept_chars
 from scrapy_cetd.extractors.furniture import boilerplate
 from scrapy_cetd.page.density import count_nodes
 from scrapy_cetd.page.dom import build_view
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack  # typing.Unpack from Python 3.11
 from scrapy_cetd.page.markup import page_markup
 from scrapy_cetd.page.output import Keep
 from scrapy_cetd.page.parse import to_tree
@@ -58,7 +61,31 @@ NEWS_PAGE = (
 )
 
 
-def lines(html: str, **options: object) -> list[str]:
+class Options(TypedDict, total=False):
+    """The keyword options of :class:`CetdPlusExtractor`."""
+
+    include_comments: bool
+    include_title: bool
+    remove_boilerplate: bool
+    fallback_content: bool
+    href_links: bool
+    article_body: bool
+    single_block_share: float
+    link_block_ratio: float
+    listing_share: float
+    remove_galleries: bool
+    remove_captions: bool
+    content_forms: bool
+    whole_page_share: float | None
+    same_path_blocks: bool
+    shell_prose_chars: int | None
+    threshold_coefficient: float
+    remove_hidden: bool
+    page_type: str | None
+    detect_page_type: bool
+
+
+def lines(html: str, **options: Unpack[Options]) -> list[str]:
     return extract(html, algorithm="cetd-plus", **options).text.splitlines()
 
 
@@ -370,7 +397,7 @@ def test_text_dropped_inside_a_dropped_block_is_not_subtracted_twice() -> None:
     page = parse(
         "<body><div><p>Kept text here.</p><ul><li><a href='/a'>Menu</a></li></ul></div></body>"
     )
-    view = build_view(page.find("body"))
+    view = build_view(body_of(page))
     counts = count_nodes(view)
     modes = [Keep.TEXT] * len(view)
     ul, li = view.tags.index("ul"), view.tags.index("li")
@@ -411,7 +438,7 @@ def test_a_form_wrapping_the_page_is_not_furniture() -> None:
     small = NEWS_PAGE.replace(
         "<footer>", "<form><label>Sign up for the newsletter and more</label></form><footer>"
     )
-    view = build_view(parse(small).find("body"))
+    view = build_view(body_of(parse(small)))
     drop = boilerplate(view, count_nodes(view).chars, structural=True, comments=False)
     forms = [i for i, tag in enumerate(view.tags) if tag == "form"]
     assert forms
@@ -432,7 +459,7 @@ def test_a_form_holding_the_main_content_is_not_furniture() -> None:
         "<input type='submit' value='Save'></form>"
         f"<ul>{links}</ul></body></html>"
     )
-    view = build_view(parse(page).find("body"))
+    view = build_view(body_of(parse(page)))
     chars = count_nodes(view).chars
     picked = view.tags.index("form", view.tags.index("form") + 1)
     assert chars[picked] < chars[0] / 2
@@ -458,7 +485,7 @@ def test_a_nav_wrapping_the_whole_page_is_not_furniture() -> None:
         {"shell_prose_chars": -1},
     ],
 )
-def test_invalid_options_are_rejected(option: dict[str, float]) -> None:
+def test_invalid_options_are_rejected(option: Options) -> None:
     with pytest.raises(ValueError, match=next(iter(option))):
         CetdPlusExtractor(**option)
 

@@ -9,7 +9,14 @@ import time
 
 import lxml.html
 import pytest
-from conftest import STORM_PAGE, deep_chain, parse, texts_from_threads
+from conftest import (
+    STORM_PAGE,
+    deep_chain,
+    elements_at,
+    html_elements_at,
+    parse,
+    texts_from_threads,
+)
 from lxml import etree
 
 from scrapy_cetd import ALGORITHMS, CetrExtractor, CetrThresholdExtractor, Reason, extract
@@ -169,12 +176,12 @@ def test_html_is_the_smallest_set_of_elements_covering_the_content(algorithm: st
     # (CETR-TM drops the short last piece "a bed." of the reflowed last paragraph)
     assert " ".join(PARAGRAPHS[:2]) in " ".join(result.text.split())
     kept = lxml.html.document_fromstring(result.html)
-    assert [p.text_content() for p in kept.xpath("//div[@id='story']/p")] == PARAGRAPHS
+    assert [p.text_content() for p in html_elements_at(kept, "//div[@id='story']/p")] == PARAGRAPHS
     # menu items on noise lines are dropped with their links; kept ones are whole <li>s
-    kept_items = kept.xpath("//div[@id='nav']//li")
+    kept_items = html_elements_at(kept, "//div[@id='nav']//li")
     assert len(kept_items) < 12
     assert all(li.text_content().startswith("Section ") for li in kept_items)
-    assert kept.xpath("//div[@id='story']")[0].text is None  # a shell
+    assert elements_at(kept, "//div[@id='story']")[0].text is None  # a shell
 
 
 def test_head_lines_are_part_of_the_histogram() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from conftest import deep_chain, parse
+from conftest import body_of, deep_chain, parse
 from ratios import TENFOLD, growth
 
 from scrapy_cetd.extractors.furniture import _common_ancestors, boilerplate, located, without
@@ -17,7 +17,7 @@ TEXT = "a long paragraph of the article that goes on well past the furniture aro
 
 def furniture(html: str, **options: bool) -> list[str]:
     """The tags of the outermost elements of ``html``'s body taken for furniture."""
-    view = build_view(parse(html).find("body"))
+    view = build_view(body_of(parse(html)))
     settings = {"structural": True, "comments": True, **options}
     drop = boilerplate(view, count_nodes(view).chars, **settings)
     return [view.tags[i] for i in range(1, len(view)) if drop[i] and not drop[view.parent[i]]]
@@ -42,7 +42,7 @@ def test_furniture_that_wraps_the_page_is_not_furniture() -> None:
 
 
 def test_descendants_of_furniture_are_furniture() -> None:
-    view = build_view(parse("<body><p>text</p><nav><ul><li>a</li></ul></nav></body>").find("body"))
+    view = build_view(body_of(parse("<body><p>text</p><nav><ul><li>a</li></ul></nav></body>")))
     drop = boilerplate(view, count_nodes(view).chars, structural=True, comments=False)
     assert drop == [False, False, True, True, True]
 
@@ -50,14 +50,14 @@ def test_descendants_of_furniture_are_furniture() -> None:
 def test_located_finds_a_text_across_inline_markup() -> None:
     review = "I bought this jacket for a winter trip and it kept me warm through three days"
     page = f"<body><div><p>{review.replace('winter', '<b>winter</b>')}</p><p>Anna</p></div></body>"
-    view = build_view(parse(page).find("body"))
+    view = build_view(body_of(parse(page)))
     (found,) = located(view, [review])
     assert view.tags[found] == "p"
     assert located(view, ["too short", "words that are nowhere on this page at all"]) == []
 
 
 def test_without_joins_the_text_around_a_removed_element() -> None:
-    view = build_view(parse("<body><p>before <span>gone</span> after</p></body>").find("body"))
+    view = build_view(body_of(parse("<body><p>before <span>gone</span> after</p></body>")))
     drop = [tag == "span" for tag in view.tags]
     pruned = without(view, drop, href_links=True)
     assert pruned.tags == ["body", "p"]
@@ -67,7 +67,7 @@ def test_without_joins_the_text_around_a_removed_element() -> None:
 
 def test_without_counts_only_anchors_with_href_as_links_when_asked() -> None:
     page = "<body><a name='top'><p>text</p></a><a href='/'>x</a></body>"
-    view = build_view(parse(page).find("body"))
+    view = build_view(body_of(parse(page)))
     keep = [False] * len(view)
     assert without(view, keep, href_links=True).in_link == [False, False, False, True]
     assert without(view, keep, href_links=False).in_link == [False, True, True, True]
@@ -78,7 +78,7 @@ def test_located_is_linear_in_the_texts_and_the_page() -> None:
     page), and texts found at the bottom of a deep chain (each climbs the chain)."""
 
     def common_words(size: int) -> Callable[[], object]:
-        view = build_view(parse(f"<body><p>{'the ' * size}</p></body>").find("body"))
+        view = build_view(body_of(parse(f"<body><p>{'the ' * size}</p></body>")))
         texts = [f"the the the the the {n} and more" for n in range(size // 10)]
         return lambda: located(view, texts)
 

@@ -66,7 +66,7 @@ def text_of(html: str) -> str:
     """The text of the page's body as lxml reads it."""
     body = lxml.html.document_fromstring(html).find("body")
     assert body is not None
-    return body.text_content()
+    return str(body.xpath("string()"))
 
 
 LISTS = ("ul", "ol", "menu")
@@ -75,7 +75,9 @@ LISTS = ("ul", "ol", "menu")
 def list_depths(markdown: str) -> list[int]:
     """The list depth of every list item CommonMark reads that holds text of its own (outside
     the lists nested in it)."""
-    depth, open_items, depths = 0, [], []
+    depth = 0
+    open_items: list[int] = []
+    depths: list[int] = []
     for token in tokens(markdown):
         if token.type in ("bullet_list_open", "ordered_list_open"):
             depth += 1
@@ -189,7 +191,7 @@ def data_table_cells(root: etree._Element) -> list[list[str]]:
             if isinstance(child.tag, str) and child not in skipped
         ):
             continue
-        texts = [" ".join(cell.text_content().split()) for cell in cells]
+        texts = [" ".join(str(cell.xpath("string()")).split()) for cell in cells]
         if any(texts):
             found.append([text for text in texts if text])
     return found

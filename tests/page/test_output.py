@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import time
 from collections.abc import Callable
 
 import lxml.html
 import pytest
-from conftest import deep_chain, parse
+from conftest import body_of, deep_chain, parse
 from lxml import etree
 
 from scrapy_cetd import extract
-from scrapy_cetd.page import dom
+from scrapy_cetd.page import accel, dom
 from scrapy_cetd.page.dom import DomView, build_view
 from scrapy_cetd.page.output import (
     Keep,
@@ -124,12 +125,10 @@ def test_a_title_left_in_the_body_is_not_content(algorithm: str) -> None:
     ],
 )
 def test_attributes_whose_names_cannot_be_written_back_are_left_out(page: str) -> None:
-    view = build_view(parse(page).find("body"))
+    view = build_view(body_of(parse(page)))
     assert any('"' in name for name in view.elements[1].attrib)
-    implementations = [dom.speedups, None] if dom.speedups is not None else [None]
-    for speedups in implementations:
-        with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(dom, "speedups", speedups)
+    for reference in (False, True):
+        with accel.reference_only() if reference else contextlib.nullcontext():
             html, text = render(view, [Keep.TEXT] * len(view))
         reparsed = lxml.html.fragment_fromstring(html)
         assert [dict(element.attrib) for element in reparsed.iter("div")] == [
@@ -165,13 +164,13 @@ here."""
 
 @pytest.mark.parametrize("compiled", [True, False])
 def test_removing_many_siblings_between_texts_is_linear(
-    compiled: bool, monkeypatch: pytest.MonkeyPatch
+    compiled: bool, request: pytest.FixtureRequest
 ) -> None:
     """Each comment in a paragraph is removed from the output, its tail joined to the text
     before it: once per run of removed siblings, not once per sibling onto a growing text
     (the Python reference took 1.6 s at 100 kB and 174 s at 1 MB)."""
     if not compiled:
-        monkeypatch.setattr(dom, "speedups", None)
+        request.getfixturevalue("reference_passes")
 
     def page(count: int) -> tuple[DomView, list[Keep]]:
         view = body_view("<div><p>" + "<!--c-->some words " * count + "</p></div>")
@@ -185,7 +184,7 @@ def test_removing_many_siblings_between_texts_is_linear(
 
 @pytest.mark.parametrize(("compiled", "depth"), [(True, 10_000), (False, 3_000)])
 def test_deep_pages_are_linear_in_their_depth(
-    compiled: bool, depth: int, monkeypatch: pytest.MonkeyPatch
+    compiled: bool, depth: int, request: pytest.FixtureRequest
 ) -> None:
     """The view, the hidden text and the rendering of chains ``depth`` and ten times as deep,
     every level with a tail and a hidden leaf of its own. The depths are past the point (a few
@@ -193,7 +192,7 @@ def test_deep_pages_are_linear_in_their_depth(
     up several times (see :data:`LINEAR_10X`). The Python hidden text walked every hidden
     leaf's ancestry: quadratic."""
     if not compiled:
-        monkeypatch.setattr(dom, "speedups", None)
+        request.getfixturevalue("reference_passes")
 
     def chain(depth: int) -> list[etree._Element]:
         _, elements = deep_chain(depth)

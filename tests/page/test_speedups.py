@@ -1,33 +1,44 @@
-"""The compiled accelerator against the pure-Python reference: same views, counts, densities,
-modes and renderings, and the same ExtractionResult, on hand-made trees and on every page of the
+"""The compiled accelerator against the pure-Python reference: every registered pair of
+:data:`scrapy_cetd.page.accel.PASSES` on generated pages, the registry against the compiled
+module and its ``.pyi``, the same ExtractionResult on hand-made trees and on every page of the
 shared datasets; plus its guarantees (input untouched, deep trees, threads) and its fallback."""
 
 from __future__ import annotations
 
+import ast
+import inspect
 import logging
 import random
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
+from xml.sax.saxutils import escape
 
 import lxml.html
 import pytest
 from conftest import EXAMPLE_1, STORM_PAGE, deep_chain, parse, texts_from_threads
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from lxml import etree
 
 from scrapy_cetd.evaluation.datasets import Page, default_datasets_root, find_datasets
 from scrapy_cetd.extractors import cetd, cetd_plus, furniture
 from scrapy_cetd.extractors.registry import get_extractor
 from scrapy_cetd.limits import LimitExceededError, deadline
-from scrapy_cetd.page import density, dom, flags, markup, output
-from scrapy_cetd.page.dom import DomView, build_view_python, find_body
-from scrapy_cetd.page.output import Keep, render_python
+from scrapy_cetd.page import accel, density, dom, flags, markup, output
+from scrapy_cetd.page.density import NodeCounts
+from scrapy_cetd.page.dom import DomView, find_body
+from scrapy_cetd.page.output import KEEP, Keep
 
 ALGORITHMS = ("cetd-ds", "cectd-ds", "cectd-s", "cetd-plus")
 
-SPEEDUPS = dom.speedups
+COMPILED = accel.compiled
 needs_speedups = pytest.mark.skipif(
-    SPEEDUPS is None, reason="scrapy_cetd.page._speedups is not built or not usable here"
+    accel.COMPILED_LXML_VERSION is None,
+    reason="scrapy_cetd.page._speedups is not built or not usable here",
 )
 pytestmark = needs_speedups
 
@@ -91,18 +102,27 @@ def body(root: etree._Element) -> etree._Element:
     return found
 
 
+PurePython = Callable[[], AbstractContextManager[None]]
+"""Makes a context in which every pass runs its Python reference."""
+
+
 @pytest.fixture
-def pure_python(monkeypatch: pytest.MonkeyPatch) -> Callable[[], Any]:
-    """A context in which every dispatching function runs its Python code."""
+def pure_python() -> PurePython:
+    return accel.reference_only
 
-    class PurePython:
-        def __enter__(self) -> None:
-            monkeypatch.setattr(dom, "speedups", None)
 
-        def __exit__(self, *exc: object) -> None:
-            monkeypatch.setattr(dom, "speedups", SPEEDUPS)
+def build_view_python(root: etree._Element, *, remove_hidden: bool = True) -> DomView:
+    return DomView(*dom.view_fields.reference(root, remove_hidden))
 
-    return PurePython
+
+def count_nodes_python(view: DomView) -> NodeCounts:
+    with accel.reference_only():
+        return density.count_nodes(view)
+
+
+def render_python(view: DomView, modes: Sequence[Keep]) -> tuple[str, str]:
+    with accel.reference_only():
+        return output.render(view, modes)
 
 
 def view_fields(view: DomView) -> tuple[Any, ...]:
@@ -130,7 +150,7 @@ def assert_same_view(root: etree._Element, *, both: bool = True) -> DomView:
 def assert_same_numbers(view: DomView) -> None:
     """Counts, densities, DensitySums, smoothing and argmax, bit for bit."""
     counts = density.count_nodes(view)
-    reference = density.count_nodes_python(view)
+    reference = count_nodes_python(view)
     assert (counts.chars, counts.tags, counts.link_chars, counts.link_tags) == (
         reference.chars,
         reference.tags,
@@ -140,9 +160,10 @@ def assert_same_numbers(view: DomView) -> None:
     assert counts.run_chars == reference.run_chars
     for composite in (False, True):
         values = density.densities(counts, composite=composite)
-        assert values == density.densities_python(counts, composite=composite)
         sums = density.density_sums(view, counts, values, composite=composite)
-        assert sums == density.density_sums_python(view, counts, values, composite=composite)
+        with accel.reference_only():
+            assert values == density.densities(counts, composite=composite)
+            assert sums == density.density_sums(view, counts, values, composite=composite)
         assert cetd.smooth_over_siblings(view, values) == cetd.smooth_over_siblings(
             view, tuple(values)
         )
@@ -162,7 +183,7 @@ def random_modes(view: DomView, rng: random.Random) -> list[Keep]:
 
 
 def assert_same_results(
-    root: etree._Element, pure_python: Callable[[], Any], algorithms: tuple[str, ...] = ALGORITHMS
+    root: etree._Element, pure_python: PurePython, algorithms: tuple[str, ...] = ALGORITHMS
 ) -> None:
     for algorithm in algorithms:
         extractor = get_extractor(algorithm)
@@ -173,7 +194,7 @@ def assert_same_results(
 
 
 @pytest.mark.parametrize("name", sorted(PAGES))
-def test_hand_made_pages_match_the_reference(name: str, pure_python: Callable[[], Any]) -> None:
+def test_hand_made_pages_match_the_reference(name: str, pure_python: PurePython) -> None:
     root = tree(name)
     view = assert_same_view(body(root))
     assert_same_numbers(view)
@@ -204,12 +225,12 @@ def test_counts_of_every_kind_of_whitespace_match_the_reference() -> None:
         [False, True, False],
     )
     counts = density.count_nodes(view)
-    reference = density.count_nodes_python(view)
+    reference = count_nodes_python(view)
     assert counts.run_chars == reference.run_chars
     assert counts.chars == reference.chars
 
 
-def test_content_and_own_modes_match_the_reference(pure_python: Callable[[], Any]) -> None:
+def test_content_and_own_modes_match_the_reference(pure_python: PurePython) -> None:
     view = dom.build_view(body(tree("blocks")))
     rng = random.Random(7)
     for _ in range(20):
@@ -244,8 +265,9 @@ def test_element_nodes_read_as_a_sequence_of_proxies() -> None:
         elements.index(root)
     with pytest.raises(IndexError):
         elements[len(elements)]
+    not_an_index: Any = "1"
     with pytest.raises(TypeError):
-        elements["1"]
+        elements[not_an_index]
 
 
 def cetd_plus_passes(root: etree._Element, rng: random.Random) -> list[Any]:
@@ -281,7 +303,7 @@ def cetd_plus_passes(root: etree._Element, rng: random.Random) -> list[Any]:
     return results
 
 
-def test_cetd_plus_passes_match_the_reference(pure_python: Callable[[], Any]) -> None:
+def test_cetd_plus_passes_match_the_reference(pure_python: PurePython) -> None:
     """Furniture, markup, hidden text, pruned views and what a selection keeps, both ways."""
     for name in sorted(PAGES):
         root = tree(name)
@@ -330,7 +352,7 @@ def test_filtered_views_render_like_the_reference() -> None:
 
 
 def test_cdata_entities_and_namespaces_match_the_reference(
-    pure_python: Callable[[], Any],
+    pure_python: PurePython,
 ) -> None:
     root = lxml.html.document_fromstring("<html><body><div>x</div></body></html>")
     div = root.find("body/div")
@@ -349,22 +371,34 @@ def test_cdata_entities_and_namespaces_match_the_reference(
 
 
 def test_compiled_functions_decline_what_they_do_not_handle() -> None:
-    """Input the compiled code does not handle goes back to Python instead of failing."""
-    assert SPEEDUPS is not None
+    """Input the compiled code does not handle goes back to Python instead of failing. The
+    wrong types are made on purpose, so they are ``Any`` here."""
     view = dom.build_view(body(tree("storm")))
-    keep = (Keep.DROP, Keep.SHELL, Keep.TEXT)
-    assert SPEEDUPS.build_view("not an element", True) is None
-    assert SPEEDUPS.count_nodes(tuple(view.runs), view.in_link, view.parent) is None
-    assert SPEEDUPS.count_nodes(view.runs, view.in_link, [*view.parent[:-1], len(view)]) is None
-    assert SPEEDUPS.densities([1.5], [0], [0], [0], 0.0, False) is None
-    assert SPEEDUPS.subtree_argmax([-1, 0], [1, 2]) is None
-    assert SPEEDUPS.smooth_over_siblings([[1], []], [0.5, 0.5]) is not None
-    assert SPEEDUPS.smooth_over_siblings([[2], []], [0.5, 0.5]) is None
-    fields = (view.elements, view.children, view.parent, view.runs, view.tags)
+    not_an_element: Any = "not an element"
+    runs_as_tuple: Any = tuple(view.runs)
+    keep_as_list: Any = list(KEEP)
+    floats: Any = [1.5]
+    numbered_value: Any = [("class", 1)]
+    assert COMPILED.build_view(not_an_element, True) is None
+    assert COMPILED.count_nodes(runs_as_tuple, view.in_link, view.parent) is None
+    assert COMPILED.count_nodes(view.runs, view.in_link, [*view.parent[:-1], len(view)]) is None
+    assert COMPILED.densities(floats, [0], [0], [0], 0.0, False) is None
+    assert COMPILED.subtree_argmax([-1, 0], [1, 2]) is None
+    assert COMPILED.smooth_over_siblings([[1], []], [0.5, 0.5]) is not None
+    assert COMPILED.smooth_over_siblings([[2], []], [0.5, 0.5]) is None
+    assert COMPILED.attribute_owners(view.elements[0], numbered_value) is None
     clean = output.drop_unsafe_attributes
-    assert SPEEDUPS.render(*fields, ["x"] * len(view), keep, output.BLOCK_TAGS, clean) is None
+    unknown = ["x"] * len(view)
+    assert COMPILED.render(view, unknown, KEEP, dom.BLOCK_TAGS, clean) is None
     kept = [Keep.TEXT] * len(view)
-    assert SPEEDUPS.render(*fields, kept, list(keep), output.BLOCK_TAGS, clean) is None
+    assert COMPILED.render(view, kept, keep_as_list, dom.BLOCK_TAGS, clean) is None
+    modes = [Keep.TEXT] * len(view)
+    short_tags = view.tags[:-1]
+    ratio, tags = 0.5, cetd_plus.LINK_BLOCK_TAGS
+    assert COMPILED.drop_link_blocks(
+        view.parent, short_tags, [1] * len(view), [1] * len(view), modes, ratio, tags, KEEP, 0.0
+    ) is None  # fmt: skip
+    assert modes == [Keep.TEXT] * len(view)
 
 
 def test_input_tree_is_unchanged() -> None:
@@ -380,7 +414,7 @@ def test_input_tree_is_unchanged() -> None:
     assert etree.tostring(root) == before
 
 
-def test_deep_nesting_matches_the_reference(pure_python: Callable[[], Any]) -> None:
+def test_deep_nesting_matches_the_reference(pure_python: PurePython) -> None:
     """Every compiled walk keeps its own stack: a 100,000-deep page needs no C recursion."""
     root, chain = deep_chain(100_000)
     chain[50_000].tail = "tail in the middle"
@@ -410,16 +444,15 @@ def test_environment_variable_switches_to_pure_python(
     monkeypatch: pytest.MonkeyPatch, variable: str, value: str, usable: bool
 ) -> None:
     monkeypatch.setenv(variable, value)
-    assert (dom._load_speedups() is not None) is usable
+    assert (accel.load_compiled() is not None) is usable
 
 
 def test_other_lxml_version_falls_back_with_a_debug_message(
     monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    assert SPEEDUPS is not None
-    monkeypatch.setattr(SPEEDUPS, "LXML_VERSION", (1, 0, 0, 0))
-    with caplog.at_level(logging.DEBUG, logger="scrapy_cetd.page.dom"):
-        assert dom._load_speedups() is None
+    monkeypatch.setattr(COMPILED, "LXML_VERSION", (1, 0, 0, 0))
+    with caplog.at_level(logging.DEBUG, logger="scrapy_cetd.page.accel"):
+        assert accel.load_compiled() is None
     assert "compiled against lxml" in caplog.text
 
 
@@ -439,9 +472,7 @@ def parse_page(page: Page) -> etree._Element | None:
 @pytest.mark.datasets
 @pytest.mark.slow
 @pytest.mark.parametrize("dataset", list(dataset_pages()))
-def test_every_dataset_page_matches_the_reference(
-    dataset: Any, pure_python: Callable[[], Any]
-) -> None:
+def test_every_dataset_page_matches_the_reference(dataset: Any, pure_python: PurePython) -> None:
     rng = random.Random(dataset.name)
     for number, page in enumerate(dataset.pages()):
         root = parse_page(page)
@@ -457,11 +488,10 @@ def test_every_dataset_page_matches_the_reference(
 
 
 def test_every_compiled_pass_and_its_python_twin_stop_at_the_deadline(
-    pure_python: Callable[[], Any],
+    pure_python: PurePython,
 ) -> None:
     """Each long loop checks the time budget every 4,096 iterations, compiled or not: past the
     deadline a pass raises LimitExceededError instead of running to its end."""
-    assert SPEEDUPS is not None
     page = "<body><div>" + "<p hidden>h</p><p class='a'>x <a href='/'>y</a></p>z" * 2_500
     root = parse(page + "</div></body>")
     view = dom.build_view(body(root))
@@ -470,27 +500,26 @@ def test_every_compiled_pass_and_its_python_twin_stop_at_the_deadline(
     flags = [i % 3 == 0 for i in range(len(view))]
     modes = [Keep.TEXT] * len(view)
     keep = (Keep.DROP, Keep.SHELL, Keep.TEXT)
-    fields = (view.elements, view.children, view.parent, view.runs, view.tags)
     compiled: dict[str, Callable[[], object]] = {
-        "build_view": lambda: SPEEDUPS.build_view(body(root), True),
-        "hidden_elements": lambda: SPEEDUPS.hidden_elements(body(root)),
-        "hidden_text_length": lambda: SPEEDUPS.hidden_text_length(body(root)),
-        "attribute_owners": lambda: SPEEDUPS.attribute_owners(body(root), ((b"class", None),)),
-        "count_nodes": lambda: SPEEDUPS.count_nodes(view.runs, view.in_link, view.parent),
-        "densities": lambda: SPEEDUPS.densities(
+        "build_view": lambda: COMPILED.build_view(body(root), True),
+        "hidden_elements": lambda: COMPILED.hidden_elements(body(root)),
+        "hidden_text_length": lambda: COMPILED.hidden_text_length(body(root)),
+        "attribute_owners": lambda: COMPILED.attribute_owners(body(root), (("class", None),)),
+        "count_nodes": lambda: COMPILED.count_nodes(view.runs, view.in_link, view.parent),
+        "densities": lambda: COMPILED.densities(
             counts.chars, counts.tags, counts.link_chars, counts.link_tags, 0.5, True
         ),
-        "density_sums": lambda: SPEEDUPS.density_sums(
+        "density_sums": lambda: COMPILED.density_sums(
             view.children, counts.run_chars, view.in_link, values, 0.5, True
         ),
-        "subtree_argmax": lambda: SPEEDUPS.subtree_argmax(view.parent, values),
-        "smooth_over_siblings": lambda: SPEEDUPS.smooth_over_siblings(view.children, values),
-        "content_modes": lambda: SPEEDUPS.content_modes(view.parent, flags, flags, False, keep),
-        "own_modes": lambda: SPEEDUPS.own_modes(view.parent, flags, keep),
-        "ancestors_of": lambda: SPEEDUPS.ancestors_of(view.parent, flags),
-        "kept_elements": lambda: SPEEDUPS.kept_elements(view.parent, modes, keep),
-        "render": lambda: SPEEDUPS.render(
-            *fields, modes, keep, output.BLOCK_TAGS, output.drop_unsafe_attributes
+        "subtree_argmax": lambda: COMPILED.subtree_argmax(view.parent, values),
+        "smooth_over_siblings": lambda: COMPILED.smooth_over_siblings(view.children, values),
+        "content_modes": lambda: COMPILED.content_modes(view.parent, flags, flags, False, keep),
+        "own_modes": lambda: COMPILED.own_modes(view.parent, flags, keep),
+        "ancestors_of": lambda: COMPILED.ancestors_of(view.parent, flags),
+        "kept_elements": lambda: COMPILED.kept_elements(view.parent, modes, keep),
+        "render": lambda: COMPILED.render(
+            view, modes, keep, dom.BLOCK_TAGS, output.drop_unsafe_attributes
         ),
     }
     python: dict[str, Callable[[], object]] = {
@@ -513,3 +542,239 @@ def test_every_compiled_pass_and_its_python_twin_stop_at_the_deadline(
             with deadline(1e-9), pytest.raises(LimitExceededError, match="time_budget"):
                 time.sleep(1e-3)
                 run()
+
+
+# --- the registry: every compiled function, its reference and its declaration ------------------
+
+
+def compiled_functions() -> set[str]:
+    """The functions the compiled module defines (its classes, constants and imports left
+    out)."""
+    return {
+        name
+        for name, value in vars(COMPILED).items()
+        if not name.startswith("_")
+        and callable(value)
+        and not isinstance(value, type)
+        and getattr(value, "__module__", None) == COMPILED.__name__
+    }
+
+
+def declared_functions() -> dict[str, list[str]]:
+    """The functions ``_speedups.pyi`` declares, with their parameter names."""
+    stub = Path(dom.__file__).with_name("_speedups.pyi")
+    tree_ = ast.parse(stub.read_text(encoding="utf-8"))
+    return {
+        node.name: [argument.arg for argument in node.args.args]
+        for node in tree_.body
+        if isinstance(node, ast.FunctionDef)
+    }
+
+
+def test_every_compiled_function_has_a_reference_and_a_declaration() -> None:
+    assert len(accel.PASSES) >= 19
+    assert compiled_functions() == set(accel.PASSES)
+    declared = declared_functions()
+    assert set(declared) == set(accel.PASSES)
+    for name, each in accel.PASSES.items():
+        reference = list(inspect.signature(each.reference).parameters)
+        assert declared[name] == reference, name
+
+
+def test_a_second_reference_for_one_compiled_function_is_refused() -> None:
+    with pytest.raises(ValueError, match="'count_nodes' has two references"):
+        accel.twin(COMPILED.count_nodes)(density.count_lists.reference)
+    assert accel.PASSES["count_nodes"] is density.count_lists
+
+
+def test_reference_only_runs_the_references_and_restores_the_compiled_functions() -> None:
+    calls: list[str] = []
+    twin = dom.hidden_text_length
+    original = twin.reference
+
+    def counted(root: etree._Element) -> int:
+        calls.append("reference")
+        return original(root)
+
+    root = body(tree("hidden"))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(twin, "reference", counted)
+        dom.hidden_text_length(root)
+        assert calls == []
+        with accel.reference_only():
+            dom.hidden_text_length(root)
+        assert calls == ["reference"]
+        dom.hidden_text_length(root)
+        assert calls == ["reference"]
+
+
+# --- every pair on generated pages ------------------------------------------------------------
+
+TAGS = (
+    *("div", "p", "span", "b", "a", "li", "ul", "h1", "br", "td", "pre", "article", "main"),
+    *("nav", "aside", "footer", "form", "button", "select", "script", "style", "noscript"),
+)
+ATTRIBUTES = (
+    *("", "", "", " hidden", ' style="Display: none"', ' style="color:red"', ' type=" hidden"'),
+    *(' class="comments"', ' id="disqus_thread"', ' role=" Navigation"', ' href="/x"'),
+    *(' itemtype="http://schema.org/Comment"', ' itemprop="articleBody"', ' class="a b"'),
+)
+TEXT = st.text(alphabet="ab cd\u00a0\t\n\u00e9\u4e2d\u3000", max_size=12).map(escape)
+
+
+def element(inner: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
+    return st.builds(
+        lambda tag, attributes, content, tail: (
+            f"<{tag}{attributes}>{''.join(content)}</{tag}>" + tail
+        ),
+        st.sampled_from(TAGS),
+        st.sampled_from(ATTRIBUTES),
+        st.lists(inner, max_size=4),
+        TEXT,
+    )
+
+
+PAGES_ = st.lists(
+    st.recursive(st.one_of(TEXT, st.just("<!-- c -->")), element, max_leaves=40), max_size=6
+).map(lambda parts: f"<html><body>{''.join(parts)}</body></html>")
+
+
+@dataclass
+class Case:
+    """A generated page, its view and counts, and random choices over its elements."""
+
+    root: etree._Element
+    body: etree._Element
+    view: DomView
+    counts: NodeCounts
+    switches: tuple[bool, bool, bool]
+    content: list[bool]
+    shells: list[bool]
+    modes: list[Keep]
+    values: list[float]
+    density: list[float]
+    drop: list[bool]
+    ratio: float
+
+    @classmethod
+    def of(cls, html: str, rng: random.Random) -> Case:
+        root = parse(html)
+        page_body = body(root)
+        view = dom.build_view(page_body)
+        counts = density.count_nodes(view)
+        size = len(view)
+        modes = [rng.choice((Keep.DROP, Keep.SHELL, Keep.TEXT, Keep.TEXT)) for _ in range(size)]
+        switches = (rng.random() < 0.5, rng.random() < 0.5, rng.random() < 0.5)
+        return cls(
+            root=root,
+            body=page_body,
+            view=view,
+            counts=counts,
+            switches=switches,
+            content=[rng.random() < 0.3 for _ in range(size)],
+            shells=[rng.random() < 0.5 for _ in range(size)],
+            modes=modes,
+            values=[rng.choice((0.0, 1.0, 2.5, rng.random())) for _ in range(size)],
+            density=density.densities(counts, composite=switches[0]),
+            drop=furniture.boilerplate(view, counts.chars, structural=True, comments=True),
+            ratio=rng.choice((0.0, 0.3, 1.0)),
+        )
+
+
+ARGUMENTS: dict[str, Callable[[Case], tuple[Any, ...]]] = {
+    "build_view": lambda c: (c.body, c.switches[0]),
+    "attribute_owners": lambda c: (
+        c.root,
+        (*markup._MARKUP_ATTRIBUTES, *dom.HIDING_ATTRIBUTES, ("href", "/x"), ("class", "a b")),
+    ),
+    "hidden_elements": lambda c: (c.body,),
+    "hidden_text_length": lambda c: (c.body,),
+    "count_nodes": lambda c: (c.view.runs, c.view.in_link, c.view.parent),
+    "densities": lambda c: (
+        c.counts.chars,
+        c.counts.tags,
+        c.counts.link_chars,
+        c.counts.link_tags,
+        c.counts.link_ratio,
+        c.switches[0],
+    ),
+    "density_sums": lambda c: (
+        c.view.children,
+        c.counts.run_chars,
+        c.view.in_link,
+        c.density,
+        c.counts.link_ratio,
+        c.switches[0],
+    ),
+    "ancestors_of": lambda c: (c.view.parent, c.content),
+    "content_modes": lambda c: (c.view.parent, c.content, c.shells, c.switches[0], KEEP),
+    "own_modes": lambda c: (c.view.parent, c.content, KEEP),
+    "kept_elements": lambda c: (c.view.parent, c.modes, KEEP),
+    "render": lambda c: (c.view, c.modes, KEEP, dom.BLOCK_TAGS, output.drop_unsafe_attributes),
+    "subtree_argmax": lambda c: (c.view.parent, c.values),
+    "smooth_over_siblings": lambda c: (c.view.children, c.values),
+    "boilerplate": lambda c: (
+        c.view.elements,
+        c.view.tags,
+        c.view.parent,
+        c.counts.chars,
+        *c.switches,
+        c.counts.chars[0] / 2,
+        furniture.WRAPPER_SHARE * c.counts.chars[0],
+        furniture.BOILERPLATE_TAGS,
+        furniture.BOILERPLATE_ROLES,
+    ),
+    "without": lambda c: (
+        c.view.elements,
+        c.view.tags,
+        c.view.parent,
+        c.view.children,
+        c.view.runs,
+        c.view.depth,
+        c.drop,
+        c.switches[1],
+        dom.LINK_TAGS,
+    ),
+    "outermost_chars": lambda c: (c.view.parent, c.content, c.counts.chars),
+    "kept_chars": lambda c: (c.view.parent, c.modes, c.counts.chars, KEEP),
+    "drop_link_blocks": lambda c: (
+        c.view.parent,
+        c.view.tags,
+        c.counts.chars,
+        c.counts.link_chars,
+        list(c.modes),  # changed in place: each call gets its own copy
+        c.ratio,
+        cetd_plus.LINK_BLOCK_TAGS,
+        KEEP,
+        density.EPSILON,
+    ),
+}
+"""The arguments each pass gets from a generated page, as its callers make them."""
+
+
+def plain(value: object) -> object:
+    """``value`` with every sequence made a list (a view's elements come as ElementNodes from
+    the compiled build, as a list from the reference)."""
+    if isinstance(value, str | bytes | DomView) or not isinstance(value, Sequence):
+        return value
+    return [plain(item) for item in value]
+
+
+def test_every_pass_has_generated_arguments() -> None:
+    assert set(ARGUMENTS) == set(accel.PASSES)
+
+
+@settings(max_examples=150, deadline=None)
+@given(html=PAGES_, rng=st.randoms(use_true_random=False))
+def test_every_compiled_function_matches_its_reference(html: str, rng: random.Random) -> None:
+    """Each registered pair on the same arguments: the same result, and the same arguments
+    afterwards (``drop_link_blocks`` changes its modes in place; nothing else changes)."""
+    case = Case.of(html, rng)
+    for name, each in accel.PASSES.items():
+        fast_arguments, slow_arguments = ARGUMENTS[name](case), ARGUMENTS[name](case)
+        fast = each.compiled(*fast_arguments)
+        assert fast is not None, f"{name} declined a page it handles: {html!r}"
+        with accel.reference_only():
+            slow = each.reference(*slow_arguments)
+        assert plain(fast) == plain(slow), name
+        assert plain(fast_arguments) == plain(slow_arguments), name
