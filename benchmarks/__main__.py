@@ -144,6 +144,7 @@ def _plots(results: dict[str, Any], out: Path) -> list[Path]:
     except ImportError as exc:
         print(f"no plots: {exc} (pip install -e '.[bench]')", file=sys.stderr)
         return []
+    out.mkdir(parents=True, exist_ok=True)
     return [
         plots.scatter(results, out / report.SCATTER_PNG),
         plots.datasets(results, out / report.DATASETS_PNG),
