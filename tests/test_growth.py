@@ -605,3 +605,24 @@ def test_cetr_holds_no_copy_of_the_text_it_does_not_return() -> None:
         tracemalloc.stop()
     assert "storm" in result.text
     assert peak / len(page) < 10
+
+
+@pytest.mark.parametrize("shape", [huge_text_node, unknown_entities])
+def test_the_text_of_a_long_line_is_not_held_four_bytes_a_character(
+    shape: Callable[[int], str],
+) -> None:
+    # The compiled render builds each line in a buffer of four bytes a character, then makes
+    # it a compact string at once; it used to copy every line into a second such buffer for
+    # the whole text (grown by doubling): the extraction of a page of one long line peaked at
+    # 11 bytes of Python memory a character of its text, against 8 to 9 now.
+    page = shape(300_000)
+    tree = to_tree(page)
+    extractor = scrapy_cetd.get_extractor("cetd-ds")
+    tracemalloc.start()
+    try:
+        result = extractor.extract(tree)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert len(result.text) > 100_000
+    assert peak / len(result.text) < 10

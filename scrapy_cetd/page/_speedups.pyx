@@ -1706,22 +1706,22 @@ def drop_link_blocks(parent, tags, chars, link_chars, list modes, double ratio,
 cdef class _Text:
     """:func:`scrapy_cetd.page.output._view_text`'s string building: pieces with whitespace runs
     collapsed to one space, lines broken at block elements, each line stripped, empty lines
-    dropped."""
+    dropped. Only the current line is held four bytes a character; each finished line becomes
+    a compact string at once (one byte a character for Latin-1 text), so a page of long text
+    does not hold its whole text in the wide buffer."""
 
     cdef Py_UCS4* line
     cdef Py_ssize_t line_size
     cdef Py_ssize_t line_capacity
-    cdef Py_UCS4* out
-    cdef Py_ssize_t out_size
-    cdef Py_ssize_t out_capacity
+    cdef list lines
 
     def __cinit__(self):
-        self.line = self.out = NULL
-        self.line_size = self.line_capacity = self.out_size = self.out_capacity = 0
+        self.line = NULL
+        self.line_size = self.line_capacity = 0
+        self.lines = []
 
     def __dealloc__(self):
         PyMem_Free(self.line)
-        PyMem_Free(self.out)
 
     cdef int reserve_line(self, Py_ssize_t extra) except -1:
         cdef Py_ssize_t capacity
@@ -1766,34 +1766,20 @@ cdef class _Text:
         """End the current line: keep it, stripped, unless it is blank."""
         cdef Py_ssize_t start = 0
         cdef Py_ssize_t end = self.line_size
-        cdef Py_ssize_t capacity
-        cdef Py_UCS4* grown
         while start < end and is_space(self.line[start]):
             start += 1
         while end > start and is_space(self.line[end - 1]):
             end -= 1
         self.line_size = 0
-        if start == end:
-            return 0
-        if self.out_size + end - start + 1 > self.out_capacity:
-            capacity = max(2 * self.out_capacity, self.out_size + end - start + 1, 1024)
-            grown = <Py_UCS4*>PyMem_Realloc(self.out, capacity * sizeof(Py_UCS4))
-            if grown is NULL:
-                raise MemoryError()
-            self.out = grown
-            self.out_capacity = capacity
-        if self.out_size:
-            self.out[self.out_size] = 10
-            self.out_size += 1
-        memcpy(self.out + self.out_size, self.line + start, (end - start) * sizeof(Py_UCS4))
-        self.out_size += end - start
+        if start < end:
+            self.lines.append(
+                PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, self.line + start, end - start)
+            )
         return 0
 
     cdef str result(self):
         self.newline()
-        if self.out_size == 0:
-            return ""
-        return PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, self.out, self.out_size)
+        return "\n".join(self.lines)
 
 
 cdef inline bint not_xml(Py_UCS4 character) noexcept:
