@@ -210,6 +210,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     _add_algorithm_options(corpus, many=False)
     corpus.add_argument("--html", action="store_true", help="also write the html column")
+    corpus.add_argument("--markdown", action="store_true", help="also write the markdown column")
     corpus.add_argument(
         "--no-metadata",
         dest="metadata",
@@ -538,6 +539,7 @@ def _run_corpus(args: argparse.Namespace) -> int:
             algorithm=args.algorithm,
             options=options,
             html=args.html,
+            markdown=args.markdown,
             metadata=args.metadata,
             max_bytes=corpus.DEFAULT_MAX_BYTES if args.max_bytes is None else args.max_bytes,
             max_nodes=_limit(args.max_nodes, DEFAULT_MAX_NODES),

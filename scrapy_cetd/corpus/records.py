@@ -64,10 +64,11 @@ SCHEMA: Mapping[str, tuple[str, str]] = {
     "reason": ("string", "null, or why ``text`` is empty"),
     "reason_code": ("string", "null, or the same as a :class:`~scrapy_cetd.result.Reason`"),
     "html": ("string", "only when asked for: the main content as an HTML fragment"),
+    "markdown": ("string", "only when asked for: the main content as Markdown"),
 }
 """The columns of the output, in order: name to (Parquet type, meaning). FineWeb's names where
 FineWeb has the field (``text``, ``id``, ``url``, ``date``, ``file_path``, ``language``,
-``language_score``); ``html`` only when asked for."""
+``language_score``); ``html`` and ``markdown`` only when asked for."""
 
 FIELDS: tuple[str, ...] = tuple(SCHEMA)
 """The column names, in order."""
@@ -121,6 +122,8 @@ class CorpusSettings:
     """Keyword options for the extractor (JSON-serialisable values)."""
     html: bool = False
     """Also write the ``html`` column."""
+    markdown: bool = False
+    """Also write the ``markdown`` column (``ExtractionResult.markdown``)."""
     metadata: bool = True
     """Read the page metadata for ``authors``, ``published`` and the headline in ``title``
     (about 4 ms a page); without it those columns stay empty."""
@@ -157,7 +160,8 @@ class CorpusSettings:
     @property
     def fields(self) -> tuple[str, ...]:
         """The output columns for these settings."""
-        return tuple(name for name in FIELDS if self.html or name != "html")
+        asked = {"html": self.html, "markdown": self.markdown}
+        return tuple(name for name in FIELDS if asked.get(name, True))
 
     @property
     def filters(self) -> dict[str, Any]:
@@ -187,6 +191,7 @@ class CorpusSettings:
             self.algorithm,
             dict(self.options),
             self.html,
+            self.markdown,
             self.metadata,
             self.max_bytes,
             self.max_nodes,
@@ -301,6 +306,7 @@ def extract_page(page: WarcPage, settings: CorpusSettings) -> Outcome:
             max_nodes=settings.max_nodes,
             time_budget=settings.time_budget,
             metadata=settings.metadata,
+            markdown=settings.markdown,
             **settings.options,
         )
     except NotADocumentError as error:
@@ -332,6 +338,8 @@ def extract_page(page: WarcPage, settings: CorpusSettings) -> Outcome:
     }
     if settings.html:
         row["html"] = result.html
+    if settings.markdown:
+        row["markdown"] = result.markdown or ""
     if result.notes:
         row[NOTES] = "\n".join(result.notes)
     return row

@@ -99,7 +99,8 @@ def test_gzipped_or_not_one_job_or_two_jsonl_or_parquet_give_the_same_rows(
     tmp_path: Path, plain_warc: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     inputs = [str(WARC), str(plain_warc)]
-    common = ["--html", "-a", "cetd-ds", "-O", "threshold_coefficient=0.9", "--progress"]
+    common = ["--html", "--markdown", "-a", "cetd-ds", "-O", "threshold_coefficient=0.9"]
+    common.append("--progress")
     local, by_file, by_page = (tmp_path / name for name in ("1.jsonl", "2.parquet", "3.jsonl"))
     # One job: this process reads and extracts.
     assert corpus(capsys, *inputs, "--out", str(local), "--jobs", "1", *common)[0] == 0
@@ -125,11 +126,15 @@ def test_gzipped_or_not_one_job_or_two_jsonl_or_parquet_give_the_same_rows(
             url=row["url"],  # the corpus gives the record's URL: links made absolute
             algorithm="cetd-ds",
             threshold_coefficient=0.9,
+            markdown=True,
         )
         assert row["extractor"] == "cetd-ds"
-        assert (row["text"], row["html"]) == (
+        assert list(row) == [*FIELDS, "html", "markdown"]
+        assert expected.markdown
+        assert (row["text"], row["html"], row["markdown"]) == (
             expected.text,
             expected.html,
+            expected.markdown,
         )
 
 
