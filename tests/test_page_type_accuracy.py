@@ -24,7 +24,7 @@ def _outcome(page_type: str, half: str, today: float, gold: float) -> Outcome:
         half=half,
         predicted=page_type,
         confidence=0.9,
-        scores={name: {"BOW": value, "SH": value} for name, value in scores.items()},
+        scores={name: {"BOW": value, "SH": value, "WCXB": value} for name, value in scores.items()},
     )
 
 
@@ -42,6 +42,18 @@ def test_report_gives_per_type_means_and_the_ablation() -> None:
     record = next(line for line in text.splitlines() if line.startswith("| `record_share`"))
     assert "| -0.2000 | listing | 2 | -0.2000 | -0.3000 | -0.1000 |" in record
     assert "| cetd-plus, type forced | 5.0 | 0.25 |" in text
+    assert "| cetd-plus, gold type | 0.800 | this run |" in text
+    assert "| rs-trafilatura | 0.859 | published (dev split, 1,497 pages) |" in text
+
+
+def test_wcxb_metric_counts_words_as_wcxb_does() -> None:
+    # \w+ on lower-cased text: "_" is part of a word, punctuation is not, CJK runs stay whole.
+    assert bench.wcxb_f1("Snake_case, words!", "snake_case words") == 1.0
+    assert bench.wcxb_f1("a b", "a c") == pytest.approx(0.5)
+    assert bench.wcxb_f1("a a b", "a") == pytest.approx(2 * (1 / 3) / (1 + 1 / 3))
+    assert bench.wcxb_f1("東京都", "東京") == 0.0
+    assert bench.wcxb_f1("", "") == 1.0
+    assert bench.wcxb_f1("...", "a") == 0.0
 
 
 def test_write_docs_replaces_only_the_marked_section(
