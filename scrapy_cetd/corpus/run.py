@@ -27,6 +27,7 @@ import sys
 import threading
 import time
 from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from types import FrameType
 from typing import Any
@@ -162,7 +163,9 @@ def run_corpus(
     bar = _progress(progress)
     with _StopOnSignal() as stop, contextlib.ExitStack() as stack:
         stack.callback(bar.close)
-        if jobs == 1 or not todo:
+
+        def in_turn(pool: tuple[ProcessPoolExecutor, int] | None) -> None:
+            """The inputs one after the other (their pages in ``pool``'s workers, if any)."""
             for number, (path, part) in enumerate(todo, 1):
                 bar.set_description_str(f"[{number}/{len(todo)}] {_short(path)}")
                 with contextlib.suppress(Stopped):
@@ -173,9 +176,13 @@ def run_corpus(
                         settings,
                         on_page=bar.update,
                         should_stop=lambda: stop.requested,
+                        pool=pool,
                     )
                 if stop.requested:
                     break
+
+        if jobs == 1 or not todo:
+            in_turn(None)
         else:
             pool, counter, stop_event = start_pool(jobs)
             stack.enter_context(pool)
@@ -194,20 +201,7 @@ def run_corpus(
                     )
                 )
             else:
-                for number, (path, part) in enumerate(todo, 1):
-                    bar.set_description_str(f"[{number}/{len(todo)}] {_short(path)}")
-                    with contextlib.suppress(Stopped):
-                        summaries[path] = write_part(
-                            path,
-                            part,
-                            fmt,
-                            settings,
-                            on_page=bar.update,
-                            should_stop=lambda: stop.requested,
-                            pool=(pool, jobs),
-                        )
-                    if stop.requested:
-                        break
+                in_turn((pool, jobs))
         interrupted = stop.requested and len(summaries) < len(plan)
     filters = settings.filters | ({"dedup": dedup} if dedup else {})
     summary = CorpusSummary(
