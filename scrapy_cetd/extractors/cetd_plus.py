@@ -361,22 +361,21 @@ class CetdPlusExtractor(Extractor):
         """:meth:`view` for a page of type ``kind``, or of the type the classifier finds on the
         visible view (before steps 1 and 2: the page as the classifier was trained on it) when
         ``detect``; the view then follows that type's profile."""
-        view = super().view(tree)
+        profile = None if detect else self.profile_of(kind)
+        view = self._profile_view(tree, profile)
         if isinstance(view, EmptyReason):
             return view
         markup = page_markup(view.elements[0])  # the document viewed, maybe a repaired copy
         counts = count_nodes(view)
         if detect:
             kind = classify_view(tree, view, counts, markup, url)
-        profile = self.profile_of(kind)
-        if self.hidden_panels and self.remove_hidden and profile is not None and profile.hidden:
-            check_deadline("before building the view with its hidden panels")
-            body = viewed_body(tree)
-            if body is None:
-                return FRAMESET
-            view = build_view(body, remove_hidden=False)
-            markup = page_markup(view.elements[0])
-            counts = count_nodes(view)
+            profile = self.profile_of(kind)
+            if self._shows_hidden(profile):  # the type is known only now: view it again
+                view = self._profile_view(tree, profile)
+                if isinstance(view, EmptyReason):
+                    return view
+                markup = page_markup(view.elements[0])  # it holds elements of the viewed copy
+                counts = count_nodes(view)
         if self.fallback_content:
             fallback = _fallback_view(view, counts.chars[0])
             if fallback is not None:
@@ -408,6 +407,21 @@ class CetdPlusExtractor(Extractor):
             profile=profile,
             page_type=kind,
         )
+
+    def _shows_hidden(self, profile: Profile | None) -> bool:
+        """Whether a page that follows ``profile`` is viewed with its hidden panels (step 12)."""
+        return self.hidden_panels and self.remove_hidden and profile is not None and profile.hidden
+
+    def _profile_view(self, tree: etree._Element, profile: Profile | None) -> DomView | EmptyReason:
+        """The visible view of the body, with the hidden panels shown when ``profile`` reads
+        them."""
+        if not self._shows_hidden(profile):
+            return super().view(tree)
+        check_deadline("before building the view with its hidden panels")
+        body = viewed_body(tree)
+        if body is None:
+            return FRAMESET
+        return build_view(body, remove_hidden=False)
 
     def select(self, view: DomView) -> Sequence[Keep] | EmptyReason:
         counts = count_nodes(view)
