@@ -4,8 +4,10 @@ the cetd-plus option that forces the type, and the determinism of training."""
 from __future__ import annotations
 
 import math
+import os
 import pickle
 import random
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -342,3 +344,24 @@ def test_training_is_deterministic() -> None:
     assert first.features[: len(FEATURES)] == FEATURES
     assert "folder:article" in first.features  # a token of ten sites joins the vocabulary
     assert [first.predict(s.features).name for s in samples[:7]] == list(PAGE_TYPES)
+
+
+def test_the_confidence_is_the_same_in_every_process() -> None:
+    """The tokens' weights are summed exactly, so the order of a set (which changes with
+    Python's hash seed from one process to the next) does not change the last digits."""
+    program = (
+        "import sys; sys.path.insert(0, 'tests'); from test_page_types import HAND_MADE;"
+        "from scrapy_cetd import classify_page_type;"
+        "print([repr(classify_page_type(s, url=u).confidence) for s, u in HAND_MADE.values()])"
+    )
+    outputs = {
+        subprocess.run(
+            [sys.executable, "-c", program],
+            env={**os.environ, "PYTHONHASHSEED": str(seed)},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for seed in range(1, 7)
+    }
+    assert len(outputs) == 1

@@ -498,12 +498,13 @@ class PageTypeModel:
             if row is None or not value:
                 continue
             if value == 1.0:
-                tokens.append(row)  # summed below, column by column
+                tokens.append(row)  # summed below, column by column, exactly: in any order
             else:
                 scores = [score + weight * value for score, weight in zip(scores, row, strict=True)]
         if tokens:
             columns = zip(*tokens, strict=True)
-            scores = [score + sum(column) for score, column in zip(scores, columns, strict=True)]
+            sums = [math.fsum(column) for column in columns]
+            scores = [score + total for score, total in zip(scores, sums, strict=True)]
         top = max(scores)
         exps = [math.exp(score - top) for score in scores]
         norm = sum(exps)
