@@ -21,8 +21,10 @@ from scrapy_cetd.page.dom import DomView
 from scrapy_cetd.page.page_types import (
     FEATURES,
     MODEL_PATH,
+    BoostedTrees,
     PageType,
     PageTypeModel,
+    Tree,
     default_model,
     page_features,
 )
@@ -140,6 +142,11 @@ def test_the_model_file_is_small_and_names_its_features() -> None:
     assert len(model.weights) == len(PAGE_TYPES)
     assert all(len(row) == len(model.features) for row in model.weights)
     assert all(scale > 0 for scale in model.scale)
+    assert model.trees is not None and 0 < model.tree_share < 1
+    assert len(model.trees.trees) == len(PAGE_TYPES)
+    used = {name for row in model.trees.trees for tree in row for name in tree.feature if name}
+    assert used <= set(model.features)  # the trees read the regression's features
+    assert PageTypeModel.from_json(model.to_json()) == model
 
 
 def test_a_model_that_is_not_one_is_refused() -> None:
@@ -149,6 +156,39 @@ def test_a_model_that_is_not_one_is_refused() -> None:
     data["classes"] = ["article", "recipe"]
     with pytest.raises(ValueError, match="recipe"):
         PageTypeModel.from_json(data)
+    data = default_model().to_json()
+    data["trees"][0][0][0][2] = 10_000  # a child that is not a node of the tree
+    with pytest.raises(ValueError, match="not one of its nodes after 0"):
+        PageTypeModel.from_json(data)
+    data = default_model().to_json()
+    data["trees"] = data["trees"][:3]
+    with pytest.raises(ValueError, match="3 classes"):
+        PageTypeModel.from_json(data)
+
+
+def test_the_trees_are_averaged_with_the_regression() -> None:
+    """A model of two classes, whose regression says nothing (equal scores) and whose one
+    tree per class sends a page by its ``code_share``: the probabilities are the trees'
+    softmax, weighted by ``tree_share``, and an even split for the rest."""
+    split = Tree(("code_share", None, None), (0.5, 0.0, 0.0), (1, 0, 0), (2, 0, 0), (0, -1, 1))
+    leaf = Tree((None,), (0.0,), (0,), (0,), (0.0,))
+    model = PageTypeModel(
+        classes=("article", "documentation"),
+        features=("code_share",),
+        mean=(0.0,),
+        scale=(1.0,),
+        weights=((0.0,), (0.0,)),
+        bias=(0.0, 0.0),
+        trees=BoostedTrees((0.0, 0.0), ((leaf,), (split,))),
+        tree_share=0.5,
+    )
+    low = 1 / (1 + math.e)  # softmax of (0, -1)
+    prose = model.probabilities({"code_share": 0.1})
+    assert prose["documentation"] == pytest.approx(0.5 * 0.5 + 0.5 * low)
+    code = model.probabilities({"code_share": 0.9})
+    assert code["documentation"] == pytest.approx(0.5 * 0.5 + 0.5 * (1 - low))
+    assert model.probabilities({})["documentation"] == prose["documentation"]  # missing is 0
+    assert PageTypeModel.from_json(model.to_json()) == model
 
 
 def test_forum_features() -> None:
@@ -201,6 +241,30 @@ def test_listing_features() -> None:
         assert features[f"records_with_{part}"] == 1.0
     assert features["rel:next"] == 1.0
     assert features["record_share"] > 0.7
+
+
+def test_link_features() -> None:
+    """Cards that link their picture and their headline to the same page: long linked
+    headings, linked pictures, shared targets; an article's only links are its menu's."""
+    cards = "".join(
+        f"<div class='card'><a href='/stories/{k}'><img src='/i/{k}.jpg' alt=''></a>"
+        f"<h3><a href='/stories/{k}'>A headline long enough to name story number {k}</a></h3>"
+        "<p>Its summary.</p></div>"
+        for k in range(4)
+    )
+    features = features_of(page("Stories", f"<main><h2>Latest</h2>{cards}</main>"))
+    assert features["linked_headings"] == pytest.approx(math.log1p(4))
+    assert features["linked_heading_share"] == pytest.approx(4 / 5)  # the h2 is not a link
+    assert features["linked_media_share"] == 1.0
+    assert features["shared_targets"] == pytest.approx(math.log1p(4))
+    assert features["shared_target_share"] == pytest.approx(8 / 14)  # and the menu's six
+    assert features["long_link_share"] > 0.5
+    assert features["h2"] == pytest.approx(math.log1p(1))
+    assert features["h3"] == pytest.approx(math.log1p(4))
+    story = "<h2>The second part</h2><p>A paragraph of the story, in full sentences.</p>"
+    article = features_of(page("Story", f"<main><article><h1>Story</h1>{story}</article></main>"))
+    assert article["linked_headings"] == article["shared_targets"] == 0.0
+    assert article["long_link_share"] == 0.0
 
 
 def test_an_article_has_no_records_of_paragraphs() -> None:

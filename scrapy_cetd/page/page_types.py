@@ -8,10 +8,11 @@ its repeated siblings form (and whether each record holds a link, an image, a ``
 heading), its navigation trees; and by the tokens it declares or is found under, from a
 vocabulary learned from training pages: schema.org / Open Graph types, ``itemprop`` and
 ``<meta property>`` names, the folders of its URL path and its host's subdomains. A
-multinomial logistic regression over the standardised features (:class:`PageTypeModel`, read
+multinomial logistic regression over the standardised features and small gradient-boosted
+trees over the same features, their probabilities averaged (:class:`PageTypeModel`, read
 from ``page_types_model.json`` beside this module, written by ``python -m benchmarks.page_types
-train``) turns them into a probability per type. Inference is pure Python: a dot product per
-type.
+train``), turn them into a probability per type. Inference is pure Python: a dot product per
+type and a few comparisons per tree.
 """
 
 from __future__ import annotations
@@ -169,6 +170,7 @@ def view_features(
     if view is not None and counts is not None and len(view):
         features.update(_class_tokens(view.elements[0]))
         features.update(_body_features(view, counts))
+        features.update(_link_features(view, counts))
     check_deadline("after reading the page type's features")
     return features
 
@@ -338,6 +340,55 @@ def _record_features(view: DomView, counts: NodeCounts, total: int) -> dict[str,
     return features
 
 
+LONG_LINK_CHARS = 30
+"""A link with this many characters of text or more names an item (a story's headline, a
+product's name), not a place of the site's menus."""
+
+_SUBHEADINGS = HEADINGS - {"h1"}
+
+
+def _link_features(view: DomView, counts: NodeCounts) -> dict[str, float]:
+    """What the links of the visible body ``view`` (whose counts are ``counts``) point at and
+    hold: the share of the text in long links (:data:`LONG_LINK_CHARS`), the characters per
+    link, the share of the subheadings that are links and of the images inside links (an index
+    of items, each a linked title and a linked picture), the targets that two links or more
+    share and the share of the links that point at them (a card links its picture and its
+    title to the same page), and the subheadings by level."""
+    tags, chars, link_chars, in_link = view.tags, counts.chars, counts.link_chars, view.in_link
+    elements = view.elements
+    total = chars[0]
+    link_text: list[int] = []
+    targets: Counter[str] = Counter()
+    headings = linked_headings = media = linked_media = 0
+    levels: Counter[str] = Counter()
+    for i, tag in enumerate(tags):
+        if tag == "a":
+            link_text.append(chars[i])
+            href = elements[i].get("href")
+            if href:
+                targets[href.strip()] += 1
+        elif tag in _SUBHEADINGS:
+            headings += 1
+            levels[tag] += 1
+            linked_headings += bool(chars[i]) and 2 * link_chars[i] >= chars[i]
+        elif tag in MEDIA:
+            media += 1
+            linked_media += in_link[i]
+    shared = [n for n in targets.values() if n >= 2]
+    return {
+        "long_link_share": _share(sum(n for n in link_text if n >= LONG_LINK_CHARS), total),
+        "chars_per_link": _log(sum(link_text) / len(link_text)) if link_text else 0.0,
+        "linked_headings": _log(linked_headings),
+        "linked_heading_share": _share(linked_headings, headings),
+        "linked_media_share": _share(linked_media, media),
+        "shared_targets": _log(len(shared)),
+        "shared_target_share": _share(sum(shared), sum(targets.values())),
+        "h2": _log(levels["h2"]),
+        "h3": _log(levels["h3"]),
+        "h4_to_h6": _log(levels["h4"] + levels["h5"] + levels["h6"]),
+    }
+
+
 _RECORD_PARTS = {
     _LINK: "link",
     _MEDIA: "media",
@@ -364,6 +415,8 @@ FEATURES = (
     *("records_with_field", "records_with_paragraph", "records_with_quote", "records_with_price"),
     *("url_depth", "url_slug_words", "url_numeric", "url_query", "url_root"),
     *("declares_article", "declares_discussion", "declares_other"),
+    *("long_link_share", "chars_per_link", "linked_headings", "linked_heading_share"),
+    *("linked_media_share", "shared_targets", "shared_target_share", "h2", "h3", "h4_to_h6"),
 )
 """The names of the numeric features, in a fixed order."""
 
@@ -456,8 +509,123 @@ def _markup_tokens(tree: etree._Element, markup: PageMarkup) -> dict[str, float]
 
 
 @dataclass(frozen=True)
+class Tree:
+    """One regression tree, its nodes in flat lists (node 0 is the root): an inner node ``i``
+    sends a page to ``left[i]`` when its feature ``feature[i]`` is at most ``threshold[i]``
+    (a feature the page lacks counts as 0), else to ``right[i]``; a leaf (``feature[i]`` is
+    ``None``) adds ``value[i]`` to its class's score."""
+
+    feature: tuple[str | None, ...]
+    threshold: tuple[float, ...]
+    left: tuple[int, ...]
+    right: tuple[int, ...]
+    value: tuple[float, ...]
+
+    def to_json(self) -> list[list[Any]]:
+        """The nodes, each ``[feature, threshold, left, right]`` or ``[value]`` for a leaf."""
+        return [
+            [name, self.threshold[i], self.left[i], self.right[i]] if name else [self.value[i]]
+            for i, name in enumerate(self.feature)
+        ]
+
+    @classmethod
+    def from_json(cls, nodes: Sequence[Sequence[Any]]) -> Tree:
+        """The tree :meth:`to_json` wrote; a ``ValueError`` when a node's child is not a node
+        after it (which also rules out a loop)."""
+        feature: list[str | None] = []
+        threshold, values = [], []
+        left, right = [], []
+        for i, node in enumerate(nodes):
+            split = len(node) == 4
+            children = (int(node[2]), int(node[3])) if split else (0, 0)
+            if split and not all(i < child < len(nodes) for child in children):
+                raise ValueError(f"a tree's child is not one of its nodes after {i}: {children}")
+            feature.append(str(node[0]) if split else None)
+            threshold.append(float(node[1]) if split else 0.0)
+            values.append(0.0 if split else float(node[0]))
+            left.append(children[0])
+            right.append(children[1])
+        if not nodes:
+            raise ValueError("a tree without nodes")
+        return cls(tuple(feature), tuple(threshold), tuple(left), tuple(right), tuple(values))
+
+
+@dataclass(frozen=True)
+class BoostedTrees:
+    """Gradient-boosted trees for several classes: a class's score is ``baseline[k]`` plus the
+    leaf values of the trees of ``classes[k]``; a softmax over the scores gives the
+    probabilities. The trees read the features as they are (no standardisation), and split
+    on whichever features, numbers or tokens, separate the types best: they catch what a
+    linear model cannot (a combination of signals, a threshold)."""
+
+    baseline: tuple[float, ...]
+    trees: tuple[tuple[Tree, ...], ...]
+    """``trees[k]``: the trees of class ``k``, in the order they were fitted."""
+
+    _inputs: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    _nodes: tuple[tuple[int, ...], tuple[float, ...], tuple[int, ...], tuple[int, ...]] = field(
+        init=False, repr=False, compare=False
+    )
+    _values: tuple[float, ...] = field(init=False, repr=False, compare=False)
+    _roots: tuple[tuple[int, int], ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        """Lay all the trees' nodes end to end in flat lists, their features as indices into
+        the features the trees read (:attr:`_inputs`), so that a page is read once per
+        feature and each tree is a few steps of one loop, without a call."""
+        inputs = sorted({name for row in self.trees for t in row for name in t.feature if name})
+        index = {name: j for j, name in enumerate(inputs)}
+        feature: list[int] = []
+        threshold: list[float] = []
+        left: list[int] = []
+        right: list[int] = []
+        values: list[float] = []
+        roots = []
+        for k, row in enumerate(self.trees):
+            for tree in row:
+                start = len(feature)
+                roots.append((k, start))
+                for i, name in enumerate(tree.feature):
+                    feature.append(index[name] if name else -1)
+                    threshold.append(tree.threshold[i])
+                    left.append(start + tree.left[i])
+                    right.append(start + tree.right[i])
+                    values.append(tree.value[i])
+        object.__setattr__(self, "_inputs", tuple(inputs))
+        nodes = (tuple(feature), tuple(threshold), tuple(left), tuple(right))
+        object.__setattr__(self, "_nodes", nodes)
+        object.__setattr__(self, "_values", tuple(values))
+        object.__setattr__(self, "_roots", tuple(roots))
+
+    def probabilities(self, features: Mapping[str, float]) -> list[float]:
+        """The probability of each class, in the order of :attr:`trees`."""
+        get = features.get
+        read = [get(name, 0.0) for name in self._inputs]
+        feature, threshold, left, right = self._nodes
+        values = self._values
+        scores = list(self.baseline)
+        for k, root in self._roots:
+            node = root
+            at = feature[node]
+            while at >= 0:
+                node = left[node] if read[at] <= threshold[node] else right[node]
+                at = feature[node]
+            scores[k] += values[node]
+        return _softmax(scores)
+
+
+def _softmax(scores: Sequence[float]) -> list[float]:
+    top = max(scores)
+    exps = [math.exp(score - top) for score in scores]
+    norm = sum(exps)
+    return [e / norm for e in exps]
+
+
+@dataclass(frozen=True)
 class PageTypeModel:
-    """A multinomial logistic regression over standardised features.
+    """A multinomial logistic regression over standardised features, and optionally
+    gradient-boosted trees over the same features, whose probabilities are averaged with the
+    regression's (``tree_share`` of the trees', the rest the regression's).
 
     ``features`` names the inputs (a numeric feature of :data:`FEATURES` or a token), and
     ``mean`` and ``scale`` standardise each; ``weights[k]`` and ``bias[k]`` score
@@ -470,6 +638,8 @@ class PageTypeModel:
     scale: tuple[float, ...]
     weights: tuple[tuple[float, ...], ...]
     bias: tuple[float, ...]
+    trees: BoostedTrees | None = None
+    tree_share: float = 0.0
 
     _constant: tuple[float, ...] = field(init=False, repr=False, compare=False)
     _scaled: dict[str, tuple[float, ...]] = field(init=False, repr=False, compare=False)
@@ -505,10 +675,12 @@ class PageTypeModel:
             columns = zip(*tokens, strict=True)
             sums = [math.fsum(column) for column in columns]
             scores = [score + total for score, total in zip(scores, sums, strict=True)]
-        top = max(scores)
-        exps = [math.exp(score - top) for score in scores]
-        norm = sum(exps)
-        return {name: e / norm for name, e in zip(self.classes, exps, strict=True)}
+        linear = _softmax(scores)
+        if self.trees is not None:
+            share = self.tree_share
+            trees = self.trees.probabilities(features)
+            linear = [(1 - share) * p + share * q for p, q in zip(linear, trees, strict=True)]
+        return dict(zip(self.classes, linear, strict=True))
 
     def predict(self, features: Mapping[str, float]) -> PageType:
         """The most probable type (the first of :attr:`classes` on a tie) and its
@@ -534,6 +706,17 @@ class PageTypeModel:
                 }
                 for j, name in enumerate(self.features)
             ],
+            **self._trees_json(),
+        }
+
+    def _trees_json(self) -> dict[str, Any]:
+        """The trees' part of :meth:`to_json`: their share, each class's baseline and trees."""
+        if self.trees is None:
+            return {}
+        return {
+            "tree_share": self.tree_share,
+            "tree_baseline": list(self.trees.baseline),
+            "trees": [[tree.to_json() for tree in trees] for trees in self.trees.trees],
         }
 
     @classmethod
@@ -541,6 +724,12 @@ class PageTypeModel:
         """The model :meth:`to_json` wrote; a ``ValueError`` when ``data`` is not one."""
         try:
             classes = tuple(str(kind) for kind in data["classes"])
+        except (KeyError, TypeError) as exc:
+            raise ValueError(f"not a page-type model: {exc!r}") from exc
+        unknown = set(classes) - set(PAGE_TYPES)
+        if unknown or not classes:
+            raise ValueError(f"not a page-type model: classes {sorted(unknown) or 'missing'}")
+        try:
             rows = data["features"]
             model = cls(
                 classes=classes,
@@ -551,13 +740,23 @@ class PageTypeModel:
                     tuple(float(row["weights"][k]) for row in rows) for k in range(len(classes))
                 ),
                 bias=tuple(float(data["bias"][k]) for k in range(len(classes))),
+                trees=_trees_from_json(data, len(classes)),
+                tree_share=float(data.get("tree_share", 0.0)),
             )
         except (KeyError, IndexError, TypeError, ValueError) as exc:
             raise ValueError(f"not a page-type model: {exc!r}") from exc
-        unknown = set(classes) - set(PAGE_TYPES)
-        if unknown or not classes:
-            raise ValueError(f"not a page-type model: classes {sorted(unknown) or 'missing'}")
         return model
+
+
+def _trees_from_json(data: Mapping[str, Any], classes: int) -> BoostedTrees | None:
+    """The trees :meth:`PageTypeModel.to_json` wrote, ``None`` when it wrote none."""
+    if "trees" not in data:
+        return None
+    trees = tuple(tuple(map(Tree.from_json, row)) for row in data["trees"])
+    baseline = tuple(float(value) for value in data["tree_baseline"])
+    if len(trees) != classes or len(baseline) != classes:
+        raise ValueError(f"trees and baselines for {len(trees)} classes, not {classes}")
+    return BoostedTrees(baseline, trees)
 
 
 @cache
