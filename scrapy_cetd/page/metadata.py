@@ -321,7 +321,9 @@ class _Reader:
         if declared is None:
             locale = self._first_meta(("og:locale",))
             declared = _language_tag(locale.replace("_", "-") if locale else None)
-        identified = _identify_language(text) if text else None
+        identified = None
+        if text and (declared is None or len(text) >= _MIN_OVERRULE):
+            identified = _identify_language(text)  # too short a text cannot overrule: not read
         if identified is None:
             return declared
         if declared is None:
