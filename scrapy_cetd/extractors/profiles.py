@@ -336,7 +336,9 @@ def with_declared_description(result: ExtractionResult, root: etree._Element) ->
         return result
     if not result.text:
         return ExtractionResult(text=added_text, html=added_html, algorithm=result.algorithm)
-    end = result.html.rfind("</")
+    end = result.html.rfind("</")  # inside the content's root, before its end tag
+    if end < 0:
+        end = len(result.html)
     return replace(
         result,
         text=f"{result.text}\n{added_text}",

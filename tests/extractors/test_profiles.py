@@ -258,6 +258,19 @@ def test_product_description_declared_in_json_ld_joins_when_not_shown() -> None:
     assert "Thrown by hand" not in _text(page, None)
 
 
+def test_a_declared_description_is_the_content_when_nothing_else_is() -> None:
+    page = (
+        f"<html><head>{DECLARED}</head><body>"
+        '<nav><a href="/">Home</a> <a href="/mugs">All our mugs, cups and saucers</a></nav>'
+        '<div class="reviews"><p>Lovely mug, five stars.</p></div></body></html>'
+    )
+    result = extract(page, page_type="product")
+    assert result.text == "Thrown by hand in our studio.\nEach mug is glazed twice & fired."
+    assert result.reason is None
+    assert result.html.startswith("<div><p>Thrown by hand")
+    assert not extract(page, page_type="product", declared_description=False).text
+
+
 def test_a_shown_description_is_not_added_again() -> None:
     page = PRODUCT.replace(
         "<html>",
