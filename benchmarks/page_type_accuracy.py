@@ -105,10 +105,11 @@ ABLATIONS: Mapping[str, Mapping[str, Any]] = {
     "profile_confidence 0.5 -> 0": {"profile_confidence": 0.0},
     "profile_confidence 0.5 -> 0.8": {"profile_confidence": 0.8},
 }
-THRESHOLDS = frozenset(name for name in ABLATIONS if name.startswith("profile_confidence"))
-"""The ablations that move the confidence threshold: run with the classifier's type."""
 """The steps of the profiles, each turned off (or the threshold moved) alone: option values of
 cetd-plus by name."""
+
+THRESHOLDS = frozenset(name for name in ABLATIONS if name.startswith("profile_confidence"))
+"""The ablations that move the confidence threshold: run with the classifier's type."""
 
 PREDICTIONS = Path("benchmarks", "results", "tmp", "page-types-out-of-fold.json")
 """Where the out-of-fold page types are kept between runs (not committed)."""
