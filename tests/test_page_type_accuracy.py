@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks import page_type_accuracy as bench
 from benchmarks.page_type_accuracy import ABLATIONS, Outcome, report, site_half
+from benchmarks.peers import PEERS
 
 
 def _outcome(page_type: str, half: str, today: float, gold: float) -> Outcome:
@@ -85,7 +87,7 @@ def test_peer_outputs_are_cached_by_version(
 ) -> None:
     calls: list[str] = []
 
-    def make() -> bench.Callable[[str], str]:
+    def make() -> Callable[[str], str]:
         def run(html: str) -> str:
             calls.append(html)
             if "fail" in html:
@@ -102,9 +104,9 @@ def test_peer_outputs_are_cached_by_version(
         def page(self, page_id: str) -> Page:
             return Page(page_id)
 
-    peer = bench.PEERS["goose3"]
+    peer = PEERS["goose3"]
     fake = type(peer)(peer.name, peer.module, peer.distribution, make, peer.call)
-    monkeypatch.setitem(bench.PEERS, "goose3", fake)
+    monkeypatch.setitem(PEERS, "goose3", fake)
     monkeypatch.setattr(bench, "CACHE", tmp_path / "trafilatura-wcxb.json")
     monkeypatch.setattr(bench, "decoded_text", lambda page: page.text)
     pages = [("d/ok", Dataset(), "ok"), ("d/fail", Dataset(), "fail")]
