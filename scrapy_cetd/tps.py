@@ -133,8 +133,8 @@ class TpsOptions:
     alone keeps the main content and lets the search cut the rest."""
     complete_records: bool = True
     """Not in the paper. Where ``cetd-plus``'s main block has text in :data:`MIN_RECORDS` or
-    more records of one list (siblings alike in tag and ``class``, as ``cetd-plus`` reads a
-    list's records), those records are kept whole: the title link and the image of each
+    more records of one list (siblings with the same tag path: tag, classes and style), those
+    records are kept whole: the title link and the image of each
     product card beside the description and price the extractor chose. The record of an
     element is its closest ancestor-or-self that has such siblings."""
     keep_heading: bool = True
@@ -479,7 +479,7 @@ def _search(
             if selected:
                 modes[i] = _KEEP
     if main is not None and options.complete_records:
-        _complete_records(view, main, own_text, modes)
+        _complete_records(view, codes, main, own_text, modes)
     if options.keep_heading:
         _keep_heading(view, counts.chars, modes)
     if options.main_landmark_share is not None:
@@ -869,15 +869,21 @@ def _remove_widgets(view: DomView, chars: Sequence[int], modes: list[int]) -> No
 
 
 def _complete_records(
-    view: DomView, main: Sequence[bool], own_text: Sequence[int], modes: list[int]
+    view: DomView,
+    codes: Sequence[int],
+    main: Sequence[bool],
+    own_text: Sequence[int],
+    modes: list[int],
 ) -> None:
     """Keep whole the records that hold text of the main block (``main``; ``own_text``, the
     characters each element owns), in the lists where :data:`MIN_RECORDS` or more of them do
-    (:attr:`TpsOptions.complete_records`). One pass counts each element's siblings alike,
-    one finds each element's record, one groups the records by list: linear in the view."""
-    size, tags, parent, elements = len(view), view.tags, view.parent, view.elements
-    keys = [(parent[i], tags[i], elements[i].get("class") or "") for i in range(size)]
-    alike: dict[tuple[int, str, str], int] = {}  # a list's key -> its records
+    (:attr:`TpsOptions.complete_records`). The records of a list are siblings with the same
+    tag path (``codes``, :func:`tag_path_sequence`: the same tag, classes and style). One pass
+    counts each element's siblings alike, one finds each element's record, one groups the
+    records by list: linear in the view."""
+    size, parent = len(view), view.parent
+    keys = [(parent[i], codes[i]) for i in range(size)]
+    alike: dict[tuple[int, int], int] = {}  # a list's key -> its records
     for key in keys[1:]:
         alike[key] = alike.get(key, 0) + 1
     record = [-1] * size
@@ -885,7 +891,7 @@ def _complete_records(
         if i & _CHECK_EVERY == _CHECK_EVERY:
             check_deadline("completing the records")
         record[i] = i if alike[keys[i]] >= MIN_RECORDS else record[parent[i]]
-    lists: dict[tuple[int, str, str], set[int]] = {}
+    lists: dict[tuple[int, int], set[int]] = {}
     for i in range(size):
         r = record[i]
         if main[i] and own_text[i] and r >= 0:
@@ -900,16 +906,23 @@ def _complete_records(
             modes[i] = _KEEP
 
 
+def _subtree_end(view: DomView, root: int) -> int:
+    """One past the last element of ``root``'s subtree: a subtree is a run of the preorder,
+    the elements after ``root`` deeper than it."""
+    depth, end = view.depth, root + 1
+    while end < len(view) and depth[end] > depth[root]:
+        end += 1
+    return end
+
+
 def _keep_heading(view: DomView, chars: Sequence[int], modes: list[int]) -> None:
     """Keep the first ``<h1>`` of ``view`` that holds text (``chars``, the view's
     :func:`count_nodes` characters) with its subtree."""
     tags = view.tags
     heading = next((i for i in range(len(view)) if tags[i] == "h1" and chars[i]), None)
-    if heading is None:
-        return
-    for i, inside in enumerate(within(view, [i == heading for i in range(len(view))])):
-        if inside:
-            modes[i] = _KEEP
+    if heading is not None:
+        end = _subtree_end(view, heading)
+        modes[heading:end] = [_KEEP] * (end - heading)
 
 
 def _bound_to_main_landmark(
@@ -920,38 +933,40 @@ def _bound_to_main_landmark(
     landmark = main_landmark(view, chars, share)
     if landmark is None:
         return
-    inside = within(view, [i == landmark for i in range(len(view))])
-    for i, kept in enumerate(inside):
-        if not kept:
-            modes[i] = _DROP
+    end = _subtree_end(view, landmark)
+    modes[:landmark] = [_DROP] * landmark
+    modes[end:] = [_DROP] * (len(modes) - end)
 
 
-def _role(element: etree._Element) -> str:
-    """The first token of ``element``'s ``role``, lower-cased (WAI-ARIA 1.2 §7.1: the first
+def _roles(view: DomView) -> list[str]:
+    """The first token of each element's ``role``, lower-cased (WAI-ARIA 1.2 §7.1: the first
     token that names a role is the role); ``""`` without one."""
-    tokens = (element.get("role") or "").split()
-    return tokens[0].lower() if tokens else ""
+    roles = []
+    for element in view.elements:
+        role = element.get("role")
+        tokens = role.split() if role else ()
+        roles.append(tokens[0].lower() if tokens else "")
+    return roles
 
 
 def _remove_buttons(view: DomView, modes: list[int]) -> None:
     """Drop the buttons (``<button>``, ``role="button"``) with their subtrees, but those inside
     or around a heading (``h1``-``h6``, ``role="heading"``): an accordion's headers."""
-    tags, elements = view.tags, view.elements
-    headings = [
-        tag in HEADING_TAGS or _role(elements[i]) == "heading" for i, tag in enumerate(tags)
-    ]
+    tags, roles = view.tags, _roles(view)
+    buttons = [tag == "button" or roles[i] == "button" for i, tag in enumerate(tags)]
+    if not any(buttons):
+        return
+    headings = [tag in HEADING_TAGS or roles[i] == "heading" for i, tag in enumerate(tags)]
     in_heading, around_heading = within(view, headings), ancestors_of(view, headings)
-    buttons = within(
+    dropped = within(
         view,
         [
-            (tag == "button" or _role(elements[i]) == "button")
-            and not in_heading[i]
-            and not around_heading[i]
-            for i, tag in enumerate(tags)
+            button and not in_heading[i] and not around_heading[i]
+            for i, button in enumerate(buttons)
         ],
     )
     for i in range(1, len(view)):
-        if buttons[i]:
+        if dropped[i]:
             modes[i] = _DROP
 
 
