@@ -13,7 +13,7 @@ from benchmarks import tps
 from scrapy_cetd.tps import TpsOptions
 
 
-def result(config: str, page_type: str, **figures: float) -> tps.PageResult:
+def result(config: str, page_type: str, **figures: int) -> tps.PageResult:
     values = {"nodes": 100, "kept": 50, "held_before": 10, "held_after": 10, **figures}
     return tps.PageResult(
         config=config,
@@ -29,7 +29,6 @@ def result(config: str, page_type: str, **figures: float) -> tps.PageResult:
         held_before=values["held_before"],
         held_after=values["held_after"],
         half=values.get("half", 0),
-        seconds=values.get("seconds", 0.0),
     )
 
 
