@@ -110,6 +110,7 @@ class CetdExtractor(BaseExtractor):  # type: ignore[misc]  # datatrove is untype
                 max_body_size=self.max_bytes,
                 max_nodes=self.max_nodes,
                 time_budget=self.timeout,
+                html=False,
                 metadata=self.metadata,
                 **self.options,
             )
