@@ -23,7 +23,7 @@ from scrapy_cetd.limits import (
     TreeExtractor,
 )
 from scrapy_cetd.page.metadata import load_libraries, page_metadata
-from scrapy_cetd.page.output import document_base, finish_html
+from scrapy_cetd.page.output import document_base, finish_html, text_only
 from scrapy_cetd.page.page_types import PageType, classify_tree
 from scrapy_cetd.page.parse import Source, decoding_notes, html_response, response_tree
 from scrapy_cetd.result import ExtractionResult, sanitize
@@ -38,7 +38,8 @@ class Outputs:
 
     html: bool = True
     """Fill :attr:`~scrapy_cetd.result.ExtractionResult.html`; without it the HTML is left
-    ``""``, neither cleaned nor finished (the text is the same)."""
+    ``""``, and neither written (:func:`~scrapy_cetd.page.output.text_only`) nor finished,
+    unless the Markdown needs it (the text is the same)."""
     metadata: bool = False
     """Fill :attr:`~scrapy_cetd.result.ExtractionResult.metadata`."""
     markdown: bool = False
@@ -73,11 +74,15 @@ class CompletingExtractor:
 
     def extract(self, tree: etree._Element, *, url: str | None = None) -> ExtractionResult:
         """``extractor.extract(tree, url=url)`` with the outputs added."""
-        result = self.extractor.extract(tree, url=url)
+        outputs = self.outputs
+        if outputs.html or outputs.markdown:
+            result = self.extractor.extract(tree, url=url)
+        else:  # nothing reads the HTML: not written, and dropped if an extractor writes its own
+            with text_only():
+                result = self.extractor.extract(tree, url=url)
         if not isinstance(result, ExtractionResult):
             return result  # Limits.extract names the mistake
-        outputs = self.outputs
-        if not (outputs.html or outputs.markdown):  # nothing reads the HTML: drop it now
+        if not (outputs.html or outputs.markdown):
             result = replace(result, html="")
         result = sanitize(result)
         try:
@@ -153,10 +158,10 @@ def extract(
     ``html`` (and of the Markdown) are absolute against ``url`` and the page's ``<base href>``;
     ``clean_html=True`` keeps only the attributes that carry meaning (``href``, ``src``,
     ``alt``, ``colspan``, ``lang``...; no ``class``, ``style``, ``id`` or ``data-*``). With
-    ``html=False`` the result's ``html`` is ``""``: for a text-only corpus, whose HTML would
-    only be finished (links made absolute, control characters removed) to be thrown away;
-    ``clean_html=True`` then raises :class:`ValueError`. The text is the same whatever these
-    options.
+    ``html=False`` the result's ``html`` is ``""``, and the HTML is neither written nor
+    finished: for a text-only corpus, which would throw it away (``clean_html=True`` then
+    raises :class:`ValueError`; ``markdown=True`` still writes the Markdown). The text is the
+    same whatever these options.
     """
     start = time.monotonic()
     extractor = CompletingExtractor(
