@@ -2856,3 +2856,36 @@ cdef set _class_words(_Element root):
                     add_words(words, <bytes>value, len(value))
         node = next_in_subtree(node, c_root)
     return words.found
+
+
+def weighted_sums(start, rows, values):
+    """:func:`scrapy_cetd.page.page_types.weighted_sums`: ``start[k] + rows[0][k] * values[0] +
+    rows[1][k] * values[1] ...``, each product rounded, then added, one row after the other, as
+    Python's floats are; ``None`` for lists of anything but floats or of unequal lengths."""
+    if type(start) is not list or type(rows) is not list or type(values) is not list:
+        return None
+    cdef Py_ssize_t size = len(start)
+    if len(values) != len(rows):
+        return None
+    cdef double* sums = <double*>PyMem_Malloc(max(size, 1) * sizeof(double))
+    cdef double value
+    if sums is NULL:
+        raise MemoryError()
+    try:
+        load_floats(start, sums, size)
+        for r in range(len(rows)):
+            row = rows[r]
+            factor = values[r]
+            if type(row) is not tuple or len(<tuple>row) != size or type(factor) is not float:
+                return None
+            value = <double>factor
+            for k in range(size):
+                weight = (<tuple>row)[k]
+                if type(weight) is not float:
+                    return None
+                sums[k] = sums[k] + <double>weight * value
+        return [sums[k] for k in range(size)]
+    except NotHandledError:
+        return None
+    finally:
+        PyMem_Free(sums)

@@ -649,8 +649,7 @@ class PageTypeModel:
     def probabilities(self, features: Mapping[str, float]) -> dict[str, float]:
         """The probability of each class for a page with ``features``."""
         scaled = self._scaled
-        scores = list(self._constant)
-        tokens = []
+        rows, values, tokens = [], [], []
         for name, value in features.items():
             row = scaled.get(name)
             if row is None or not value:
@@ -658,7 +657,9 @@ class PageTypeModel:
             if value == 1.0:
                 tokens.append(row)  # summed below, column by column, exactly: in any order
             else:
-                scores = [score + weight * value for score, weight in zip(scores, row, strict=True)]
+                rows.append(row)
+                values.append(value)
+        scores = weighted_sums(list(self._constant), rows, values)
         if tokens:
             columns = zip(*tokens, strict=True)
             sums = [math.fsum(column) for column in columns]
@@ -716,6 +717,18 @@ class PageTypeModel:
         if unknown or not classes:
             raise ValueError(f"not a page-type model: classes {sorted(unknown) or 'missing'}")
         return model
+
+
+@accel.twin(accel.compiled.weighted_sums)
+def weighted_sums(
+    start: list[float], rows: list[tuple[float, ...]], values: list[float]
+) -> list[float]:
+    """``start`` plus each row times its value, added one row after the other (the order the
+    sums are rounded in), in pure Python: the reference the compiled pass reproduces."""
+    sums = start
+    for row, value in zip(rows, values, strict=True):
+        sums = [total + weight * value for total, weight in zip(sums, row, strict=True)]
+    return list(sums)
 
 
 @cache

@@ -441,6 +441,10 @@ def test_compiled_functions_decline_what_they_do_not_handle() -> None:
         changed[position] = wrong
         assert COMPILED.body_counts(*changed) is None, position
     assert COMPILED.class_words(not_an_element) is None
+    assert COMPILED.weighted_sums([0.5], [(1.0,)], [2.0]) == [2.5]
+    assert COMPILED.weighted_sums([0.5], [(1.0,)], [2]) is None
+    assert COMPILED.weighted_sums([0.5], [(1.0, 2.0)], [2.0]) is None
+    assert COMPILED.weighted_sums([0.5], [[1.0]], [2.0]) is None
 
 
 def test_input_tree_is_unchanged() -> None:
@@ -795,6 +799,11 @@ ARGUMENTS: dict[str, Callable[[Case], tuple[Any, ...]]] = {
         c.counts.run_chars,
     ),
     "class_words": lambda c: (c.body,),
+    "weighted_sums": lambda c: (
+        [0.5, -1.25, 3.0],
+        [(value, -value / 3, value * 1e-9) for value in c.values],
+        [c.ratio + value for value in c.values],
+    ),
     "drop_link_blocks": lambda c: (
         c.view.parent,
         c.view.tags,
