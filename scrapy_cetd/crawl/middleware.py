@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from scrapy.http import HtmlResponse, Response
 from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
+from scrapy.spiders import CrawlSpider
 
 from scrapy_cetd.crawl.linking import ItemResponseLinks
 from scrapy_cetd.crawl.settings import DONT_CETD_META_KEY, disabled, read_settings
@@ -68,7 +69,9 @@ def dont_cetd(callback: _CallbackT) -> _CallbackT:
                 yield {"title": record.css("a::text").get()}
 
     The mark is read from the request's callback (``spider.parse`` when it names none),
-    wherever the request was made. Returns ``callback`` itself.
+    wherever the request was made, and from the callback of a
+    :class:`~scrapy.spiders.CrawlSpider` rule (``Rule(extractor, callback="parse_listing")``).
+    Returns ``callback`` itself.
     """
     setattr(callback, _DONT_CETD_ATTRIBUTE, True)
     return callback
@@ -76,10 +79,21 @@ def dont_cetd(callback: _CallbackT) -> _CallbackT:
 
 def _marked(request: Request, spider: Spider) -> bool:
     """Whether the callback of ``request`` (``spider.parse`` when it names none) is marked
-    with :func:`dont_cetd`."""
+    with :func:`dont_cetd`.
+
+    A :class:`~scrapy.spiders.CrawlSpider` sends the requests of its rules to one internal
+    callback, which hands the response to the rule's own; the mark is read from that rule's
+    callback (the rule's index is in ``meta["rule"]``, where the spider puts it)."""
     callback: Any = request.callback
     if callback is None:
         callback = getattr(spider, "parse", None)
+    if (
+        isinstance(spider, CrawlSpider)
+        and getattr(callback, "__func__", None) is CrawlSpider._callback
+    ):
+        rule = request.meta.get("rule")
+        if isinstance(rule, int) and 0 <= rule < len(spider._rules):
+            callback = spider._rules[rule].callback
     return bool(getattr(getattr(callback, "__func__", callback), _DONT_CETD_ATTRIBUTE, False))
 
 

@@ -391,3 +391,36 @@ def test_a_callback_marked_dont_cetd_yields_records_without_the_pages_content(
     assert len(records) == len(ARTICLES)
     assert all(item["main_content_text"] == records[0]["main_content_text"] for item in records)
     assert "a1.html" in records[0]["main_content_text"]
+
+
+class RulesSpider(scrapy.spiders.CrawlSpider):
+    """A CrawlSpider whose one rule sends each article to ``parse_records``, a callback
+    marked with :func:`scrapy_cetd.dont_cetd` that yields two record items per page."""
+
+    name = "rules"
+    rules = (
+        scrapy.spiders.Rule(
+            scrapy.linkextractors.LinkExtractor(allow=r"/a\d\.html$"), callback="parse_records"
+        ),
+    )
+
+    def __init__(self, base: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.base = base
+
+    async def start(self) -> AsyncIterator[Any]:
+        yield scrapy.Request(self.base + "index.html")
+
+    @scrapy_cetd.dont_cetd
+    def parse_records(self, response: Response) -> Iterator[dict[str, Any]]:
+        for part in ("first", "second"):
+            yield {"record": part, "url": response.url}
+
+
+def test_the_mark_reaches_the_callback_of_a_crawlspider_rule(site: tuple[Path, str]) -> None:
+    _, base = site
+    result = crawl(make_crawler(RulesSpider, {"ADDONS": {"scrapy_cetd.Addon": 100}}), base=base)
+    assert len(result.items) == 2 * len(ARTICLES)
+    assert not [item for item in result.items if "main_content_text" in item]
+    assert result.stats["cetd/item_skipped_count/dont_cetd"] == 2 * len(ARTICLES)
+    assert result.stats["cetd/response_skipped_count/dont_cetd"] == len(ARTICLES)
