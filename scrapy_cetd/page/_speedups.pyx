@@ -1,6 +1,7 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False
 """Compiled versions of the per-page passes of :mod:`scrapy_cetd.page` (``dom``, ``density``,
-``flags``, ``output``, ``page_types``) and of the extractors ``cetd``, ``furniture`` and ``cetd_plus``.
+``flags``, ``output``, ``page_types``) and of the extractors ``cetd``, ``furniture`` and
+``cetd_plus``.
 
 Each function has a pure-Python reference with the same parameters, registered beside it with
 :func:`scrapy_cetd.page.accel.twin`; ``_speedups.pyi`` declares them all. Each returns exactly

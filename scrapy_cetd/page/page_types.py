@@ -10,8 +10,10 @@ vocabulary learned from training pages: schema.org / Open Graph types, ``itempro
 ``<meta property>`` names, the folders of its URL path and its host's subdomains. A
 multinomial logistic regression over the standardised features (:class:`PageTypeModel`, read
 from ``page_types_model.json`` beside this module, written by ``python -m benchmarks.page_types
-train``) turns them into a probability per type. Inference is pure Python: a dot product per
-type.
+train``) turns them into a probability per type: a dot product per type. The body's counts,
+the class names' words and the dot products' numeric part come from compiled passes of
+:mod:`scrapy_cetd.page.accel` when it is built (:func:`body_counts`, :func:`class_words`,
+:func:`weighted_sums`, each with its pure-Python reference).
 """
 
 from __future__ import annotations
