@@ -444,7 +444,8 @@ def test_compiled_functions_decline_what_they_do_not_handle() -> None:
     assert COMPILED.weighted_sums([0.5], [(1.0,)], [2.0]) == [2.5]
     assert COMPILED.weighted_sums([0.5], [(1.0,)], [2]) is None
     assert COMPILED.weighted_sums([0.5], [(1.0, 2.0)], [2.0]) is None
-    assert COMPILED.weighted_sums([0.5], [[1.0]], [2.0]) is None
+    row_as_list: Any = [[1.0]]
+    assert COMPILED.weighted_sums([0.5], row_as_list, [2.0]) is None
 
 
 def test_input_tree_is_unchanged() -> None:
