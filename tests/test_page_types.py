@@ -232,13 +232,14 @@ def test_classify_accepts_bytes_and_trees_and_leaves_the_tree_alone() -> None:
         classify_page_type(b"")
 
 
-def test_cetd_plus_gives_the_type_when_asked_and_other_algorithms_none() -> None:
+def test_cetd_plus_gives_the_type_by_default_and_other_algorithms_none() -> None:
     source, url = HAND_MADE["product"]
-    result = extract(source, url=url, detect_page_type=True)
+    result = extract(source, url=url)  # on by default
     assert result.page_type == "product"
     assert result.page_type_confidence == classify_page_type(source, url=url).confidence
     assert pickle.loads(pickle.dumps(result)) == result
-    off = extract(source, url=url)  # off by default
+    assert extract(source, url=url, detect_page_type=True) == result
+    off = extract(source, url=url, detect_page_type=False)
     assert (off.page_type, off.page_type_confidence) == (None, None)
     assert off.text == result.text
     other = extract(source, url=url, algorithm="cetd-ds")
