@@ -1,4 +1,4 @@
-"""Extraction by page type: cetd-plus per WCXB page type, today, by type and against trafilatura.
+"""Extraction by page type: cetd-plus per WCXB page type, today, by type and against the peers.
 
 One run scores, on every page of ``wcxb`` and ``wcxb_dev`` (WCXB's seven types), with BOW-F1
 and SH-F1 as ``score.py`` computes them (:func:`scrapy_cetd.evaluation.metrics.score_text`):
@@ -11,8 +11,12 @@ and SH-F1 as ``score.py`` computes them (:func:`scrapy_cetd.evaluation.metrics.s
   without the page's site: :mod:`benchmarks.page_types` is fitted again on each of five
   folds grouped by site (its ``collect`` and ``train``, scikit-learn from the ``train``
   extra), and each page gets the type and confidence of the fold that did not see its site;
-* ``trafilatura``: its documented defaults; its outputs are cached in
-  ``benchmarks/results/tmp`` (keyed by its version), so a second run costs only cetd-plus;
+* ``trafilatura``: its documented defaults; with ``--peers`` (and ``--write-docs``), every
+  other peer of :data:`benchmarks.peers.PEERS` that is installed too (readability-lxml,
+  resiliparse, jusText, boilerpy3, goose3, trafilatura's other settings), called as that
+  module calls them, so the by-type table shows whether cetd-plus leads the best of them.
+  Each peer's outputs are cached in ``benchmarks/results/tmp`` (keyed by its version), so a
+  second run costs only cetd-plus;
 * the ablation: each step of the profiles turned off alone, with the gold type (the
   confidence threshold moved, with the classifier's type), as the change in BOW-F1.
 
@@ -43,6 +47,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks import datasets_root
+from benchmarks.peers import PEERS
 from benchmarks.speed import decoded_text, parse, parsel_body
 from scrapy_cetd.evaluation.datasets import Dataset, Page, load_dataset
 from scrapy_cetd.evaluation.metrics import score_text
@@ -62,6 +67,9 @@ END = "<!-- by-type results: end -->"
 
 METRICS = ("BOW", "SH")
 
+OTHER_PEERS = tuple(name for name in PEERS if name != "trafilatura")
+"""The peers scored beside trafilatura with ``--peers`` (:data:`benchmarks.peers.PEERS`)."""
+
 WCXB_WORD = re.compile(r"\w+")
 """A word as WCXB's own ``evaluate.py`` counts it (on lower-cased text)."""
 
@@ -80,6 +88,8 @@ STEP_TYPES: Mapping[str, Callable[[Profile], bool]] = {
     "main_landmark_share": lambda profile: profile.whole_page or profile.main_bound,
     "record_share": lambda profile: profile.records,
     "unique_blocks": lambda profile: profile.unique_blocks,
+    "review_sections": lambda profile: profile.reviews,
+    "declared_description": lambda profile: profile.description,
 }
 """Which profiles follow each step: the pages of their types are the step's own."""
 
@@ -90,13 +100,16 @@ ABLATIONS: Mapping[str, Mapping[str, Any]] = {
     "main_landmark_share": {"main_landmark_share": None},
     "record_share": {"record_share": None},
     "unique_blocks": {"unique_blocks": False},
+    "review_sections": {"review_sections": False},
+    "declared_description": {"declared_description": False},
     "profile_confidence 0.5 -> 0": {"profile_confidence": 0.0},
     "profile_confidence 0.5 -> 0.8": {"profile_confidence": 0.8},
 }
-THRESHOLDS = frozenset(name for name in ABLATIONS if name.startswith("profile_confidence"))
-"""The ablations that move the confidence threshold: run with the classifier's type."""
 """The steps of the profiles, each turned off (or the threshold moved) alone: option values of
 cetd-plus by name."""
+
+THRESHOLDS = frozenset(name for name in ABLATIONS if name.startswith("profile_confidence"))
+"""The ablations that move the confidence threshold: run with the classifier's type."""
 
 PREDICTIONS = Path("benchmarks", "results", "tmp", "page-types-out-of-fold.json")
 """Where the out-of-fold page types are kept between runs (not committed)."""
@@ -130,28 +143,37 @@ def domain_of(page: Page) -> str:
     return url.split("/")[2] if url.count("/") >= 2 else page.id
 
 
-def trafilatura_outputs(pages: Sequence[tuple[str, Dataset, str]], refresh: bool) -> dict[str, str]:
-    """trafilatura's text of every page, read from :data:`CACHE` when it holds this version's."""
-    import trafilatura  # noqa: PLC0415 - the bench extra
-
-    version = trafilatura.__version__
+def peer_outputs(
+    name: str, pages: Sequence[tuple[str, Dataset, str]], refresh: bool
+) -> dict[str, str]:
+    """The text the peer ``name`` (:data:`benchmarks.peers.PEERS`) gives on every page, read
+    from its cache (:func:`cache_of`) when that holds this version's outputs."""
+    peer = PEERS[name]
+    path, version = cache_of(name), peer.version()
     cached: dict[str, str] = {}
-    if CACHE.is_file() and not refresh:
-        stored = json.loads(CACHE.read_text(encoding="utf-8"))
+    if path.is_file() and not refresh:
+        stored = json.loads(path.read_text(encoding="utf-8"))
         if stored.get("version") == version:
             cached = stored["outputs"]
     missing = [(key, dataset, page_id) for key, dataset, page_id in pages if key not in cached]
+    run = peer.make() if missing else None
     for n, (key, dataset, page_id) in enumerate(missing, 1):
+        assert run is not None
         try:
-            cached[key] = trafilatura.extract(decoded_text(dataset.page(page_id))) or ""
+            cached[key] = run(decoded_text(dataset.page(page_id)))
         except Exception:  # a failure counts as empty output, as in score.py
             cached[key] = ""
         if n % 100 == 0:
-            print(f"trafilatura: {n}/{len(missing)}", file=sys.stderr)
+            print(f"{name}: {n}/{len(missing)}", file=sys.stderr)
     if missing:
-        CACHE.parent.mkdir(parents=True, exist_ok=True)
-        CACHE.write_text(json.dumps({"version": version, "outputs": cached}), encoding="utf-8")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps({"version": version, "outputs": cached}), encoding="utf-8")
     return cached
+
+
+def cache_of(peer: str) -> Path:
+    """Where the outputs of ``peer`` are kept between runs (not committed)."""
+    return CACHE.with_name(f"{peer}-wcxb.json")
 
 
 def out_of_fold_types(refresh: bool) -> dict[str, PageType]:
@@ -220,9 +242,10 @@ def systems(kind: PageType, gold: PageType) -> Iterator[tuple[str, CetdPlusExtra
 
 
 def run(
-    datasets: Sequence[Dataset], refresh: bool, speed_every: int
+    datasets: Sequence[Dataset], refresh: bool, speed_every: int, peers: Sequence[str] = ()
 ) -> tuple[list[Outcome], dict[str, float]]:
-    """Score every page of ``datasets``; the median milliseconds of the timed systems."""
+    """Score every page of ``datasets``, with trafilatura and the other ``peers``; the median
+    milliseconds of the timed systems."""
     import trafilatura  # noqa: PLC0415 - the bench extra
 
     pages = [
@@ -230,7 +253,7 @@ def run(
         for dataset in datasets
         for page_id in dataset.page_ids
     ]
-    reference = trafilatura_outputs(pages, refresh)
+    outputs = {name: peer_outputs(name, pages, refresh) for name in ("trafilatura", *peers)}
     types = out_of_fold_types(refresh)
     today = CetdPlusExtractor(type_profiles=False)
     timed = CetdPlusExtractor(detect_page_type=True)
@@ -253,7 +276,8 @@ def run(
         outcome.scores["today"] = f1s(today.extract_as(tree, None).text, page.gold)
         for name, extractor, told in systems(kind, PageType(page.page_type, 1.0)):
             outcome.scores[name] = f1s(extractor.extract_as(tree, told).text, page.gold)
-        outcome.scores["trafilatura"] = f1s(reference[key], page.gold)
+        for name, texts in outputs.items():
+            outcome.scores[name] = f1s(texts[key], page.gold)
         outcomes.append(outcome)
         if speed_every and n % speed_every == 0:
             start = time.perf_counter()
@@ -303,6 +327,27 @@ def wcxb_table(outcomes: Sequence[Outcome]) -> str:
         lines.append(f"| {name} | {mean(outcomes, system, 'WCXB'):.3f} | this run |")
     for name, score in LEADERBOARD:
         lines.append(f"| {name} | {score:.3f} | published (dev split, 1,497 pages) |")
+    return "\n".join(lines)
+
+
+def peers_table(outcomes: Sequence[Outcome], peers: Sequence[str]) -> str:
+    """BOW-F1 per type of cetd-plus (classifier's type, gold type) beside every peer: the best
+    peer, and whether cetd-plus with the classifier's type is ahead of it."""
+    shown = ("classifier", "gold", "trafilatura", *peers)
+    lines = [
+        "| type | pages | cetd-plus, classifier | cetd-plus, gold | "
+        + " | ".join(shown[2:])
+        + " | best peer | classifier ahead |",
+        "| :-- | --: | " + " | ".join("--:" for _ in shown) + " | :-- | :-- |",
+    ]
+    groups = [(t, [o for o in outcomes if o.page_type == t]) for t in PAGE_TYPES]
+    groups.append(("**all**", list(outcomes)))
+    for name, group in groups:
+        scores = {system: mean(group, system, "BOW") for system in shown}
+        best = max(shown[2:], key=lambda system: scores[system])
+        ahead = "yes" if scores["classifier"] > scores[best] else "no"
+        cells = [f"{scores[system]:.3f}" for system in shown]
+        lines.append(f"| {name} | {len(group)} | " + " | ".join(cells) + f" | {best} | {ahead} |")
     return "\n".join(lines)
 
 
@@ -373,6 +418,18 @@ def report(outcomes: Sequence[Outcome], speed: Mapping[str, float]) -> str:
         "",
         halves_table(outcomes),
     ]
+    peers = [name for name in OTHER_PEERS if outcomes and name in outcomes[0].scores]
+    if peers:
+        absent = [name for name in OTHER_PEERS if name not in peers]
+        parts += [
+            "",
+            "BOW-F1 per type beside every peer (each with its documented defaults, as"
+            " `benchmarks/peers.py` calls it):",
+            "",
+            peers_table(outcomes, peers),
+        ]
+        if absent:
+            parts += ["", f"Not installed, so not scored: {', '.join(absent)}."]
     if ABLATIONS:
         parts += [
             "",
@@ -415,7 +472,14 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "--report-from", type=Path, help="report the scores and times a --pages file holds"
     )
-    parser.add_argument("--write-docs", action="store_true", help=f"write the tables into {DOCS}")
+    parser.add_argument(
+        "--peers",
+        action="store_true",
+        help="score the other peers too (slow the first time; their outputs are cached)",
+    )
+    parser.add_argument(
+        "--write-docs", action="store_true", help=f"write the tables into {DOCS} (with --peers)"
+    )
     args = parser.parse_args(argv)
     root = datasets_root()
     if root is None:
@@ -426,7 +490,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         speed = stored["speed"]
     else:
         datasets = [load_dataset(root / name) for name in DATASETS]
-        outcomes, speed = run(datasets, args.refresh, args.speed_every)
+        peers: tuple[str, ...] = ()
+        if args.peers or args.write_docs:
+            peers = tuple(name for name in OTHER_PEERS if PEERS[name].available())
+        outcomes, speed = run(datasets, args.refresh, args.speed_every, peers)
     text = report(outcomes, speed)
     print(text)
     if args.pages:

@@ -39,13 +39,17 @@ Usage: ``python -m benchmarks.tps [--datasets-root DIR] [--limit N] [--pages] [-
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import statistics
 import sys
+import time
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
+from functools import partial
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from lxml import etree
 
@@ -55,7 +59,7 @@ from scrapy_cetd.page.dom import build_view, find_body
 from scrapy_cetd.page.output import Keep, render
 from scrapy_cetd.page.parse import to_tree
 from scrapy_cetd.page.words import tokens
-from scrapy_cetd.tps import TpsOptions, prune_tag_paths_region
+from scrapy_cetd.tps import MAIN_LANDMARK_SHARE, TpsOptions, prune_tag_paths_region
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS_PAGE = ROOT / "docs" / "tps.md"
@@ -74,22 +78,46 @@ PRESENT = 0.95
 
 PAPER = "paper"
 
+ADDITIONS = TpsOptions.paper(
+    keep_main_content=True,
+    complete_records=True,
+    keep_heading=True,
+    main_landmark_share=MAIN_LANDMARK_SHARE,
+    remove_furniture=True,
+    remove_widgets=True,
+    remove_buttons=True,
+)
+"""The paper's search with every addition that decides what is kept around its region."""
+
+PREVIOUS = "previous defaults: main + guard + furniture + widgets, gap 0.25, size=text"
+"""The defaults of the previous release, which the by-type table shows beside the paper and
+the defaults."""
+
 CANDIDATES: Mapping[str, TpsOptions] = {
     PAPER: TpsOptions.paper(),
-    "paper, size=text": TpsOptions.paper(size="text"),
     "paper + main": TpsOptions.paper(keep_main_content=True),
-    "paper + main + furniture": TpsOptions.paper(keep_main_content=True, remove_furniture=True),
-    "paper + main + furniture + widgets": TpsOptions.paper(
-        keep_main_content=True, remove_furniture=True, remove_widgets=True
+    "paper + main + landmark": TpsOptions.paper(
+        keep_main_content=True, main_landmark_share=MAIN_LANDMARK_SHARE
     ),
-    "main + furniture + widgets, gap 0.25": TpsOptions.paper(
-        keep_main_content=True, remove_furniture=True, remove_widgets=True, min_size_gap=0.25
-    ),
-    "main + furniture + widgets, gap 0.30": TpsOptions.paper(
-        keep_main_content=True, remove_furniture=True, remove_widgets=True, min_size_gap=0.30
-    ),
-    "main + furniture + widgets, gap 0.25, size=text": TpsOptions.paper(
+    "paper + main + landmark + furniture + widgets": TpsOptions.paper(
         keep_main_content=True,
+        main_landmark_share=MAIN_LANDMARK_SHARE,
+        remove_furniture=True,
+        remove_widgets=True,
+    ),
+    "all seven additions": ADDITIONS,
+    "all - main": ADDITIONS.replace(keep_main_content=False),
+    "all - records": ADDITIONS.replace(complete_records=False),
+    "all - heading": ADDITIONS.replace(keep_heading=False),
+    "all - landmark": ADDITIONS.replace(main_landmark_share=None),
+    "all - furniture": ADDITIONS.replace(remove_furniture=False),
+    "all - buttons": ADDITIONS.replace(remove_buttons=False),
+    "all + guard": ADDITIONS.replace(guard_main_content=True),
+    "all, size=text": ADDITIONS.replace(size="text"),
+    "all, gap 0.25": ADDITIONS.replace(min_size_gap=0.25),
+    PREVIOUS: TpsOptions.paper(
+        keep_main_content=True,
+        guard_main_content=True,
         remove_furniture=True,
         remove_widgets=True,
         min_size_gap=0.25,
@@ -98,9 +126,21 @@ CANDIDATES: Mapping[str, TpsOptions] = {
 }
 """The configurations measured, by name, each spelt out from the paper's (so that a change of
 the defaults does not change what a row measures). ``paper`` is the paper's literal algorithm
-(:meth:`TpsOptions.paper`); ``main``, ``furniture`` and ``widgets`` are ``keep_main_content``,
-``remove_furniture`` and ``remove_widgets``; ``gap`` is ``min_size_gap``. The tables mark the
-one that equals :class:`TpsOptions` ``()``, the defaults."""
+(:meth:`TpsOptions.paper`); ``main``, ``records``, ``heading``, ``landmark``, ``furniture``,
+``widgets``, ``buttons`` and ``guard`` are ``keep_main_content``, ``complete_records``,
+``keep_heading``, ``main_landmark_share`` (0.5), ``remove_furniture``, ``remove_widgets``,
+``remove_buttons`` and ``guard_main_content``; ``gap`` is ``min_size_gap``. "all" is the
+paper's search with the seven additions (:data:`ADDITIONS`), with one of them taken out
+(``-``) or one thing changed. The last row is the defaults of the previous release. The
+tables mark the one that equals :class:`TpsOptions` ``()``, the defaults."""
+
+
+def site_half(url: str | None) -> int:
+    """The half of the sites (0 or 1) a page's site falls in: the low bit of the first byte of
+    the SHA-256 of its host name (without ``www.``), so that every page of a site falls in the
+    same half and the split does not depend on the pages' order or figures."""
+    host = (urlsplit(url or "").hostname or "").removeprefix("www.")
+    return hashlib.sha256(host.encode()).digest()[0] & 1
 
 
 def defaults_name(configs: Mapping[str, TpsOptions]) -> str:
@@ -128,6 +168,10 @@ class PageResult:
     without_after: int
     held_before: int
     held_after: int
+    half: int = 0
+    """:func:`site_half` of the page's URL."""
+    seconds: float = 0.0
+    """The time :func:`~scrapy_cetd.tps.prune_tag_paths_region` took."""
     records: dict[str, object] = field(default_factory=dict)
 
     @property
@@ -180,6 +224,22 @@ def best(summaries: Mapping[str, Summary]) -> str:
     return max(
         summaries, key=lambda name: (summaries[name].accuracy, summaries[name].nodes_removed)
     )
+
+
+def ahead_on_both_halves(results: Sequence[PageResult], name: str) -> list[str]:
+    """The configurations whose snippet accuracy is higher than that of ``name`` on each half
+    of the sites (:func:`site_half`): the only ones that would replace it as the default, so
+    that no choice rests on one half of the sites alone."""
+    accuracy = {
+        (r, h): summarize([x for x in results if x.config == r and x.half == h]).accuracy
+        for r in dict.fromkeys(x.config for x in results)
+        for h in (0, 1)
+    }
+    return [
+        other
+        for other in dict.fromkeys(x.config for x in results)
+        if all(accuracy[other, h] > accuracy[name, h] for h in (0, 1))
+    ]
 
 
 def normalise(text: str) -> str:
@@ -236,8 +296,11 @@ def run_page(dataset: str, page: Page, configs: Mapping[str, TpsOptions]) -> lis
     gold = Counter(tokens(page.gold))
     held_before = held(gold, body_text(tree))
     results = []
+    half = site_half(page.meta.get("url"))
     for name, options in configs.items():
+        start = time.perf_counter()
         pruned, region = prune_tag_paths_region(tree, options)
+        seconds = time.perf_counter() - start
         raw_after = body_text(pruned)
         after = normalise(raw_after)
         result = PageResult(
@@ -253,6 +316,8 @@ def run_page(dataset: str, page: Page, configs: Mapping[str, TpsOptions]) -> lis
             without_after=sum(s in after for s in without_shown),
             held_before=held_before,
             held_after=held(gold, raw_after),
+            half=half,
+            seconds=seconds,
         )
         if "record_xpath" in page.meta:
             result.records = record_check(page, tree, pruned)
@@ -262,6 +327,22 @@ def run_page(dataset: str, page: Page, configs: Mapping[str, TpsOptions]) -> lis
 
 def _pct(value: float) -> str:
     return f"{100 * value:.1f}%"
+
+
+def time_ratio(results: Sequence[PageResult], name: str, reference: str = PAPER) -> float:
+    """The median over pages of the time configuration ``name`` took over the time
+    ``reference`` took on the same page (pages with a time of 0 for ``reference`` left out)."""
+    reference_seconds = {(r.dataset, r.id): r.seconds for r in results if r.config == reference}
+    ratios = [
+        r.seconds / reference_seconds[r.dataset, r.id]
+        for r in results
+        if r.config == name and reference_seconds.get((r.dataset, r.id))
+    ]
+    return statistics.median(ratios) if ratios else 0.0
+
+
+def _figures(s: Summary) -> str:
+    return f"{_pct(s.with_kept)} | {_pct(s.without_removed)} | {_pct(s.accuracy)}"
 
 
 def docs_block(results: Sequence[PageResult], configs: Mapping[str, TpsOptions]) -> str:
@@ -285,26 +366,53 @@ def docs_block(results: Sequence[PageResult], configs: Mapping[str, TpsOptions])
         label = f"{name} (the defaults)" if name == default_name else name
         label = f"**{label}**" if name == chosen else label
         lines.append(
-            f"| {label} | {_pct(s.with_kept)} | {_pct(s.without_removed)} | {_pct(s.accuracy)} "
-            f"| {_pct(s.nodes_removed)} | {_pct(s.content_present)} |"
+            f"| {label} | {_figures(s)} | {_pct(s.nodes_removed)} | {_pct(s.content_present)} |"
         )
     verdict = "the defaults" if chosen == default_name else f"not the defaults ({default_name})"
+    ahead = ahead_on_both_halves(wcxb, default_name)
+    halves = [summarize([r for r in wcxb if r.config == PAPER and r.half == h]) for h in (0, 1)]
     lines += [
         "",
-        f"Best snippet accuracy (in bold): `{chosen}`, {verdict}.",
+        f"Best snippet accuracy (in bold): `{chosen}`, {verdict}. Ahead of the defaults on "
+        "both halves of the sites (below): "
+        + (", ".join(f"`{name}`" for name in ahead) if ahead else "none")
+        + ".",
+        "",
+        f"By half of the sites (split by a hash of the host name, no site in both; "
+        f"{halves[0].pages} and {halves[1].pages} pages): with kept | without removed | "
+        "snippet accuracy:",
+        "",
+        "| configuration | sites A: with | without | accuracy | sites B: with | without "
+        "| accuracy |",
+        "|:--|--:|--:|--:|--:|--:|--:|",
+    ]
+    for name in configs:
+        cells = " | ".join(
+            _figures(summarize([r for r in wcxb if r.config == name and r.half == h]))
+            for h in (0, 1)
+        )
+        lines.append(f"| {name} | {cells} |")
+    lines += [
         "",
         "By page type:",
         "",
-        "| page type | configuration | pages | with kept | without removed | nodes removed |",
-        "|:--|:--|--:|--:|--:|--:|",
+        "| page type | configuration | pages | with kept | without removed | snippet accuracy "
+        "| nodes removed |",
+        "|:--|:--|--:|--:|--:|--:|--:|",
     ]
     for kind in RECORD_TYPES:
-        for name in configs:
+        for name in dict.fromkeys((PAPER, default_name, PREVIOUS)):
+            if name not in configs:
+                continue
             s = summarize([r for r in wcxb if r.config == name and r.page_type == kind])
             lines.append(
-                f"| {kind} | {name} | {s.pages} | {_pct(s.with_kept)} "
-                f"| {_pct(s.without_removed)} | {_pct(s.nodes_removed)} |"
+                f"| {kind} | {name} | {s.pages} | {_figures(s)} | {_pct(s.nodes_removed)} |"
             )
+    lines += [
+        "",
+        f"Time: the defaults take {time_ratio(wcxb, default_name):.1f} times as long as the "
+        "paper's settings (the median over the pages of the ratio of their times, one run).",
+    ]
     checked = [r for r in results if r.records]
     if checked:
         lines += [
@@ -331,23 +439,40 @@ def docs_block(results: Sequence[PageResult], configs: Mapping[str, TpsOptions])
     return "\n".join(lines)
 
 
+def _of_type(kind: str, result: PageResult) -> bool:
+    return result.page_type == kind
+
+
+def _of_half(half: int, result: PageResult) -> bool:
+    return result.half == half
+
+
 def readme_block(results: Sequence[PageResult]) -> str:
-    """The README's small table: the paper's settings against the defaults, by page type."""
+    """The README's small table: the paper's settings against the defaults, by page type, then
+    over all the pages and over each half of the sites."""
     lines = [
         "| WCXB pages (paper / defaults) | `with` snippets kept | `without` snippets removed "
-        "| nodes removed |",
-        "|:--|--:|--:|--:|",
+        "| snippet accuracy | nodes removed |",
+        "|:--|--:|--:|--:|--:|",
     ]
-    for kind in RECORD_TYPES:
+    groups: list[tuple[str, Callable[[PageResult], bool]]] = [
+        (kind, partial(_of_type, kind)) for kind in RECORD_TYPES
+    ]
+    groups += [
+        ("all", lambda _: True),
+        ("sites A", partial(_of_half, 0)),
+        ("sites B", partial(_of_half, 1)),
+    ]
+    for label, member in groups:
         paper, default = (
-            summarize([r for r in results if r.config == name and r.page_type == kind])
+            summarize([r for r in results if r.config == name and member(r)])
             for name in (PAPER, defaults_name(CANDIDATES))
         )
         cells = [
             f"{_pct(getattr(paper, column))} / {_pct(getattr(default, column))}"
-            for column in ("with_kept", "without_removed", "nodes_removed")
+            for column in ("with_kept", "without_removed", "accuracy", "nodes_removed")
         ]
-        lines.append(f"| {kind} ({paper.pages}) | {' | '.join(cells)} |")
+        lines.append(f"| {label} ({paper.pages}) | {' | '.join(cells)} |")
     return "\n".join(lines)
 
 

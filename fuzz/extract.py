@@ -21,7 +21,7 @@ from lxml import etree
 
 from scrapy_cetd import ALGORITHMS, TpsOptions, extract, prune_tag_paths
 from scrapy_cetd.page.parse import to_tree
-from scrapy_cetd.tps import DEFAULT_MIN_SIZE_GAP, MIN_SIZE_GAP
+from scrapy_cetd.tps import MAIN_LANDMARK_SHARE
 
 NAMES = sorted(ALGORITHMS)
 SITE = Path(__file__).resolve().parent.parent / "example_project" / "site"
@@ -49,7 +49,8 @@ def check(data: bytes) -> None:
         keep_positions=bool(bits & 8),
         size="text" if bits & 16 else "nodes",
         remove_widgets=bool(bits & 32),
-        min_size_gap=DEFAULT_MIN_SIZE_GAP if bits & 64 else MIN_SIZE_GAP,
+        guard_main_content=bool(bits & 64),
+        main_landmark_share=None if bits & 128 else MAIN_LANDMARK_SHARE,
     )
     prune_tag_paths(tree, options)
     assert etree.tostring(tree) == before, "the input tree was modified"

@@ -23,7 +23,7 @@ from scrapy_cetd.limits import (
     TreeExtractor,
 )
 from scrapy_cetd.page.metadata import load_libraries, page_metadata
-from scrapy_cetd.page.output import document_base, finish_html
+from scrapy_cetd.page.output import document_base, finish_html, text_only
 from scrapy_cetd.page.page_types import PageType, classify_tree
 from scrapy_cetd.page.parse import Source, decoding_notes, html_response, response_tree
 from scrapy_cetd.result import ExtractionResult, sanitize
@@ -31,11 +31,15 @@ from scrapy_cetd.result import ExtractionResult, sanitize
 
 @dataclass(frozen=True)
 class Outputs:
-    """What a result holds besides the text and HTML (each costs nothing when not asked for).
+    """What a result holds besides the text (each costs nothing when not asked for).
 
     The links and images of the HTML are always made absolute against the page's URL and its
     ``<base href>`` (when there is a URL to resolve them against)."""
 
+    html: bool = True
+    """Fill :attr:`~scrapy_cetd.result.ExtractionResult.html`; without it the HTML is left
+    ``""``, and neither written (:func:`~scrapy_cetd.page.output.text_only`) nor finished,
+    unless the Markdown needs it (the text is the same)."""
     metadata: bool = False
     """Fill :attr:`~scrapy_cetd.result.ExtractionResult.metadata`."""
     markdown: bool = False
@@ -43,6 +47,12 @@ class Outputs:
     clean_html: bool = False
     """Keep only the semantic attributes in the HTML
     (:data:`~scrapy_cetd.page.output.SEMANTIC_ATTRIBUTES`)."""
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.html, bool):
+            raise ValueError(f"html must be True or False, not {self.html!r}")
+        if self.clean_html and not self.html:
+            raise ValueError("clean_html=True cleans the HTML, and html=False asks for none")
 
 
 class CompletingExtractor:
@@ -64,21 +74,32 @@ class CompletingExtractor:
 
     def extract(self, tree: etree._Element, *, url: str | None = None) -> ExtractionResult:
         """``extractor.extract(tree, url=url)`` with the outputs added."""
-        result = self.extractor.extract(tree, url=url)
+        outputs = self.outputs
+        if outputs.html or outputs.markdown:
+            result = self.extractor.extract(tree, url=url)
+        else:  # nothing reads the HTML: not written, and dropped if an extractor writes its own
+            with text_only():
+                result = self.extractor.extract(tree, url=url)
         if not isinstance(result, ExtractionResult):
             return result  # Limits.extract names the mistake
+        if not (outputs.html or outputs.markdown):
+            result = replace(result, html="")
         result = sanitize(result)
-        outputs = self.outputs
         try:
             found = page_metadata(tree, url=url, text=result.text) if outputs.metadata else None
-            html, markdown = finish_html(
-                result.html,
-                base_url=document_base(tree, url),
-                clean=outputs.clean_html,
-                markdown=outputs.markdown,
+            html, markdown = (
+                finish_html(
+                    result.html,
+                    base_url=document_base(tree, url),
+                    clean=outputs.clean_html,
+                    markdown=outputs.markdown,
+                )
+                if result.html
+                else (result.html, "" if outputs.markdown else None)
             )
         except LimitExceededError:
-            return result
+            return result if outputs.html else replace(result, html="")
+        html = html if outputs.html else ""
         return replace(result, html=html, metadata=found, markdown=markdown)
 
 
@@ -103,6 +124,7 @@ def extract(
     max_nodes: int | None = DEFAULT_MAX_NODES,
     time_budget: float | None = None,
     max_attributes: int | None = DEFAULT_MAX_ATTRIBUTES,
+    html: bool = True,
     metadata: bool = False,
     markdown: bool = False,
     clean_html: bool = False,
@@ -135,13 +157,16 @@ def extract(
     (:mod:`scrapy_cetd.page.markdown`), under the same conditions. The links and images of
     ``html`` (and of the Markdown) are absolute against ``url`` and the page's ``<base href>``;
     ``clean_html=True`` keeps only the attributes that carry meaning (``href``, ``src``,
-    ``alt``, ``colspan``, ``lang``...; no ``class``, ``style``, ``id`` or ``data-*``). The text
-    is the same whatever these options.
+    ``alt``, ``colspan``, ``lang``...; no ``class``, ``style``, ``id`` or ``data-*``). With
+    ``html=False`` the result's ``html`` is ``""``, and the HTML is neither written nor
+    finished: for a text-only corpus, which would throw it away (``clean_html=True`` then
+    raises :class:`ValueError`; ``markdown=True`` still writes the Markdown). The text is the
+    same whatever these options.
     """
     start = time.monotonic()
     extractor = CompletingExtractor(
         build_extractor(algorithm, options),
-        Outputs(metadata=metadata, markdown=markdown, clean_html=clean_html),
+        Outputs(html=html, metadata=metadata, markdown=markdown, clean_html=clean_html),
     )
     name = extractor.name
     limits = Limits(

@@ -38,6 +38,7 @@ from scrapy_cetd.page.parse import html_response, to_tree
 from scrapy_cetd.result import ExtractionResult
 from scrapy_cetd.tps import (
     DEFAULT_MIN_SIZE_GAP,
+    MAIN_LANDMARK_SHARE,
     MIN_SIZE_GAP,
     TpsOptions,
     prune_tag_paths_region,
@@ -138,12 +139,37 @@ def _parser() -> argparse.ArgumentParser:
         action=argparse.BooleanOptionalAction,
         help="keep everything but the region (Algorithm 6)",
     )
-    prune.add_argument("--size", choices=("nodes", "text"), help="how parts are weighed (nodes)")
+    prune.add_argument(
+        "--size", choices=("nodes", "text"), help="how parts are weighed (default nodes)"
+    )
     prune.add_argument(
         "--keep-main-content",
         action=argparse.BooleanOptionalAction,
-        help="never cut off what cetd-plus selects as the main content (beyond the paper; "
-        "on by default)",
+        help="keep what cetd-plus selects as the main content beside the region (beyond the "
+        "paper; on by default)",
+    )
+    prune.add_argument(
+        "--guard-main-content",
+        action=argparse.BooleanOptionalAction,
+        help="refuse a split that cuts off cetd-plus's main content (beyond the paper; off by "
+        "default)",
+    )
+    prune.add_argument(
+        "--complete-records",
+        action=argparse.BooleanOptionalAction,
+        help="keep whole the records that hold main content (beyond the paper; on by default)",
+    )
+    prune.add_argument(
+        "--keep-heading",
+        action=argparse.BooleanOptionalAction,
+        help="keep the page's first <h1> (beyond the paper; on by default)",
+    )
+    prune.add_argument(
+        "--main-landmark-share",
+        type=_optional(float),
+        metavar="SHARE",
+        help=f"keep only the page's <main> when it holds this share of the text (beyond the "
+        f"paper; default {MAIN_LANDMARK_SHARE}; none = off)",
     )
     prune.add_argument(
         "--remove-furniture",
@@ -156,6 +182,12 @@ def _parser() -> argparse.ArgumentParser:
         action=argparse.BooleanOptionalAction,
         help="also remove SVG graphics and form controls that hold no text (beyond the paper; "
         "on by default)",
+    )
+    prune.add_argument(
+        "--remove-buttons",
+        action=argparse.BooleanOptionalAction,
+        help="also remove buttons with their text, but accordion headers (beyond the paper; on "
+        "by default)",
     )
     prune.add_argument(
         "--keep-positions",
@@ -476,13 +508,17 @@ def _tps_options(args: argparse.Namespace) -> TpsOptions:
             "invert",
             "size",
             "keep_main_content",
+            "guard_main_content",
+            "complete_records",
+            "keep_heading",
             "remove_furniture",
             "remove_widgets",
+            "remove_buttons",
             "keep_positions",
         )
         if getattr(args, name) is not None
     }
-    for name in ("max_nodes", "time_budget", "max_attributes"):
+    for name in ("main_landmark_share", "max_nodes", "time_budget", "max_attributes"):
         value = getattr(args, name)
         if value is not None:
             given[name] = None if value is _NO_LIMIT else value

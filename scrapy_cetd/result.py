@@ -95,7 +95,8 @@ class ExtractionResult:
     text: str
     """Main content as plain text, one block (paragraph, heading, list item, row) per line."""
     html: str
-    """Main content as an HTML fragment that keeps its structure (a ``<body>`` element)."""
+    """Main content as an HTML fragment that keeps its structure (a ``<body>`` element);
+    ``""`` when it was not asked for (``extract(..., html=False)``)."""
     algorithm: str
     """Registered name of the algorithm that produced the result."""
     reason: str | None = None

@@ -30,6 +30,7 @@ from lxml import etree
 
 from scrapy_cetd.extractors.cetd_plus import CetdPlusExtractor
 from scrapy_cetd.extractors.furniture import boilerplate
+from scrapy_cetd.extractors.profiles import MIN_RECORDS, main_landmark
 from scrapy_cetd.extractors.registry import coerce_options
 from scrapy_cetd.guard import DEFAULT_MAX_ATTRIBUTES
 from scrapy_cetd.limits import (
@@ -50,15 +51,25 @@ MIN_SIZE_GAP = 0.20
 :func:`search_region` and of :meth:`TpsOptions.paper`; :class:`TpsOptions` defaults to
 :data:`DEFAULT_MIN_SIZE_GAP`."""
 
-DEFAULT_MIN_SIZE_GAP = 0.25
-"""The minimum size gap of :class:`TpsOptions`' defaults, measured with the other defaults on
-the WCXB record pages (``docs/tps.md``)."""
+DEFAULT_MIN_SIZE_GAP = MIN_SIZE_GAP
+"""The minimum size gap of :class:`TpsOptions`' defaults: the paper's. A gap of 0.25 was
+measured with the other defaults on the WCXB record pages (``docs/tps.md``) and wins on one
+half of the sites, loses on the other, so the paper's stays."""
+
+MAIN_LANDMARK_SHARE = 0.5
+"""The share of the body's text the page's ``<main>`` (or ``role="main"``) must hold for
+``main_landmark_share`` to prune to it by default: the ``main_landmark_share`` of ``cetd-plus``
+(a ``<main>`` around one widget is no main column)."""
 
 Size = Literal["nodes", "text"]
 """How the size of a part of the sequence is measured (see :attr:`TpsOptions.size`)."""
 
 WIDGET_TAGS = frozenset({"svg", "button", "input", "textarea"})
 """Inline graphics and form controls: what ``remove_widgets`` drops when it holds no text."""
+
+HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+"""Headings: a button inside or around one is an accordion's header, which ``remove_buttons``
+keeps."""
 
 _EPSILON = 1e-9
 """Float tolerance of threshold comparisons (``docs/algorithms.md`` §0.5)."""
@@ -75,10 +86,10 @@ class TpsOptions:
     Frozen and made of numbers, strings and flags only, so one instance is shared by threads,
     pickles, and can be kept in a spider's attribute or a module constant. The defaults are
     the configuration measured best on real list pages (the WCXB listing, collection and
-    product pages; see ``docs/tps.md``): searchRegion may not cut off the page's main content,
-    page furniture and text-less widgets are removed, the parts of a split are weighed by
-    their text, and a split must be 25% larger than the rest. :meth:`paper` gives the paper's
-    literal algorithm instead.
+    product pages; see ``docs/tps.md``): searchRegion is the paper's, the page's main content
+    and its heading are kept beside its region, and then only what lies in the page's main
+    landmark stays, without the page furniture, the text-less widgets and the buttons.
+    :meth:`paper` gives the paper's literal algorithm instead.
 
     Every value is converted to the type its field declares, as the extractors' options are
     (:func:`~scrapy_cetd.extractors.registry.coerce_options`: ``"0.3"`` is ``0.3``, ``"no"``
@@ -94,10 +105,10 @@ class TpsOptions:
     symmetric, so that a trailing region (a footer) can be cut too (``docs/algorithms.md``
     §5.4 S-6: as printed, ``(n - 2i) / n``, the "keep the prefix" branch of Alg. 3 is
     unreachable). Larger values split less and prune less. In ``[0, 1)``."""
-    size: Size = "text"
+    size: Size = "nodes"
     """How the two parts of a split are weighed, for the size gap and for the side to keep.
-    ``"nodes"`` counts elements, as the paper does: the main region of a record page is the
-    one with more nodes [P §4, assumption 2]. ``"text"`` (the default, not in the paper)
+    ``"nodes"`` (the default) counts elements, as the paper does: the main region of a record
+    page is the one with more nodes [P §4, assumption 2]. ``"text"`` (not in the paper)
     counts the characters of visible text each element owns (§0.3), so a part made of many
     short links (a menu) weighs less than records with a description; when a range has no
     text at all nothing is split."""
@@ -111,11 +122,32 @@ class TpsOptions:
     keep_main_content: bool = True
     """Not in the paper. What the default extractor (``cetd-plus``) selects as the page's main
     block (its single-block step always on: a page that is all content would otherwise leave
-    nothing to prune) is never cut off: searchRegion refuses a split whose removed side holds
-    any of its text (the "is content" test the paper leaves open for its Algorithm 6), and
-    the selection is kept with its ancestors as shells even where it lies outside the region
-    (with ``invert``, only the latter). Keeps the heading, introduction or product
-    description beside the records."""
+    nothing to prune) is kept with its ancestors as shells even where it lies outside the
+    region. Keeps the heading, introduction or product description beside the records, and
+    the records themselves when the paper's region is the site's menu."""
+    guard_main_content: bool = False
+    """Not in the paper. searchRegion refuses a split whose removed side holds any text of
+    ``cetd-plus``'s main block (the "is content" test the paper leaves open for its Algorithm
+    6; not with ``invert``). Off by default: the region then stays around the main content and
+    keeps the boilerplate beside it (measured in ``docs/tps.md``), where ``keep_main_content``
+    alone keeps the main content and lets the search cut the rest."""
+    complete_records: bool = True
+    """Not in the paper. Where ``cetd-plus``'s main block has text in :data:`MIN_RECORDS` or
+    more records of one list (siblings with the same tag path: tag, classes and style), those
+    records are kept whole: the title link and the image of each
+    product card beside the description and price the extractor chose. The record of an
+    element is its closest ancestor-or-self that has such siblings."""
+    keep_heading: bool = True
+    """Not in the paper. The page's first ``<h1>`` that holds text is kept with its subtree,
+    wherever the region is: the heading of highest rank (HTML Living Standard §4.3.6), the
+    name of the list or of the product above the records."""
+    main_landmark_share: float | None = MAIN_LANDMARK_SHARE
+    """Not in the paper. When the page's ``<main>`` element (or ``role="main"``) with the most
+    text holds at least this share of the body's text, everything outside it is removed, the
+    region, the main content and the heading alike: by the HTML Living Standard (§4.4.14)
+    ``<main>`` holds the dominant contents of the document, and what lies around it (site
+    header, breadcrumbs, newsletter boxes, footer) is not. In ``[0, 1]``; ``None`` switches it
+    off."""
     remove_furniture: bool = True
     """Not in the paper. The page furniture that ``cetd-plus`` removes by markup (``nav``,
     ``aside``, ``footer``, ``dialog``, ``menu``, ``select`` and the ARIA furniture roles; not
@@ -127,6 +159,12 @@ class TpsOptions:
     buttons and fields, whose markup a record's text, links and images do not need. The
     visible text of the pruned page is the same with or without it; a spider that reads a
     record's icons (rating stars drawn in SVG) turns it off."""
+    remove_buttons: bool = True
+    """Not in the paper. Buttons (``<button>`` or ``role="button"``, WAI-ARIA 1.2 §5.4) are
+    removed from the kept part with their text: "add to cart", "load more", "filter & sort"
+    are controls, not content. A button inside or around a heading is kept: it is an
+    accordion's header (WAI-ARIA Authoring Practices, Accordion), whose text is the title of
+    the panel below it."""
     keep_positions: bool = False
     """Pruning only (:func:`prune_tag_paths`, ``tps_selector``): a removed element that comes
     before a sibling of the same tag that stays is emptied (no attributes, text or children)
@@ -152,6 +190,9 @@ class TpsOptions:
             object.__setattr__(self, name, value)
         if not 0.0 <= self.min_size_gap < 1.0:
             raise ValueError(f"option min_size_gap={self.min_size_gap!r} is not in [0, 1)")
+        share = self.main_landmark_share
+        if share is not None and not 0.0 <= share <= 1.0:
+            raise ValueError(f"option main_landmark_share={share!r} is not in [0, 1] or None")
         for name in ("max_nodes", "time_budget", "max_attributes"):
             limit = getattr(self, name)
             if limit is not None and not limit > 0:
@@ -160,14 +201,21 @@ class TpsOptions:
     @classmethod
     def paper(cls, **overrides: Any) -> TpsOptions:
         """The paper's literal algorithm: ``min_size_gap=0.20``, ``size="nodes"``, and none of
-        the additions (``keep_main_content``, ``remove_furniture``, ``remove_widgets``);
-        ``overrides`` change any option (a limit, ``invert``) on top of it."""
+        the additions (``keep_main_content``, ``guard_main_content``, ``complete_records``,
+        ``keep_heading``, ``main_landmark_share``, ``remove_furniture``, ``remove_widgets``,
+        ``remove_buttons``); ``overrides`` change any option (a limit, ``invert``) on top of
+        it."""
         paper = cls(
             min_size_gap=MIN_SIZE_GAP,
             size="nodes",
             keep_main_content=False,
+            guard_main_content=False,
+            complete_records=False,
+            keep_heading=False,
+            main_landmark_share=None,
             remove_furniture=False,
             remove_widgets=False,
+            remove_buttons=False,
         )
         return paper.replace(**overrides)
 
@@ -342,8 +390,10 @@ def prune_tag_paths(
     repaired (:func:`~scrapy_cetd.page.dom.viewed_body`), and the copy is of the repaired document.
 
     ``options`` and ``overrides`` are those of :func:`search_tag_path_region`; the options
-    beyond the paper (``keep_main_content``, ``remove_furniture``, ``remove_widgets``, on by
-    default, and ``keep_positions``) are described on :class:`TpsOptions`. A page over
+    beyond the paper (``keep_main_content``, ``complete_records``, ``keep_heading``,
+    ``main_landmark_share``,
+    ``remove_furniture``, ``remove_widgets`` and ``remove_buttons``, on by default,
+    ``guard_main_content`` and ``keep_positions``) are described on :class:`TpsOptions`. A page over
     ``max_nodes`` or ``time_budget`` comes back as an unpruned copy
     (:func:`prune_tag_paths_region` gives the reason): a spider's selectors still find every
     record on it, where an exception would lose the whole callback.
@@ -408,9 +458,11 @@ def _search(
     counts = count_nodes(view)
     own_text = list(map(sum, counts.run_chars))
     check_deadline("counting the text")
-    main = _main_content(viewed_document(tree, body), view) if options.keep_main_content else None
+    main = None
+    if options.keep_main_content or options.guard_main_content or options.complete_records:
+        main = _main_content(viewed_document(tree, body), view)
     protected = None
-    if main is not None and not invert:
+    if main is not None and options.guard_main_content and not invert:
         protected = [selected and text > 0 for selected, text in zip(main, own_text, strict=True)]
     start, end, splits = search_region(
         codes,
@@ -422,14 +474,22 @@ def _search(
         tuple(codes), tuple(steps), tuple(step_parents), start, end, tuple(splits), invert, 0
     )
     modes = _modes(view, region)
-    if main is not None:
+    if main is not None and options.keep_main_content:
         for i, selected in enumerate(main):
             if selected:
                 modes[i] = _KEEP
+    if main is not None and options.complete_records:
+        _complete_records(view, codes, main, own_text, modes)
+    if options.keep_heading:
+        _keep_heading(view, counts.chars, modes)
+    if options.main_landmark_share is not None:
+        _bound_to_main_landmark(view, counts.chars, modes, options.main_landmark_share)
     if options.remove_furniture:
         _remove_furniture(view, counts.chars, modes)
     if options.remove_widgets:
         _remove_widgets(view, counts.chars, modes)
+    if options.remove_buttons:
+        _remove_buttons(view, modes)
     _add_shells(view, modes)
     check_deadline("choosing what to keep")
     kept = sum(1 for mode in modes if mode)
@@ -515,7 +575,7 @@ def search_region(
     ``weights`` (one per element, default 1) replace the element counts in the size test and
     in the choice of the side to keep (:attr:`TpsOptions.size` ``"text"``).
     ``protected`` (one flag per element) marks elements no split may remove: a split whose
-    removed side holds one fails like one that fails the size test (``keep_main_content``).
+    removed side holds one fails like one that fails the size test (``guard_main_content``).
 
     The symbol counts of the current range, their histogram and the sorted thresholds are
     kept up to date as parts are cut off, and a scan allocates only for the symbols it meets,
@@ -805,6 +865,108 @@ def _remove_widgets(view: DomView, chars: Sequence[int], modes: list[int]) -> No
     widgets = within(view, [tag in WIDGET_TAGS and not chars[i] for i, tag in enumerate(view.tags)])
     for i in range(1, len(view)):
         if widgets[i]:
+            modes[i] = _DROP
+
+
+def _complete_records(
+    view: DomView,
+    codes: Sequence[int],
+    main: Sequence[bool],
+    own_text: Sequence[int],
+    modes: list[int],
+) -> None:
+    """Keep whole the records that hold text of the main block (``main``; ``own_text``, the
+    characters each element owns), in the lists where :data:`MIN_RECORDS` or more of them do
+    (:attr:`TpsOptions.complete_records`). The records of a list are siblings with the same
+    tag path (``codes``, :func:`tag_path_sequence`: the same tag, classes and style). One pass
+    counts each element's siblings alike, one finds each element's record, one groups the
+    records by list: linear in the view."""
+    size, parent = len(view), view.parent
+    keys = [(parent[i], codes[i]) for i in range(size)]
+    alike: dict[tuple[int, int], int] = {}  # a list's key -> its records
+    for key in keys[1:]:
+        alike[key] = alike.get(key, 0) + 1
+    record = [-1] * size
+    for i in range(1, size):
+        if i & _CHECK_EVERY == _CHECK_EVERY:
+            check_deadline("completing the records")
+        record[i] = i if alike[keys[i]] >= MIN_RECORDS else record[parent[i]]
+    lists: dict[tuple[int, int], set[int]] = {}
+    for i in range(size):
+        r = record[i]
+        if main[i] and own_text[i] and r >= 0:
+            lists.setdefault(keys[r], set()).add(r)
+    whole = [False] * size
+    for records in lists.values():
+        if len(records) >= MIN_RECORDS:
+            for r in records:
+                whole[r] = True
+    for i, inside in enumerate(within(view, whole)):
+        if inside:
+            modes[i] = _KEEP
+
+
+def _subtree_end(view: DomView, root: int) -> int:
+    """One past the last element of ``root``'s subtree: a subtree is a run of the preorder,
+    the elements after ``root`` deeper than it."""
+    depth, end = view.depth, root + 1
+    while end < len(view) and depth[end] > depth[root]:
+        end += 1
+    return end
+
+
+def _keep_heading(view: DomView, chars: Sequence[int], modes: list[int]) -> None:
+    """Keep the first ``<h1>`` of ``view`` that holds text (``chars``, the view's
+    :func:`count_nodes` characters) with its subtree."""
+    tags = view.tags
+    heading = next((i for i in range(len(view)) if tags[i] == "h1" and chars[i]), None)
+    if heading is not None:
+        end = _subtree_end(view, heading)
+        modes[heading:end] = [_KEEP] * (end - heading)
+
+
+def _bound_to_main_landmark(
+    view: DomView, chars: Sequence[int], modes: list[int], share: float
+) -> None:
+    """Drop everything outside the page's main landmark, when one holds ``share`` of the text
+    (``chars``, the view's :func:`count_nodes` characters; :func:`main_landmark`)."""
+    landmark = main_landmark(view, chars, share)
+    if landmark is None:
+        return
+    end = _subtree_end(view, landmark)
+    modes[:landmark] = [_DROP] * landmark
+    modes[end:] = [_DROP] * (len(modes) - end)
+
+
+def _roles(view: DomView) -> list[str]:
+    """The first token of each element's ``role``, lower-cased (WAI-ARIA 1.2 §7.1: the first
+    token that names a role is the role); ``""`` without one."""
+    roles = []
+    for element in view.elements:
+        role = element.get("role")
+        tokens = role.split() if role else ()
+        roles.append(tokens[0].lower() if tokens else "")
+    return roles
+
+
+def _remove_buttons(view: DomView, modes: list[int]) -> None:
+    """Drop the buttons (``<button>``, ``role="button"``) with their subtrees, but those inside
+    or around a heading (``h1``-``h6``, ``role="heading"``): an accordion's headers."""
+    tags, roles = view.tags, _roles(view)
+    buttons = [tag == "button" or roles[i] == "button" for i, tag in enumerate(tags)]
+    if not any(buttons):
+        return
+    headings = [tag in HEADING_TAGS or roles[i] == "heading" for i, tag in enumerate(tags)]
+    in_heading, around_heading = within(view, headings), ancestors_of(view, headings)
+    dropped = within(
+        view,
+        [
+            button and not in_heading[i] and not around_heading[i]
+            for i, button in enumerate(buttons)
+        ],
+    )
+    for i in range(1, len(view)):
+        if dropped[i]:
             modes[i] = _DROP
 
 

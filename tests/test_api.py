@@ -5,12 +5,15 @@ from __future__ import annotations
 import dataclasses
 import gc
 import pickle
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from conftest import STORM_PAGE, parse
 
 import scrapy_cetd
 from scrapy_cetd import ALGORITHMS, ExtractionResult, classify_page_type, extract, get_extractor
+from scrapy_cetd.evaluation.datasets import default_datasets_root, find_datasets
 from scrapy_cetd.page.parse import NotADocumentError, encode_text
 
 
@@ -183,3 +186,46 @@ def test_completing_extractor_pickles_and_gives_up_its_outputs_past_the_budget(
     assert late.text == full.text
     assert late.metadata is None and late.markdown is None
     assert 'href="/x"' in late.html  # the extractor's own HTML
+
+
+def text_only_pages() -> Iterator[tuple[str, bytes, str | None, str | None]]:
+    """``(name, body, url, charset)`` of the example site's pages and, when the shared datasets
+    are there, of a dozen pages of each (every n-th in the manifest's order)."""
+    site = Path(__file__).resolve().parent.parent / "example_project" / "site"
+    for path in sorted(site.rglob("*.html")):
+        url = "https://example-site.invalid/" + path.relative_to(site).as_posix()
+        yield path.name, path.read_bytes(), url, None
+    root = default_datasets_root()
+    if root is None or not Path(root).is_dir():
+        return
+    for dataset in find_datasets(root):
+        pages = list(dataset.pages())
+        for page in pages[:: max(1, len(pages) // 12)]:
+            yield f"{dataset.name}/{page.id}", page.html, page.meta.get("url"), page.encoding
+
+
+def test_html_false_gives_the_same_result_without_the_html() -> None:
+    """``html=False`` changes nothing but ``html``, which is left empty: same text, title,
+    page type, reason and notes, on every page; with ``markdown=True`` the Markdown too."""
+    pages = list(text_only_pages())
+    assert len(pages) >= 16
+    with_text = 0
+    for name, body, url, charset in pages:
+        full = extract(body, url=url, encoding=charset)
+        text_only = extract(body, url=url, encoding=charset, html=False)
+        assert text_only == dataclasses.replace(full, html=""), name
+        with_text += bool(full.text and full.html)
+    assert with_text >= 16
+    full = extract(STORM_PAGE, url="https://news.example/a", markdown=True, metadata=True)
+    text_only = extract(
+        STORM_PAGE, url="https://news.example/a", markdown=True, metadata=True, html=False
+    )
+    assert full.markdown and "https://news.example/x" in full.markdown
+    assert text_only == dataclasses.replace(full, html="")
+
+
+def test_the_html_option_is_checked() -> None:
+    with pytest.raises(ValueError, match=r"html must be True or False, not 'no'"):
+        extract(STORM_PAGE, html="no")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"clean_html=True .* html=False"):
+        extract(STORM_PAGE, html=False, clean_html=True)

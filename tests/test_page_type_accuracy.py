@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks import page_type_accuracy as bench
 from benchmarks.page_type_accuracy import ABLATIONS, Outcome, report, site_half
+from benchmarks.peers import PEERS
 
 
 def _outcome(page_type: str, half: str, today: float, gold: float) -> Outcome:
@@ -67,3 +69,51 @@ def test_write_docs_replaces_only_the_marked_section(
     page.write_text("no markers\n", encoding="utf-8")
     with pytest.raises(SystemExit, match="lacks the markers"):
         bench.write_docs("new")
+
+
+def test_the_peers_table_names_the_best_peer_per_type() -> None:
+    outcomes = [_outcome("listing", "A", 0.5, 0.8), _outcome("forum", "B", 0.5, 0.6)]
+    for outcome, score in zip(outcomes, (0.7, 0.9), strict=True):
+        outcome.scores["goose3"] = {"BOW": score, "SH": score, "WCXB": score}
+    text = report(outcomes, {})
+    assert "| listing | 1 | 0.800 | 0.800 | 0.500 | 0.700 | goose3 | yes |" in text
+    assert "| forum | 1 | 0.600 | 0.600 | 0.500 | 0.900 | goose3 | no |" in text
+    assert "Not installed, so not scored: trafilatura-recall" in text
+    assert "beside every peer" not in report([_outcome("listing", "A", 0.5, 0.8)], {})
+
+
+def test_peer_outputs_are_cached_by_version(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls: list[str] = []
+
+    def make() -> Callable[[str], str]:
+        def run(html: str) -> str:
+            calls.append(html)
+            if "fail" in html:
+                raise RuntimeError(html)
+            return html.upper()
+
+        return run
+
+    class Page:
+        def __init__(self, text: str) -> None:
+            self.text = text
+
+    class Dataset:
+        def page(self, page_id: str) -> Page:
+            return Page(page_id)
+
+    peer = PEERS["goose3"]
+    fake = type(peer)(peer.name, peer.module, peer.distribution, make, peer.call)
+    monkeypatch.setitem(PEERS, "goose3", fake)
+    monkeypatch.setattr(bench, "CACHE", tmp_path / "trafilatura-wcxb.json")
+    monkeypatch.setattr(bench, "decoded_text", lambda page: page.text)
+    pages = [("d/ok", Dataset(), "ok"), ("d/fail", Dataset(), "fail")]
+    found = bench.peer_outputs("goose3", pages, refresh=False)  # type: ignore[arg-type]
+    assert found == {"d/ok": "OK", "d/fail": ""}
+    assert bench.peer_outputs("goose3", pages, refresh=False) == found  # type: ignore[arg-type]
+    assert calls == ["ok", "fail"]
+    assert (tmp_path / "goose3-wcxb.json").is_file()
+    bench.peer_outputs("goose3", pages, refresh=True)  # type: ignore[arg-type]
+    assert len(calls) == 4

@@ -262,14 +262,16 @@ def test_keep_main_content_keeps_the_intro_tps_cuts_off() -> None:
     assert len(elements_at(pruned, "//li[@class='product']")) == 8
 
 
-def test_keep_main_content_stops_searchregion_cutting_the_intro_off() -> None:
+def test_guard_main_content_stops_searchregion_cutting_the_intro_off() -> None:
     tree = parse(LIST_PAGE.replace("<h1>Jackets</h1>", f"<h1>Jackets</h1>{INTRO}"))
     intro = 6  # body, div.nav, a, a, h1, p.intro: its preorder position
     plain = search_tag_path_region(tree, PAPER)
-    guarded = search_tag_path_region(tree, PAPER, keep_main_content=True)
+    kept = search_tag_path_region(tree, PAPER, keep_main_content=True)
+    guarded = search_tag_path_region(tree, PAPER, guard_main_content=True)
     assert not plain.start <= intro <= plain.end
+    assert (kept.start, kept.end) == (plain.start, plain.end)  # keeping it does not guard it
     assert guarded.start <= intro <= guarded.end
-    pruned = prune_tag_paths(tree, PAPER, keep_main_content=True)
+    pruned = prune_tag_paths(tree, PAPER, guard_main_content=True)
     assert guarded.kept_count == len(elements_at(pruned, "/html/body//*[not(self::script)]")) + 1
 
 
@@ -351,6 +353,55 @@ def test_remove_widgets_drops_icons_and_controls_without_text() -> None:
     assert without.kept_count == region.kept_count - 6 * 7  # svg, 2 paths; button, svg, use; input
     assert words(bare) == words(pruned)
     assert etree.tostring(tree) == etree.tostring(parse(WIDGETS))
+
+
+def test_remove_buttons_drops_buttons_with_their_text_but_not_accordion_headers() -> None:
+    faq = (
+        "<div class='faq'><h3><button aria-expanded='false'>Which size fits me?</button></h3>"
+        "<div role='button' tabindex='0'><h4>How do I wash it?</h4></div>"
+        "<span role='button'>Show more</span></div>"
+    )
+    tree = parse(WIDGETS.replace("</ul>", f"</ul>{faq}"))
+    whole = PAPER.replace(min_size_gap=0.99)  # no split: the whole page is the region
+    kept = body_html(prune_tag_paths(tree, whole))
+    assert kept.count("Add jacket") == 6
+    assert "Show more" in kept and "Which size fits me?" in kept
+    pruned, region = prune_tag_paths_region(tree, whole, remove_buttons=True)
+    html = body_html(pruned)
+    assert "Add jacket" not in html and "Show more" not in html
+    assert "Which size fits me?" in html and "How do I wash it?" in html
+    assert len(elements_at(pruned, "//li[@class='product']/a")) == 6
+    assert region.kept_count == len(elements_at(pruned, "/html/body//*")) + 1
+
+
+LANDMARK = (
+    "<html><body><header><a href='/'>Shop</a><p class='promo'>Free delivery over 50 euros on "
+    "every order this week</p></header><div class='crumbs'><a href='/'>Home</a> / "
+    "<a href='/men'>Men</a></div><main><h1>Jackets</h1>"
+    + "".join(
+        f"<div class='card'><a href='/p/{n}'>Jacket {n}</a><p>Warm wool jacket number {n}, "
+        "lined with cotton.</p></div>"
+        for n in range(6)
+    )
+    + "</main><div class='signup'><p>Sign up for our letter and hear about new jackets "
+    "first</p></div></body></html>"
+)
+"""A list in ``<main>``, with a header, breadcrumbs and a sign-up box around it."""
+
+
+def test_main_landmark_share_keeps_only_the_main_landmark() -> None:
+    tree = parse(LANDMARK)
+    outside = "//header | //div[@class='crumbs'] | //div[@class='signup']"
+    whole = prune_tag_paths(tree, PAPER, keep_main_content=True)
+    assert whole.xpath(outside)
+    pruned, region = prune_tag_paths_region(tree, PAPER, main_landmark_share=0.5)
+    assert not pruned.xpath(outside)
+    assert len(elements_at(pruned, "/html/body/main/div[@class='card']")) == 6
+    assert region.kept_count == len(elements_at(pruned, "/html/body//*")) + 1
+    role = LANDMARK.replace("<main>", "<div role='main'>").replace("</main>", "</div>")
+    assert not prune_tag_paths(parse(role), PAPER, main_landmark_share=0.5).xpath(outside)
+    unchanged = prune_tag_paths(tree, PAPER, main_landmark_share=0.99)  # main holds less
+    assert etree.tostring(unchanged) == etree.tostring(prune_tag_paths(tree, PAPER))
 
 
 SECTIONS = (
@@ -722,3 +773,47 @@ def test_search_region_matches_the_definition_on_random_sequences() -> None:
         )
         trace = [(s.start, s.end, s.threshold, s.at, s.kept_start, s.kept_end) for s in splits]
         assert (start, end, trace) == _reference_search_region(sequence, gap, weights, protected)
+
+
+SHOP = (
+    "<html><body><nav class='menu'>"
+    + "".join(
+        f"<div class='column'><h4>Department {d}</h4><ul>"
+        + "".join(f"<li><a href='/c/{d}/{c}'>Category {d}.{c}</a></li>" for c in range(10))
+        + "</ul></div>"
+        for d in range(10)
+    )
+    + "</nav><div class='page'><h1>Wool jackets</h1><div class='grid'>"
+    + "".join(
+        f"<div class='card'><a href='/p/{n}'><img src='/{n}.jpg' alt=''></a><h2><a "
+        f"href='/p/{n}'>Wool jacket model {n}</a></h2><p>A warm jacket of recycled wool with a "
+        f"cotton lining, tested in the mountains, model {n}.</p><span>{100 + n} EUR</span></div>"
+        for n in range(12)
+    )
+    + "</div></div></body></html>"
+)
+"""A shop's category page: a menu with more elements than the product cards below it."""
+
+
+def test_complete_records_keeps_the_cards_whole_around_the_main_content() -> None:
+    tree = parse(SHOP)
+    main = prune_tag_paths(tree, PAPER, keep_main_content=True)
+    assert len(elements_at(main, "//div[@class='card']/p")) == 12
+    assert not main.xpath("//div[@class='card']/h2")  # the title links are not main content
+    pruned, region = prune_tag_paths_region(
+        tree, PAPER, keep_main_content=True, complete_records=True
+    )
+    assert len(elements_at(pruned, "//div[@class='card']/h2/a")) == 12
+    assert len(elements_at(pruned, "//div[@class='card']/a/img")) == 12
+    assert region.kept_count == len(elements_at(pruned, "/html/body//*")) + 1
+    two = SHOP.replace("<div class='card'>", "<div class='card odd'>", 10)
+    few = prune_tag_paths(parse(two), PAPER, keep_main_content=True, complete_records=True)
+    assert len(elements_at(few, "//div[@class='card odd']/h2")) == 10
+    assert len(elements_at(few, "//div[@class='card']/h2")) == 0  # only two cards alike
+
+
+def test_keep_heading_keeps_the_first_h1() -> None:
+    tree = parse(SHOP)
+    assert not prune_tag_paths(tree, PAPER, keep_main_content=True).xpath("//h1")
+    pruned = prune_tag_paths(tree, PAPER, keep_heading=True)
+    assert strings_at(pruned, "//h1/text()") == ["Wool jackets"]

@@ -28,6 +28,7 @@ def result(config: str, page_type: str, **figures: int) -> tps.PageResult:
         without_after=values.get("without_after", 0),
         held_before=values["held_before"],
         held_after=values["held_after"],
+        half=values.get("half", 0),
     )
 
 
@@ -84,7 +85,11 @@ def test_the_readme_table_sets_the_paper_beside_the_defaults(tmp_path: Path) -> 
         result(defaults, "listing", with_before=4, with_after=4, kept=60),
     ]
     block = tps.readme_block(results)
-    assert "| listing (1) | 25.0% / 100.0% | 0.0% / 0.0% | 80.0% / 40.0% |" in block
+    assert (
+        "| listing (1) | 25.0% / 100.0% | 0.0% / 0.0% | 25.0% / 100.0% | 80.0% / 40.0% |" in block
+    )
+    assert "| all (1) | 25.0% / 100.0% |" in block
+    assert "| sites A (1) | 25.0% / 100.0% |" in block and "| sites B (0) |" in block
     readme = tmp_path / "README.md"
     docs = tmp_path / "tps.md"
     readme.write_text("\n".join(tps.README_MARKERS))
@@ -92,3 +97,37 @@ def test_the_readme_table_sets_the_paper_beside_the_defaults(tmp_path: Path) -> 
     assert tps.write_docs(results, docs, readme) == [docs, readme]
     assert block in readme.read_text()
     assert "| paper | 25.0% |" in docs.read_text()
+
+
+def test_a_site_falls_in_one_half_whatever_its_page() -> None:
+    half = tps.site_half("https://shop.example/jackets")
+    assert half in (0, 1)
+    assert tps.site_half("http://www.shop.example/coats?page=2") == half
+    halves = {tps.site_half(f"https://site{n}.example/") for n in range(20)}
+    assert halves == {0, 1}
+
+
+def test_the_time_ratio_is_the_median_of_the_pages_ratios() -> None:
+    results = [
+        tps.PageResult(config, "wcxb", page, "listing", 1, 1, 0, 0, 0, 0, 0, 0, seconds=seconds)
+        for config, page, seconds in (
+            (tps.PAPER, "a", 1.0),
+            (tps.PAPER, "b", 2.0),
+            (tps.PAPER, "c", 1.0),
+            ("x", "a", 2.0),
+            ("x", "b", 2.0),
+            ("x", "c", 3.0),
+        )
+    ]
+    assert tps.time_ratio(results, "x") == 2.0
+
+
+def test_a_configuration_replaces_the_defaults_only_when_ahead_on_both_halves() -> None:
+    def pages(config: str, kept_a: int, kept_b: int) -> list[tps.PageResult]:
+        return [
+            result(config, "listing", with_before=10, with_after=kept_a, half=0),
+            result(config, "listing", with_before=10, with_after=kept_b, half=1),
+        ]
+
+    results = pages("d", 5, 5) + pages("both", 6, 6) + pages("one", 9, 4) + pages("tie", 5, 6)
+    assert tps.ahead_on_both_halves(results, "d") == ["both"]

@@ -18,6 +18,7 @@ import scrapy_cetd
 from scrapy_cetd.crawl.spider import tps_selector, tps_selector_region
 from scrapy_cetd.tps import (
     DEFAULT_MIN_SIZE_GAP,
+    MAIN_LANDMARK_SHARE,
     MIN_SIZE_GAP,
     TpsOptions,
     prune_tag_paths,
@@ -100,11 +101,13 @@ def response_of(html: str, **meta: Any) -> HtmlResponse:
 # --- the options object --------------------------------------------------------------------------
 
 
-def test_the_defaults_are_the_additions_text_sizes_and_a_gap_of_a_quarter() -> None:
+def test_the_defaults_are_the_papers_search_with_the_additions_around_it() -> None:
     options = TpsOptions()
-    assert options.min_size_gap == DEFAULT_MIN_SIZE_GAP == 0.25
+    assert options.min_size_gap == DEFAULT_MIN_SIZE_GAP == MIN_SIZE_GAP
+    assert options.size == "nodes"
     assert options.keep_main_content and options.remove_furniture and options.remove_widgets
-    assert options.size == "text" and not options.invert and not options.keep_positions
+    assert options.remove_buttons and options.main_landmark_share == MAIN_LANDMARK_SHARE == 0.5
+    assert not (options.guard_main_content or options.invert or options.keep_positions)
 
 
 def test_the_paper_preset_is_the_literal_algorithm() -> None:
@@ -112,6 +115,8 @@ def test_the_paper_preset_is_the_literal_algorithm() -> None:
     assert paper.min_size_gap == MIN_SIZE_GAP == 0.20
     assert paper.size == "nodes"
     assert not (paper.keep_main_content or paper.remove_furniture or paper.remove_widgets)
+    assert not (paper.guard_main_content or paper.remove_buttons)
+    assert paper.main_landmark_share is None
     assert TpsOptions.paper(invert=True, max_nodes=None) == dataclasses.replace(
         paper, invert=True, max_nodes=None
     )
@@ -127,6 +132,9 @@ def test_the_paper_preset_is_the_literal_algorithm() -> None:
         ("size", "words", "option size='words' is not one of 'nodes', 'text'"),
         ("invert", "maybe", "option invert='maybe' is not a bool"),
         ("keep_main_content", 2, "option keep_main_content=2 is not a bool"),
+        ("remove_buttons", "often", "option remove_buttons='often' is not a bool"),
+        ("main_landmark_share", 1.5, "option main_landmark_share=1.5 is not in [0, 1] or None"),
+        ("main_landmark_share", -0.5, "option main_landmark_share=-0.5 is not in [0, 1] or None"),
         ("max_nodes", 0, "option max_nodes=0 is not a positive number or None"),
         ("max_nodes", 1.5, "option max_nodes=1.5 is not a whole number"),
         ("max_nodes", True, "option max_nodes=True is not a whole number"),
@@ -154,11 +162,12 @@ def test_values_are_converted_to_the_declared_types() -> None:
         max_nodes="none",  # type: ignore[arg-type]
         time_budget="2",  # type: ignore[arg-type]
         max_attributes=500.0,  # type: ignore[arg-type]
+        main_landmark_share="none",  # type: ignore[arg-type]
     )
     assert options.min_size_gap == 0.3
     assert options.keep_main_content is False
     assert options.invert is False
-    assert options.max_nodes is None
+    assert options.max_nodes is None and options.main_landmark_share is None
     assert options.time_budget == 2.0
     assert options.max_attributes == 500 and isinstance(options.max_attributes, int)
 
@@ -223,7 +232,12 @@ def test_on_a_shop_page_the_paper_keeps_the_mega_menu_and_the_defaults_the_produ
     assert count(pruned, "//div[@class='product-card']") == 12
     assert count(pruned, "//div[@class='product-card']/h2/a") == 12
     assert count(pruned, "//nav | //footer") == 0
-    assert count(pruned, "//p[@class='category-intro']") == 1
+    assert pruned.xpath("//h1/text()") == ["Jackets"]
+    # The introduction is not in cetd-plus's main block; the guarded search keeps it.
+    assert count(pruned, "//p[@class='category-intro']") == 0
+    guarded = prune_tag_paths(tree, guard_main_content=True)
+    assert count(guarded, "//p[@class='category-intro']") == 1
+    assert count(guarded, "//div[@class='product-card']/h2/a") == 12
 
 
 def test_tps_selector_uses_the_defaults_and_takes_the_paper_preset() -> None:

@@ -39,7 +39,8 @@ except ImportError as error:  # pragma: no cover - depends on the installed extr
 from scrapy_cetd.api import extract
 from scrapy_cetd.corpus.records import identify_language
 from scrapy_cetd.extractors.registry import DEFAULT_ALGORITHM, build_extractor
-from scrapy_cetd.limits import DEFAULT_MAX_BODY_SIZE, DEFAULT_MAX_NODES
+from scrapy_cetd.guard import DEFAULT_MAX_ATTRIBUTES
+from scrapy_cetd.limits import DEFAULT_MAX_BODY_SIZE, DEFAULT_MAX_NODES, Limits
 from scrapy_cetd.page.parse import NotADocumentError
 from scrapy_cetd.result import Reason
 
@@ -63,8 +64,12 @@ class CetdExtractor(BaseExtractor):  # type: ignore[misc]  # datatrove is untype
     by default): a drop-in for datatrove's ``Trafilatura`` step.
 
     ``algorithm`` and ``options`` are those of :func:`scrapy_cetd.extract`; ``timeout`` is
-    the seconds a document may take (datatrove's default, 1 s); ``max_bytes`` and
-    ``max_nodes`` are ``extract()``'s limits. With ``metadata``, the page's ``title``,
+    the seconds a document may take (datatrove's default, 1 s); ``max_bytes``, ``max_nodes``
+    and ``max_attributes`` are ``extract()``'s limits, with its defaults
+    (``max_attributes=None`` skips its scan of the page before the parse, about a tenth of a
+    document's time: the sandbox's timeout then bounds a parse slowed by a tag of thousands of
+    attributes, which ``extract()`` refuses). The text is ``extract()``'s, asked for alone
+    (``html=False``). With ``metadata``, the page's ``title``,
     ``authors`` and ``published`` are added to ``doc.metadata`` (a value the page does not give
     is left out; reading them costs about 60% more time per page, so it is off by default, as
     the ``Trafilatura`` step adds none); ``page_type`` is added when the algorithm classifies
@@ -84,14 +89,17 @@ class CetdExtractor(BaseExtractor):  # type: ignore[misc]  # datatrove is untype
         metadata: bool = False,
         max_bytes: int = DEFAULT_MAX_BODY_SIZE,
         max_nodes: int | None = DEFAULT_MAX_NODES,
+        max_attributes: int | None = DEFAULT_MAX_ATTRIBUTES,
         **options: Any,
     ) -> None:
         super().__init__(timeout)
         build_extractor(algorithm, options)  # an unknown algorithm or option fails here
+        Limits(max_bytes, max_nodes, None, max_attributes)  # and a limit that is no limit
         self.algorithm = algorithm
         self.metadata = metadata
         self.max_bytes = max_bytes
         self.max_nodes = max_nodes
+        self.max_attributes = max_attributes
         self.options = options
 
     def extract(self, text: str) -> str:
@@ -109,7 +117,9 @@ class CetdExtractor(BaseExtractor):  # type: ignore[misc]  # datatrove is untype
                 url=url,
                 max_body_size=self.max_bytes,
                 max_nodes=self.max_nodes,
+                max_attributes=self.max_attributes,
                 time_budget=self.timeout,
+                html=False,
                 metadata=self.metadata,
                 **self.options,
             )

@@ -305,6 +305,7 @@ def extract_page(page: WarcPage, settings: CorpusSettings) -> Outcome:
             max_body_size=settings.max_bytes,
             max_nodes=settings.max_nodes,
             time_budget=settings.time_budget,
+            html=settings.html,
             metadata=settings.metadata,
             markdown=settings.markdown,
             **settings.options,

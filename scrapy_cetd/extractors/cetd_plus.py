@@ -29,6 +29,8 @@ from scrapy_cetd.extractors.profiles import (
     drop_repeated_blocks,
     main_landmark,
     record_region,
+    review_sections,
+    with_declared_description,
 )
 from scrapy_cetd.limits import check_deadline
 from scrapy_cetd.page import accel
@@ -180,6 +182,15 @@ class CetdPlusExtractor(Extractor):
     15. ``unique_blocks`` (all but documentation): a kept block without blocks below it whose
         text repeats that of a kept block before it goes (a description shown twice, for wide
         and narrow screens; a tab and its accordion; a quoted post).
+    16. ``review_sections`` (product): unless ``include_comments``, step 2 also removes the
+        page's reviews, as it removes an article's comments: schema.org ``Review`` items
+        (``itemtype``, ``itemprop="review"``) and elements whose ``id`` or ``class`` names
+        reviews (``review``, ``product-reviews``, ``productReviews``), holding less than half
+        the text. Customers' ratings and texts are not the product's description.
+    17. ``declared_description`` (product): when the content holds less than half the words
+        of the description the page's JSON-LD declares for its product (``Product``,
+        ``ProductGroup``...), that description is added at its end (its HTML read as HTML):
+        templates that keep it in a drawer, or only in a script, show it on a click.
     """
 
     name = "cetd-plus"
@@ -214,6 +225,8 @@ class CetdPlusExtractor(Extractor):
         unique_blocks: bool = True,
         hidden_panels: bool = True,
         record_share: float | None = 0.3,
+        review_sections: bool = True,
+        declared_description: bool = True,
     ) -> None:
         """Options: each turns off or tunes a step of the class docstring.
 
@@ -240,7 +253,7 @@ class CetdPlusExtractor(Extractor):
         - ``page_type``: the page's type (one of
           :data:`~scrapy_cetd.page.page_types.PAGE_TYPES`), when the user knows it (a spider for
           one shop's category pages): it goes to the result's ``.page_type`` with confidence
-          1.0, and the page follows its type's profile (steps 12 to 15).
+          1.0, and the page follows its type's profile (steps 12 to 17).
         - ``detect_page_type``: classify the page (:mod:`scrapy_cetd.page.page_types`) when
           ``page_type`` is not given, into ``.page_type`` and ``.page_type_confidence``, from
           the view, counts and markup this extractor reads anyway, and follow its type's
@@ -250,8 +263,8 @@ class CetdPlusExtractor(Extractor):
           the type is only reported).
         - ``profile_confidence``: the confidence below which a type is reported but its
           profile not followed.
-        - ``hidden_panels``, ``thread_posts``, ``whole_page_types``, ``unique_blocks``: turn
-          off steps 12, 13, 14 and 15.
+        - ``hidden_panels``, ``thread_posts``, ``whole_page_types``, ``unique_blocks``,
+          ``review_sections``, ``declared_description``: turn off steps 12 to 17.
         - ``main_landmark_share`` (step 14; None turns it off): the share of the text the main
           landmark must hold to bound the content (of a product page too).
         - ``record_share`` (step 14, listings; None turns it off): the share of the text the
@@ -292,6 +305,8 @@ class CetdPlusExtractor(Extractor):
         self.unique_blocks = unique_blocks
         self.hidden_panels = hidden_panels
         self.record_share = record_share
+        self.review_sections = review_sections
+        self.declared_description = declared_description
         self.include_comments = include_comments
         self.include_title = include_title
         self.remove_boilerplate = remove_boilerplate
@@ -335,6 +350,8 @@ class CetdPlusExtractor(Extractor):
             result = self.extract_view(view)
             if isinstance(view, _PageView):
                 kind = view.page_type
+                if self.declared_description and view.profile and view.profile.description:
+                    result = with_declared_description(result, view.elements[0])
         title = page_title(tree)
         check_deadline("after reading the title")
         result = replace(result, title=title) if title else result
@@ -388,6 +405,9 @@ class CetdPlusExtractor(Extractor):
         drop = boilerplate(view, chars, structural=self.remove_boilerplate, comments=comments)
         if self.content_forms:
             drop = _sparing_content_form(view, counts, drop, comments=comments)
+        if comments and self.review_sections and profile is not None and profile.reviews:
+            reviews = review_sections(view, chars)
+            drop = [dropped or review for dropped, review in zip(drop, reviews, strict=True)]
         if comments and markup.user_texts:
             for i in located(view, markup.user_texts):
                 drop[i] = True

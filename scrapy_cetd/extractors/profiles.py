@@ -9,15 +9,22 @@ each is measured by ``python -m benchmarks.page_type_accuracy`` (``docs/page-typ
 
 from __future__ import annotations
 
+import html
+import json
+import re
+from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+import lxml.html
 from lxml import etree
 
 from scrapy_cetd.extractors.furniture import CHECK_EVERY
 from scrapy_cetd.limits import check_deadline
-from scrapy_cetd.page.dom import BLOCK_TAGS, DomView
-from scrapy_cetd.page.output import Keep, kept_elements
+from scrapy_cetd.page.dom import BLOCK_TAGS, DomView, attribute_owners, build_view, local_tag
+from scrapy_cetd.page.output import Keep, kept_elements, render
+from scrapy_cetd.page.words import tokens
+from scrapy_cetd.result import ExtractionResult
 
 
 @dataclass(frozen=True)
@@ -50,6 +57,13 @@ class Profile:
     """A kept block that repeats the text of one kept before it goes: templates that show a
     product's description twice (one copy for wide screens, one for narrow, or a tab and its
     accordion) give the text once."""
+    reviews: bool = False
+    """The page's reviews are furniture, as comments are on an article: customers' ratings and
+    texts about a product are not its description."""
+    description: bool = False
+    """When the selection lacks most of the words of the description the page's JSON-LD
+    declares for its product, that description joins the content: a template that keeps it
+    in a drawer or a script shows it on a click."""
 
 
 PROFILES: dict[str, Profile] = {
@@ -58,7 +72,14 @@ PROFILES: dict[str, Profile] = {
     "collection": Profile("collection", whole_page=True, unique_blocks=True),
     "documentation": Profile("documentation", whole_page=True),
     "service": Profile("service", hidden=True, whole_page=True, unique_blocks=True),
-    "product": Profile("product", hidden=True, main_bound=True, unique_blocks=True),
+    "product": Profile(
+        "product",
+        hidden=True,
+        main_bound=True,
+        unique_blocks=True,
+        reviews=True,
+        description=True,
+    ),
 }
 """The profile of each page type that has one; articles follow cetd-plus's own steps. On
 products neither the whole page nor the whole-body expansion beat those steps; documentation
@@ -195,3 +216,131 @@ def record_region(view: DomView, chars: Sequence[int], share: float) -> int | No
     while i not in above:
         i = parent[i]
     return i
+
+
+_NAME_WORDS = re.compile(r"[a-z]+|[A-Z][a-z]*")
+"""The words of an ``id`` or ``class`` value: runs of letters, each capital starting one
+(``productReviews`` is ``product``, ``Reviews``)."""
+
+REVIEW_NAMES = frozenset({"review", "reviews"})
+"""The words of an ``id`` or ``class`` that name a section of reviews, as ``comment`` names a
+comment section (:func:`~scrapy_cetd.extractors.furniture.boilerplate`)."""
+
+REVIEW_SHARE = 0.5
+"""An element holding this share of the view's text or more is no review section: it wraps the
+page (a template that names its page ``review``)."""
+
+
+def review_sections(view: DomView, chars: Sequence[int]) -> list[bool]:
+    """The elements of ``view`` that are its reviews, their descendants included: a schema.org
+    ``Review`` item (``itemtype``, or ``itemprop="review"``), or an element whose ``id`` or
+    ``class`` has a word of :data:`REVIEW_NAMES`, holding less than :data:`REVIEW_SHARE` of
+    the view's text. One pass over the view, every element's proxy held until the end (lxml
+    frees a proxy by walking up to the closest ancestor that has one)."""
+    elements = list(view.elements)
+    parent, most = view.parent, REVIEW_SHARE * chars[0]
+    reviews = [False] * len(elements)
+    for i in range(1, len(elements)):
+        if not i % CHECK_EVERY:
+            check_deadline("finding the reviews")
+        if reviews[parent[i]]:
+            reviews[i] = True
+        elif chars[i] < most:
+            get = elements[i].get
+            names = f"{get('id') or ''} {get('class') or ''}"
+            reviews[i] = (
+                "review" in (get("itemprop") or "").split()
+                or (get("itemtype") or "").endswith("schema.org/Review")
+                or (
+                    "eview" in names
+                    and any(word.lower() in REVIEW_NAMES for word in _NAME_WORDS.findall(names))
+                )
+            )
+    return reviews
+
+
+PRODUCT_TYPES = frozenset(
+    {"product", "productgroup", "productmodel", "individualproduct", "someproducts"}
+)
+"""The schema.org types of a product, lower-cased."""
+
+DESCRIPTION_SHARE = 0.5
+"""The share of the declared description's words the content must hold for the description to
+count as shown."""
+
+_JSON_LD = (("type", "application/ld+json"),)
+_TAG = re.compile(r"</?[A-Za-z][^<>]*>")
+"""A tag: the description is written in HTML."""
+
+
+def declared_description(root: etree._Element) -> str:
+    """The longest ``description`` the JSON-LD of ``root``'s document declares for an item of
+    :data:`PRODUCT_TYPES` (``""`` when none); a script that does not parse, or nests deeper
+    than Python's parser reads, declares nothing."""
+    longest = ""
+    for script in attribute_owners(root.getroottree().getroot(), _JSON_LD):
+        if local_tag(script) != "script":
+            continue
+        try:
+            stack: list[object] = [json.loads(script.text or "")]
+        except (ValueError, RecursionError):
+            continue
+        while stack:
+            item = stack.pop()
+            if isinstance(item, list):
+                stack.extend(item)
+            elif isinstance(item, dict):
+                declared = item.get("@type")
+                names = declared if isinstance(declared, list) else [declared]
+                text = item.get("description")
+                if (
+                    isinstance(text, str)
+                    and len(text) > len(longest)
+                    and any(
+                        isinstance(name, str) and name.lower() in PRODUCT_TYPES for name in names
+                    )
+                ):
+                    longest = text
+                stack.extend(item.values())
+        check_deadline("reading the declared description")
+    return longest.strip()
+
+
+def description_content(description: str) -> tuple[str, str]:
+    """``description`` as cetd-plus renders content, ``(html, text)``: read as HTML when it has
+    tags, else each of its lines a paragraph (its character references read)."""
+    if not _TAG.search(description):
+        lines = (html.escape(html.unescape(line)) for line in description.splitlines())
+        description = "".join(f"<p>{line}</p>" for line in lines if line.strip())
+    try:
+        root = lxml.html.fragment_fromstring(description, create_parent="div")
+    except (etree.ParserError, ValueError):
+        return "", ""
+    view = build_view(root)
+    return render(view, [Keep.TEXT] * len(view))
+
+
+def with_declared_description(result: ExtractionResult, root: etree._Element) -> ExtractionResult:
+    """``result`` with the product description the JSON-LD of ``root``'s document declares
+    added at the end of its content, when the content holds less than
+    :data:`DESCRIPTION_SHARE` of its words (counted with repeats)."""
+    description = declared_description(root)
+    words = Counter(tokens(description))
+    if not words:
+        return result
+    shown = words & Counter(tokens(result.text))
+    if shown.total() >= DESCRIPTION_SHARE * words.total():
+        return result
+    added_html, added_text = description_content(description)
+    if not added_text:
+        return result
+    if not result.text:
+        return ExtractionResult(text=added_text, html=added_html, algorithm=result.algorithm)
+    end = result.html.rfind("</")  # inside the content's root, before its end tag
+    if end < 0:
+        end = len(result.html)
+    return replace(
+        result,
+        text=f"{result.text}\n{added_text}",
+        html=f"{result.html[:end]}{added_html}{result.html[end:]}",
+    )

@@ -4,6 +4,7 @@ corpus) and the benchmarks build their extractor with."""
 
 from __future__ import annotations
 
+import functools
 import inspect
 import math
 import pkgutil
@@ -65,7 +66,7 @@ def get_extractor(name: str = DEFAULT_ALGORITHM, **options: Any) -> Extractor:
     except KeyError:
         valid = ", ".join(sorted(ALGORITHMS))
         raise ValueError(f"unknown algorithm {name!r}; valid algorithms: {valid}") from None
-    parameters = inspect.signature(cls).parameters
+    parameters = _parameters(cls)
     unknown = sorted(set(options) - set(parameters))
     if unknown:
         valid = ", ".join(parameters) or "none"
@@ -73,6 +74,14 @@ def get_extractor(name: str = DEFAULT_ALGORITHM, **options: Any) -> Extractor:
             f"unknown option(s) {', '.join(unknown)} for algorithm {name!r}; valid options: {valid}"
         )
     return cls(**coerce_options(cls, options))
+
+
+@functools.cache
+def _parameters(cls: type[Extractor]) -> tuple[str, ...]:
+    """The names of a registered class's constructor parameters, read once per class:
+    :func:`extract` builds its extractor on every call, and reading a signature costs more than
+    a small page's parse."""
+    return tuple(inspect.signature(cls).parameters)
 
 
 _TRUE = frozenset({"true", "yes", "on", "1"})
@@ -98,10 +107,7 @@ def coerce_options(cls: Callable[..., Any], options: Mapping[str, Any]) -> dict[
     constructor does not name are left to it. Raises :class:`ValueError` naming the option, the
     value and the type expected.
     """
-    try:
-        hints = get_type_hints(getattr(cls, "__init__", cls))
-    except (NameError, TypeError):  # a user class's annotations that do not resolve
-        hints = {}
+    hints = _hints(cls)
     coerced: dict[str, Any] = {}
     for name, value in options.items():
         expected = hints.get(name)
@@ -113,6 +119,27 @@ def coerce_options(cls: Callable[..., Any], options: Mapping[str, Any]) -> dict[
         except (TypeError, ValueError):
             raise ValueError(f"option {name}={value!r} is not {_describe(expected)}") from None
     return coerced
+
+
+def _hints(cls: Callable[..., Any]) -> Mapping[str, Any]:
+    """The resolved annotations of ``cls``'s constructor (empty when they do not resolve),
+    cached per class when ``cls`` can be a key (resolving them evaluates every annotation)."""
+    try:
+        return _cached_hints(cls)
+    except TypeError:  # an unhashable callable
+        return _resolve_hints(cls)
+
+
+@functools.lru_cache(maxsize=256)
+def _cached_hints(cls: Callable[..., Any]) -> Mapping[str, Any]:
+    return _resolve_hints(cls)
+
+
+def _resolve_hints(cls: Callable[..., Any]) -> Mapping[str, Any]:
+    try:
+        return MappingProxyType(get_type_hints(getattr(cls, "__init__", cls)))
+    except (NameError, TypeError):  # a user class's annotations that do not resolve
+        return MappingProxyType({})
 
 
 def _coerce(value: Any, expected: Any) -> Any:

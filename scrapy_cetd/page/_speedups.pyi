@@ -99,6 +99,7 @@ def render(
     keep: tuple[_Mode, _Mode, _Mode],
     block_tags: frozenset[str],
     clean: Callable[[etree._Element], None],
+    html: bool = True,
 ) -> tuple[str, str] | None: ...
 
 # scrapy_cetd.extractors.cetd

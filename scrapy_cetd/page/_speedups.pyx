@@ -1978,18 +1978,20 @@ cdef class _Segment:
             self.has_joined = True
 
     cdef str finish(self, _Copier copier, xmlNode* parent):
-        """Write the segment's text into ``parent`` and return it as the trimmed copy's
-        ``.text`` or ``.tail`` reads it (``None`` when there is none)."""
+        """Write the segment's text into ``parent`` (unless ``copier`` is ``None``: the text
+        alone is wanted) and return it as the trimmed copy's ``.text`` or ``.tail`` reads it
+        (``None`` when there is none)."""
         cdef xmlNode* node
         self.end_tail()
         if self.has_joined:
             value = without_not_xml(decode(self.joined.data, self.joined.size))
-            copier.text(parent, value)
+            if copier is not None:
+                copier.text(parent, value)
             return value
         if self.first is NULL:
             return None
         node = self.first
-        while True:
+        while copier is not None:
             append_child(parent, copier.deep(node))
             if node is self.last:
                 break
@@ -1997,10 +1999,11 @@ cdef class _Segment:
         return decode(self.leading.data, self.leading.size)
 
 
-def render(view, modes, keep, block_tags, clean):
+def render(view, modes, keep, block_tags, clean, html=True):
     """:func:`scrapy_cetd.page.output.render` on a ``DomView``: ``(html, text)``, or ``None`` for a
     view or tree this module does not handle. ``keep`` is ``(DROP, SHELL, TEXT)``; ``clean``
-    is called on the output's root before it is serialised.
+    is called on the output's root before it is serialised. With ``html`` false the HTML is
+    neither built nor written: ``("", text)``, the same text.
 
     Instead of copying the whole root and trimming the copy, the output document is built from
     what is kept: an element that changes (a shell, or one that loses a child) is copied alone
@@ -2024,7 +2027,9 @@ def render(view, modes, keep, block_tags, clean):
     ):
         return None
     try:
-        return _render(elements, children, parent, runs, tags, modes, keep, block_tags, clean)
+        return _render(
+            elements, children, parent, runs, tags, modes, keep, block_tags, clean, bool(html)
+        )
     except NotHandledError:
         return None
 
@@ -2039,6 +2044,7 @@ cdef tuple _render(
     tuple keep,
     frozenset block_tags,
     clean,
+    bint write_html,
 ):
     cdef Py_ssize_t size = len(elements)
     if (
@@ -2124,6 +2130,10 @@ cdef tuple _render(
                 for k in range(len(own)):
                     tails[<Py_ssize_t>own[k]] = own_runs[k + 1]
 
+        if not write_html:  # the texts of the changed elements, from a walk that copies nothing
+            if visit.data[0]:
+                _fill(None, NULL, nodes, children, mode, kept, changed, visit, texts, tails)
+            return "", _view_text(tags, parents, kept, texts, tails, block_tags)
         copier.doc = xml_copy_doc(source_doc, 0)
         if copier.doc is NULL:
             raise MemoryError()
@@ -2170,13 +2180,14 @@ cdef int _fill(
     list tails,
 ) except -1:
     """:func:`scrapy_cetd.page.output._trim`, building instead of removing: fill the copy of each
-    visited element with its kept children and its text, as the trimmed copy has them."""
+    visited element with its kept children and its text, as the trimmed copy has them. With
+    ``copier`` ``None`` nothing is copied (``root_copy`` and the copies are ``NULL``): only
+    ``texts`` and ``tails`` are filled, as they would be."""
     cdef _Nodes stack = _Nodes()
     cdef _Segment segment = _Segment()
     cdef xmlNode* copy
     cdef xmlNode* original
     cdef xmlNode* child_node
-    cdef xmlNode* child_copy
     cdef Py_ssize_t i
     cdef Py_ssize_t k
     cdef Py_ssize_t child
@@ -2199,14 +2210,17 @@ cdef int _fill(
             child_node = original.children
             while child_node is not NULL:
                 if is_text(child_node):
-                    append_child(copy, copier.deep(child_node))
+                    if copier is not None:
+                        append_child(copy, copier.deep(child_node))
                 elif is_element_like(child_node):
                     child = own[k]
                     k += 1
                     if nodes[child] is not child_node:
                         raise NotHandledError("view does not match the tree")
-                    child_copy = _child_copy(copier, child_node, child, visit, stack)
-                    append_child(copy, child_copy)
+                    if copier is not None:
+                        append_child(copy, _child_copy(copier, child_node, child, visit, stack))
+                    elif visit.data[child]:
+                        stack.push(NULL, <int>child)
                 else:
                     raise NotHandledError("unexpected node type")
                 child_node = child_node.next
@@ -2234,7 +2248,10 @@ cdef int _fill(
                     if with_text:
                         _set_text(texts, tails, i, owner, segment.finish(copier, copy))
                     segment.reset()
-                    append_child(copy, _child_copy(copier, child_node, child, visit, stack))
+                    if copier is not None:
+                        append_child(copy, _child_copy(copier, child_node, child, visit, stack))
+                    elif visit.data[child]:
+                        stack.push(NULL, <int>child)
                     owner = child
             else:
                 raise NotHandledError("unexpected node type")

@@ -9,10 +9,11 @@ one block per line. The input tree is never touched: the copy is made first and 
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import copy
 import enum
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from html import unescape as html_unescape
 from html.parser import HTMLParser
 from urllib.parse import urljoin, urlsplit
@@ -107,8 +108,27 @@ def own_mode_list(
     return [text if content[i] else shell if below[i] else drop for i in range(size)]
 
 
+_RENDER_HTML: contextvars.ContextVar[bool] = contextvars.ContextVar(
+    "scrapy_cetd_render_html", default=True
+)
+"""Whether :func:`render` writes the HTML (see :func:`text_only`)."""
+
+
+@contextlib.contextmanager
+def text_only() -> Iterator[None]:
+    """In the block (in this thread), :func:`render` writes no HTML: it gives ``("", text)``,
+    the text unchanged. For a caller that throws the HTML away
+    (``scrapy_cetd.extract(..., html=False)``), whatever extractor it runs."""
+    token = _RENDER_HTML.set(False)
+    try:
+        yield
+    finally:
+        _RENDER_HTML.reset(token)
+
+
 def render(view: DomView, modes: Sequence[Keep]) -> tuple[str, str]:
-    """The kept part of ``view`` as ``(html, text)``; ``("", "")`` when nothing is kept.
+    """The kept part of ``view`` as ``(html, text)``; ``("", "")`` when nothing is kept, and
+    ``("", text)`` inside :func:`text_only`.
 
     The HTML is a deep copy of the root trimmed in place and serialised by lxml. Only the copies
     of elements that change are visited (see :func:`_trim`); a kept subtree with nothing to
@@ -119,27 +139,32 @@ def render(view: DomView, modes: Sequence[Keep]) -> tuple[str, str]:
     the copy from the kept elements only. Attributes whose names cannot be written back
     (:func:`drop_unsafe_attributes`) are left out of the HTML.
     """
-    return render_view(view, modes, KEEP, BLOCK_TAGS, drop_unsafe_attributes)
+    return render_view(
+        view, modes, KEEP, BLOCK_TAGS, drop_unsafe_attributes, html=_RENDER_HTML.get()
+    )
 
 
 @accel.twin(accel.compiled.render)
-def render_view(
+def render_view(  # noqa: PLR0917 - the parameters of its compiled twin
     view: DomView,
     modes: Sequence[Keep],
     keep: tuple[Keep, Keep, Keep],
     block_tags: frozenset[str],
     clean: Callable[[etree._Element], None],
+    html: bool = True,
 ) -> tuple[str, str]:
     """:func:`render` in pure Python: the reference the compiled version reproduces. The
     compiled module imports nothing of this package, so it is given :data:`KEEP`,
     :data:`~scrapy_cetd.page.dom.BLOCK_TAGS` and :func:`drop_unsafe_attributes` as ``keep``,
     ``block_tags`` and ``clean``; the reference reads ``modes`` as :class:`Keep` members and
-    the block elements from ``block_tags``, and cleans the copy with ``clean``."""
+    the block elements from ``block_tags``, and cleans the copy with ``clean``. With ``html``
+    false the HTML is left out (the compiled version does not build it; the reference builds
+    it, as its text is read from the trimmed copy)."""
     if modes[0] == keep[0]:
         return "", ""
     kept = kept_elements(view, modes)
-    html, texts, tails = _html(view, modes, kept, clean)
-    return html, _view_text(view, kept, texts, tails, block_tags)
+    written, texts, tails = _html(view, modes, kept, clean)
+    return written if html else "", _view_text(view, kept, texts, tails, block_tags)
 
 
 def render_html(view: DomView, modes: Sequence[Keep]) -> str:

@@ -131,3 +131,22 @@ def test_the_language_filter_keeps_what_it_is_asked_to(warcs: Path) -> None:
 def test_an_unknown_algorithm_fails_when_the_step_is_made() -> None:
     with pytest.raises(ValueError, match="unknown algorithm 'nope'"):
         CetdExtractor("nope")
+
+
+def test_the_attribute_limit_is_that_of_extract_unless_switched_off() -> None:
+    """A tag of 1,500 attributes: refused before the parse by default, as ``extract()`` refuses
+    it (dropped, counted); extracted with ``max_attributes=None``."""
+    attributes = " ".join(f"a{i}=1" for i in range(1_500))
+    text = "A paragraph of text. " * 20
+    page = f"<html><body><div {attributes}><p>{text}</p></div></body></html>"
+    assert scrapy_cetd.extract(page).reason_code == scrapy_cetd.Reason.MAX_ATTRIBUTES
+    step = CetdExtractor()
+    assert list(step.run(iter([Document(text=page, id="wide")]))) == []
+    assert step.stats["empty_max_attributes"].total == 1
+    kept = list(CetdExtractor(max_attributes=None).run(iter([Document(text=page, id="wide")])))
+    assert [doc.text for doc in kept] == [scrapy_cetd.extract(page, max_attributes=None).text]
+
+
+def test_a_limit_that_is_no_limit_fails_when_the_step_is_made() -> None:
+    with pytest.raises(ValueError, match="max_attributes must be a positive number"):
+        CetdExtractor(max_attributes=0)

@@ -203,6 +203,108 @@ def test_product_selection_is_bounded_by_the_main_landmark() -> None:
     assert "matching saucer" in _text(page, "product", main_landmark_share=None)
 
 
+REVIEWS = f"""<div id="productReviews"><h2>What buyers say</h2>
+<div class="review-item"><p>{_prose("chipped handle", 2)}</p></div>
+<div class="review-item"><p>{_prose("lovely colour", 2)}</p></div></div>"""
+
+
+@pytest.mark.parametrize(
+    "reviews",
+    [
+        REVIEWS,
+        f'<div itemprop="review" itemscope><p>{_prose("chipped handle", 2)}</p></div>',
+        f'<div itemscope itemtype="https://schema.org/Review"><p>{_prose("chipped handle", 2)}'
+        "</p></div>",
+    ],
+)
+def test_product_reviews_are_furniture(reviews: str) -> None:
+    page = PRODUCT.replace("</main>", f"{reviews}</main>")
+    assert "chipped handle" not in _text(page, "product")
+    assert "wheel thrown" in _text(page, "product")
+    assert "chipped handle" in _text(page, "product", review_sections=False)
+    assert "chipped handle" in _text(page, "product", include_comments=True)
+
+
+def test_a_review_section_holding_most_of_the_page_stays() -> None:
+    page = PRODUCT.replace("<main>", '<main class="reviewed-product">')
+    page = page.replace("<body>", '<body><div class="page-review">').replace(
+        "</body>", "</div></body>"
+    )
+    assert "wheel thrown" in _text(page, "product")
+
+
+def test_a_class_merely_containing_the_letters_is_no_review() -> None:
+    page = PRODUCT.replace('class="description desktop"', 'class="description preview"')
+    assert "wheel thrown" in _text(page, "product")
+
+
+DECLARED = """<script type="application/ld+json">{"@context": "https://schema.org",
+"@graph": [{"@type": "Product", "name": "White speckle mug",
+"description": "Thrown by hand in our studio.\\nEach mug is glazed twice &amp; fired."}]}
+</script>"""
+
+
+def test_product_description_declared_in_json_ld_joins_when_not_shown() -> None:
+    page = (
+        f"<html><head>{DECLARED}</head><body><main><h1>White speckle mug</h1>"
+        f'<p class="price">$60.00</p><p>{_prose("shipping policy", 3)}</p></main>'
+        '<aside class="drawer"><p>Thrown by hand in our studio.</p></aside></body></html>'
+    )
+    result = extract(page, page_type="product")
+    assert result.text.endswith("Thrown by hand in our studio.\nEach mug is glazed twice & fired.")
+    assert "<p>Each mug is glazed twice &amp; fired.</p>" in result.html
+    assert result.html.endswith("</body>")
+    assert "Thrown by hand" not in _text(page, "product", declared_description=False)
+    assert "Thrown by hand" not in _text(page, None)
+
+
+def test_a_declared_description_is_the_content_when_nothing_else_is() -> None:
+    page = (
+        f"<html><head>{DECLARED}</head><body>"
+        '<nav><a href="/">Home</a> <a href="/mugs">All our mugs, cups and saucers</a></nav>'
+        '<div class="reviews"><p>Lovely mug, five stars.</p></div></body></html>'
+    )
+    result = extract(page, page_type="product")
+    assert result.text == "Thrown by hand in our studio.\nEach mug is glazed twice & fired."
+    assert result.reason is None
+    assert result.html.startswith("<div><p>Thrown by hand")
+    assert not extract(page, page_type="product", declared_description=False).text
+
+
+def test_a_shown_description_is_not_added_again() -> None:
+    page = PRODUCT.replace(
+        "<html>",
+        '<html><head><script type="application/ld+json">{"@type": "Product", "description":'
+        ' "A wheel thrown mug. Handmade stoneware, about 350 ml."}</script></head>',
+    )
+    assert _text(page, "product").count("Handmade stoneware") == 1
+
+
+def test_a_description_in_html_is_read_as_html() -> None:
+    declared = (
+        r"\u003cp>Stoneware.\u003c/p>\u003cul>\u003cli>350 ml\u003c/li>"
+        r"\u003cli>Dishwasher safe\u003c/li>\u003c/ul>\u003cscript>x()\u003c/script>"
+    )
+    page = (
+        '<html><head><script type="application/ld+json">'
+        f'{{"@type": ["Product"], "description": "{declared}"}}</script></head>'
+        f"<body><main><p>{_prose('shipping policy', 3)}</p></main></body></html>"
+    )
+    text = _text(page, "product")
+    assert text.endswith("Stoneware.\n350 ml\nDishwasher safe")
+
+
+@pytest.mark.parametrize(
+    "script",
+    ['{"@type": "Product", "description": ', '{"@type": "Offer", "description": "Cheap mugs"}'],
+)
+def test_no_declared_product_description_adds_nothing(script: str) -> None:
+    page = PRODUCT.replace(
+        "<html>", f'<html><head><script type="application/ld+json">{script}</script></head>'
+    )
+    assert _text(page, "product") == _text(page, "product", declared_description=False)
+
+
 def test_short_repeats_stay() -> None:
     page = PRODUCT.replace("</main>", "<p>In stock</p><p>In stock</p></main>")
     assert _text(page, "product").count("In stock") == 2

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import pickle
+import warnings
 from collections.abc import Callable
 
 import lxml.html
@@ -152,6 +153,28 @@ def test_the_earlier_of_declared_and_found_dates_is_the_publication() -> None:
     assert found.published == "2019-04-30"
 
 
+def test_the_article_published_time_is_trusted_before_microdata() -> None:
+    # the same instant in two zones: the Open Graph tag is the more reliable source (95% of
+    # its dates right on wcxb_dev, against 80% for microdata)
+    head = "<meta property='article:published_time' content='2025-07-05T00:04:00+00:00'>"
+    body = "<h1>A</h1><time itemprop='datePublished' datetime='2025-07-04T20:04:00-04:00'>x</time>"
+    assert page_metadata(page(head, body)).published == "2025-07-05T00:04:00+00:00"
+
+
+def test_an_unknown_time_zone_in_a_date_prints_no_warning() -> None:
+    # dateutil, called by htmldate, warns about "EDT" on every such page
+    tree = page("<meta name='publish-date' content='2024-03-12 10:30 EDT'>", "<h1>A</h1>")
+    with warnings.catch_warnings(record=True) as shown:
+        found = page_metadata(tree)
+    assert found.published == "2024-03-12"  # htmldate read the date
+    assert not [w for w in shown if "not understood" in str(w.message)]
+    other = page("<meta name='publish-date' content='2024-03-13 10:30 EDT'>", "<h1>A</h1>")
+    with warnings.catch_warnings(record=True) as shown:
+        warnings.simplefilter("always")  # an application's own filter still wins
+        page_metadata(other)  # another date: htmldate caches what it parsed
+    assert [w for w in shown if "not understood" in str(w.message)]
+
+
 def test_title_site_name_suffix_and_prefix_are_stripped() -> None:
     site = "<meta property='og:site_name' content='Example Times'>"
     assert page_metadata(page(site + "<title>Big News | Example Times</title>")).title == (
@@ -170,6 +193,35 @@ def test_title_site_name_suffix_and_prefix_are_stripped() -> None:
 def test_the_heading_wins_over_a_title_that_adds_sections_to_it() -> None:
     tree = page("<title>Using promises - JavaScript | MDN</title>", "<h1>Using promises</h1>")
     assert page_metadata(tree).title == "Using promises"
+
+
+def test_a_structured_title_that_neither_title_nor_heading_holds_is_not_the_headline() -> None:
+    # Wikipedia's JSON-LD headline is the article's short description
+    tree = page(
+        json_ld({"@type": "Article", "headline": "Wikimedia list article"})
+        + "<title>List of films featuring time loops - Wikipedia</title>"
+        + "<meta property='og:title' content='A teaser that names nothing of it'>",
+        "<h1>List of films featuring time loops</h1>",
+    )
+    assert page_metadata(tree).title == "List of films featuring time loops"
+    # a structured headline the visible titles agree with stays
+    kept = page(
+        json_ld({"@type": "Article", "headline": "Time loops in film, a list"})
+        + "<title>List of films featuring time loops - Wikipedia</title>",
+        "<h1>List of films featuring time loops</h1>",
+    )
+    assert page_metadata(kept).title == "Time loops in film, a list"
+
+
+def test_a_first_heading_the_title_does_not_name_gives_way_to_one_it_does() -> None:
+    tree = page(
+        "<title>Academy of Art Earns 19 Honors</title>",
+        "<h1>abdz—do</h1><h1>Academy of Art Earns 19 Honors</h1>",
+    )
+    assert page_metadata(tree).title == "Academy of Art Earns 19 Honors"
+    # no later heading the title names: the first stays
+    single = page("<title>Reddit - The heart of the internet</title>", "<h1>Best laptops</h1>")
+    assert page_metadata(single).title == "Best laptops"
 
 
 def test_author_cleaning() -> None:
