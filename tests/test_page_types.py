@@ -9,11 +9,12 @@ import pickle
 import random
 import subprocess
 import sys
-import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from lxml import etree, html
+from ratios import TENFOLD, growth
 
 from scrapy_cetd import PAGE_TYPES, classify_page_type, extract, get_extractor
 from scrapy_cetd.page import dom, page_types
@@ -295,13 +296,14 @@ def test_classify_accepts_bytes_and_trees_and_leaves_the_tree_alone() -> None:
         classify_page_type(b"")
 
 
-def test_cetd_plus_gives_the_type_when_asked_and_other_algorithms_none() -> None:
+def test_cetd_plus_gives_the_type_by_default_and_other_algorithms_none() -> None:
     source, url = HAND_MADE["product"]
-    result = extract(source, url=url, detect_page_type=True)
+    result = extract(source, url=url)  # on by default
     assert result.page_type == "product"
     assert result.page_type_confidence == classify_page_type(source, url=url).confidence
     assert pickle.loads(pickle.dumps(result)) == result
-    off = extract(source, url=url)  # off by default
+    assert extract(source, url=url, detect_page_type=True) == result
+    off = extract(source, url=url, detect_page_type=False)
     assert (off.page_type, off.page_type_confidence) == (None, None)
     assert off.text == result.text
     other = extract(source, url=url, algorithm="cetd-ds")
@@ -377,17 +379,11 @@ def _records_page(count: int) -> str:
 
 
 def test_the_features_grow_linearly() -> None:
-    small, large = (html.fromstring(_records_page(n)) for n in (2_000, 10_000))
+    def make(count: int) -> Callable[[], object]:
+        tree = html.fromstring(_records_page(count))
+        return lambda: page_features(tree)
 
-    def best(tree: etree._Element) -> float:
-        times = []
-        for _ in range(3):
-            start = time.perf_counter()
-            page_features(tree)
-            times.append(time.perf_counter() - start)
-        return min(times)
-
-    assert best(large) / best(small) < 12  # five times the page: about five times the time
+    assert growth(make, 2_000, 20_000) < TENFOLD  # from 2,000 records: out of the caches
 
 
 def test_training_is_deterministic() -> None:

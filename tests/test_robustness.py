@@ -467,6 +467,7 @@ def test_each_step_checks_the_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     steps = [
         "before building the view",
         "after building the view",
+        "after reading the page type's features",
         "after reading the markup",
         "after finding the furniture",
         "after expanding the blocks",

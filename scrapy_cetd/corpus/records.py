@@ -28,9 +28,7 @@ from scrapy_cetd.api import extract
 from scrapy_cetd.corpus.warc import DEFAULT_MAX_BYTES, Skipped, WarcPage, iter_pages
 from scrapy_cetd.extractors.registry import DEFAULT_ALGORITHM, build_extractor
 from scrapy_cetd.limits import DEFAULT_MAX_NODES, DEFAULT_TIME_BUDGET, Limits
-
-# The metadata reader's py3langid identifier: one model in memory (about 115 MB), not two.
-from scrapy_cetd.page.metadata import _identifier as language_identifier
+from scrapy_cetd.page.metadata import language_identifier
 from scrapy_cetd.page.parse import NotADocumentError, html_response
 from scrapy_cetd.result import Metadata
 
@@ -96,7 +94,8 @@ def content_hash(text: str) -> str:
 
 _LANGUAGE_SAMPLE = 4000
 """Characters of ``text`` read to identify its language: a bound on the time it takes (about
-2 ms), and what the page metadata reads too."""
+2 ms). The row's ``language`` is the text's, read further than the page metadata reads it
+(whose language is the page's declared one, checked against the text's first characters)."""
 
 
 def identify_language(text: str) -> tuple[str | None, float | None]:

@@ -216,7 +216,7 @@ class CetdPlusExtractor(Extractor):
         threshold_coefficient: float = 1.0,
         remove_hidden: bool = True,
         page_type: str | None = None,
-        detect_page_type: bool = False,
+        detect_page_type: bool = True,
         type_profiles: bool = True,
         profile_confidence: float = 0.5,
         thread_posts: bool = True,
@@ -257,8 +257,8 @@ class CetdPlusExtractor(Extractor):
         - ``detect_page_type``: classify the page (:mod:`scrapy_cetd.page.page_types`) when
           ``page_type`` is not given, into ``.page_type`` and ``.page_type_confidence``, from
           the view, counts and markup this extractor reads anyway, and follow its type's
-          profile. Off by default: it adds about 40% to the time of a page, parse included
-          (docs/page-types.md).
+          profile. On by default; it adds about 22% to the time of a page, parse
+          included (docs/page-types.md), and False turns it off.
         - ``type_profiles``: follow the profile of the page's type when it is known (False:
           the type is only reported).
         - ``profile_confidence``: the confidence below which a type is reported but its

@@ -161,3 +161,20 @@ def drop_link_blocks(
     keep: tuple[_Mode, _Mode, _Mode],
     epsilon: float,
 ) -> int | None: ...
+
+# scrapy_cetd.page.page_types
+def body_counts(
+    elements: Sequence[etree._Element],
+    tags: list[str],
+    parent: list[int],
+    children: list[list[int]],
+    runs: list[list[str]],
+    chars: list[int],
+    link_chars: list[int],
+    subtree_tags: list[int],
+    run_chars: list[list[int]],
+) -> tuple[int, ...] | None: ...
+def class_words(root: etree._Element) -> set[str] | None: ...
+def weighted_sums(
+    start: list[float], rows: list[tuple[float, ...]], values: list[float]
+) -> list[float] | None: ...

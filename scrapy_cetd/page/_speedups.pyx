@@ -1,6 +1,7 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False
 """Compiled versions of the per-page passes of :mod:`scrapy_cetd.page` (``dom``, ``density``,
-``flags``, ``output``) and of the extractors ``cetd``, ``furniture`` and ``cetd_plus``.
+``flags``, ``output``, ``page_types``) and of the extractors ``cetd``, ``furniture`` and
+``cetd_plus``.
 
 Each function has a pure-Python reference with the same parameters, registered beside it with
 :func:`scrapy_cetd.page.accel.twin`; ``_speedups.pyi`` declares them all. Each returns exactly
@@ -32,6 +33,7 @@ subtree, and the scans of one text, run without a check; both are linear in what
 from cpython.mem cimport PyMem_Free, PyMem_Malloc, PyMem_Realloc
 from cpython.ref cimport PyObject
 from cpython.unicode cimport (
+    Py_UNICODE_ISDIGIT,
     Py_UNICODE_ISSPACE,
     Py_UCS1,
     PyUnicode_1BYTE_DATA,
@@ -46,7 +48,7 @@ from cpython.unicode cimport (
     PyUnicode_READ,
 )
 from libc.math cimport log
-from libc.string cimport memcpy, strcmp, strpbrk
+from libc.string cimport memcmp, memcpy, strcmp, strpbrk
 from lxml.includes.etreepublic cimport (
     LXML_VERSION_STRING,
     _Document,
@@ -2324,3 +2326,584 @@ cdef int _close(_Text writer, int index, char* block, list tails) except -1:
     if index and tail:
         writer.add(tail)
     return 0
+
+
+# --- the page-type classifier (page_types) --------------------------------------------------------
+
+cdef enum:
+    K_OTHER
+    K_A
+    K_P
+    K_H1
+    K_HEADING  # h2 to h6
+    K_PRE
+    K_CODE
+    K_KEYBOARD  # kbd, samp
+    K_TABLE
+    K_TR
+    K_LI
+    K_LIST  # ul, ol
+    K_DL
+    K_FORM
+    K_INPUT
+    K_SELECT
+    K_TEXTAREA
+    K_BUTTON
+    K_TIME
+    K_ARTICLE
+    K_SECTION
+    K_BLOCKQUOTE
+    K_MEDIA  # img, picture, svg, video
+    K_NAV
+    K_ASIDE
+    K_MAIN
+    K_CONTAINER  # the other record containers: div, td, dd, figure, details, tbody, header, footer
+    K_KINDS
+
+cdef dict TAG_KINDS = {
+    "a": K_A, "p": K_P, "h1": K_H1, "h2": K_HEADING, "h3": K_HEADING, "h4": K_HEADING,
+    "h5": K_HEADING, "h6": K_HEADING, "pre": K_PRE, "code": K_CODE, "kbd": K_KEYBOARD,
+    "samp": K_KEYBOARD, "table": K_TABLE, "tr": K_TR, "li": K_LI, "ul": K_LIST, "ol": K_LIST,
+    "dl": K_DL, "form": K_FORM, "input": K_INPUT, "select": K_SELECT, "textarea": K_TEXTAREA,
+    "button": K_BUTTON, "time": K_TIME, "article": K_ARTICLE, "section": K_SECTION,
+    "blockquote": K_BLOCKQUOTE, "img": K_MEDIA, "picture": K_MEDIA, "svg": K_MEDIA,
+    "video": K_MEDIA, "nav": K_NAV, "aside": K_ASIDE, "main": K_MAIN, "div": K_CONTAINER,
+    "td": K_CONTAINER, "dd": K_CONTAINER, "figure": K_CONTAINER, "details": K_CONTAINER,
+    "tbody": K_CONTAINER, "header": K_CONTAINER, "footer": K_CONTAINER,
+}
+"""The tags :func:`body_counts` tells apart (those ``page_types`` names), by kind."""
+
+# page_types.RECORD_TAGS, as kinds
+cdef bint IS_RECORD[K_KINDS]
+for _kind in (K_LI, K_ARTICLE, K_SECTION, K_TR, K_LIST, K_TABLE, K_FORM, K_ASIDE, K_MAIN, K_DL,
+              K_CONTAINER):
+    IS_RECORD[_kind] = True
+
+# page_types._HOLDS, as kinds: a link 1, media 2, a time 4, a heading 8, a field 16, a paragraph
+# 32, a quotation 64 (the record parts, in the order of the records_with_ counts)
+cdef int HOLDS[K_KINDS]
+for _kind, _bit in ((K_A, 1), (K_MEDIA, 2), (K_TIME, 4), (K_H1, 8), (K_HEADING, 8), (K_INPUT, 16),
+                    (K_SELECT, 16), (K_TEXTAREA, 16), (K_BUTTON, 16), (K_P, 32),
+                    (K_BLOCKQUOTE, 64)):
+    HOLDS[_kind] = _bit
+
+cdef enum:
+    RECORD_PARTS = 7
+    MIN_RECORDS = 3  # page_types.MIN_RECORDS
+    MIN_RECORD_CHARS = 10  # page_types.MIN_RECORD_CHARS
+    LONG_RUN_CHARS = 120  # page_types.LONG_RUN_CHARS
+    MAX_WORD = 21  # page_types._CLASS_WORD: a capital and twenty lower-case letters at most
+
+cdef str CURRENCY = "$€£¥₹₽₩₪฿₫₴₦₺₱"  # page_types._CURRENCY
+
+# Per Latin-1 character: 1 an ASCII digit, 2 a digit for str.isdigit, 4 a currency sign.
+cdef unsigned char LATIN1_DIGIT_OR_SIGN[256]
+for _code in range(256):
+    LATIN1_DIGIT_OR_SIGN[_code] = (
+        (1 if 48 <= _code <= 57 else 0)
+        | (2 if Py_UNICODE_ISDIGIT(_code) else 0)
+        | (4 if chr(_code) in CURRENCY else 0)
+    )
+
+
+# The signs beyond Latin-1 all lie in the Currency Symbols block, but for the baht.
+cdef unsigned int BAHT = 0x0E3F
+cdef bint CURRENCY_BLOCK[48]  # U+20A0 to U+20CF
+for _sign in CURRENCY:
+    if ord(_sign) >= 256 and ord(_sign) != BAHT:
+        CURRENCY_BLOCK[ord(_sign) - 0x20A0] = True  # IndexError at import for another sign
+
+
+cdef inline unsigned char digit_or_sign(Py_UCS4 character) noexcept:
+    """The flags of :data:`LATIN1_DIGIT_OR_SIGN` of any character."""
+    if character < 256:
+        return LATIN1_DIGIT_OR_SIGN[character]
+    cdef unsigned char flags = 2 if Py_UNICODE_ISDIGIT(character) else 0
+    cdef unsigned int code = <unsigned int>character
+    if code == BAHT or (code >= 0x20A0 and code < 0x20D0 and CURRENCY_BLOCK[code - 0x20A0]):
+        flags |= 4
+    return flags
+
+
+cdef struct TextScan:
+    # What page_types reads off a text given in pieces: its length, its ASCII digits and its
+    # prices (page_types._prices: a currency sign with a digit among the two characters before
+    # it and the two after it).
+    long long length
+    long long digits
+    long long prices
+    unsigned int window  # 2 bits per character for the last five: 1 a digit, 2 a currency sign
+
+
+cdef inline void scan_character(TextScan* scan, unsigned char flags) noexcept:
+    """One more character: the one two places back is now seen with both its neighbours."""
+    cdef unsigned int window = ((scan.window << 2) | ((flags >> 1) & 3)) & 0x3FF
+    scan.window = window
+    # the sign at bits 5 (two back), digits at bits 0, 2 (after it) and 6, 8 (before it)
+    if window & 0x20 and window & 0x145:
+        scan.prices += 1
+
+
+cdef inline void scan_end(TextScan* scan) noexcept:
+    """The end of the text: its last two characters have nothing after them."""
+    scan_character(scan, 0)
+    scan_character(scan, 0)
+    scan.window = 0
+
+
+cdef int scan_text(TextScan* scan, str text) except -1:
+    cdef Py_ssize_t length = PyUnicode_GET_LENGTH(text)
+    cdef int kind = PyUnicode_KIND(text)
+    cdef void* data = PyUnicode_DATA(text)
+    cdef Py_UCS1* narrow
+    cdef unsigned char flags
+    cdef long long digits = 0
+    scan.length += length
+    if kind == PyUnicode_1BYTE_KIND:
+        narrow = PyUnicode_1BYTE_DATA(text)
+        for j in range(length):
+            flags = LATIN1_DIGIT_OR_SIGN[narrow[j]]
+            digits += flags & 1
+            if flags or scan.window:
+                scan_character(scan, flags)
+    else:
+        for j in range(length):
+            flags = digit_or_sign(PyUnicode_READ(kind, data, j))
+            digits += flags & 1
+            if flags or scan.window:
+                scan_character(scan, flags)
+    scan.digits += digits
+    return 0
+
+
+cdef bint ends_with_question(object element_runs) except -1:
+    """``page_types._ends_with_question``: the last run with a non-space character ends, its
+    spaces aside, with a question mark (Latin, CJK or Arabic)."""
+    cdef Py_ssize_t j
+    cdef Py_UCS4 last
+    for k in range(len(<list>element_runs) - 1, -1, -1):
+        run = (<list>element_runs)[k]
+        if type(run) is not str:
+            raise NotHandledError("not a text run")
+        j = PyUnicode_GET_LENGTH(<str>run) - 1
+        while j >= 0 and is_space(PyUnicode_READ(PyUnicode_KIND(run), PyUnicode_DATA(run), j)):
+            j -= 1
+        if j >= 0:
+            last = PyUnicode_READ(PyUnicode_KIND(run), PyUnicode_DATA(run), j)
+            return last == 0x3F or last == 0xFF1F or last == 0x061F
+    return False
+
+
+cdef int scan_runs(TextScan* scan, object element_runs) except -1:
+    if type(element_runs) is not list:
+        raise NotHandledError("not a list of runs")
+    for run in <list>element_runs:
+        if type(run) is not str:
+            raise NotHandledError("not a text run")
+        scan_text(scan, <str>run)
+    return 0
+
+
+cdef str attribute_text(xmlNode* node, const char* name):
+    """``element.get(name) or ""`` of the element at ``node``."""
+    cdef xmlAttr* attribute = find_attribute(node, name)
+    if attribute is NULL:
+        return ""
+    return attributeValue(node, attribute) or ""
+
+
+def body_counts(elements, tags, parent, children, runs, chars, link_chars, subtree_tags,
+                run_chars):
+    """:func:`scrapy_cetd.page.page_types.body_counts`: the fields of its ``BodyCounts`` from a
+    view's lists and its ``NodeCounts``' lists, in one pass over the elements (and one over the
+    records of the run that holds the most text); ``None`` for lists it does not handle."""
+    for value in (tags, parent, children, runs, chars, link_chars, subtree_tags, run_chars):
+        if type(value) is not list:
+            return None
+    if not is_elements(elements):
+        return None
+    try:
+        return _body_counts(elements, tags, parent, children, runs, chars, link_chars,
+                            subtree_tags, run_chars)
+    except (NotHandledError, OverflowError):
+        return None
+
+
+cdef tuple _body_counts(object elements, list tags, list parent, list children, list runs,
+                        list chars, list link_chars, list subtree_tags, list run_chars):
+    cdef Py_ssize_t size = len(tags)
+    for value in (elements, parent, children, runs, chars, link_chars, subtree_tags, run_chars):
+        if len(value) != size:
+            return None
+    if size == 0:
+        return None
+    cdef Py_ssize_t* parents = NULL
+    cdef long long* c = NULL
+    cdef long long* lc = NULL
+    cdef long long* in_paragraphs = NULL
+    cdef unsigned char* kinds = NULL
+    cdef long long number[K_KINDS]
+    cdef long long kind_chars[K_KINDS]
+    cdef TextScan scan
+    cdef long long h1_chars = -1
+    cdef long long long_runs = 0, run_total = 0, nonempty = 0, questions = 0, nested = 0
+    cdef long long link_lists = 0, number_inputs = 0, block = 0, n
+    cdef Py_ssize_t p
+    cdef int kind
+    cdef object found
+    for k in range(K_KINDS):
+        number[k] = 0
+        kind_chars[k] = 0
+    scan.length = scan.digits = scan.prices = 0
+    scan.window = 0
+    try:
+        parents = load_parents(parent, size)
+        c = int_array(size)
+        lc = int_array(size)
+        in_paragraphs = int_array(size + 1)
+        kinds = <unsigned char*>PyMem_Malloc(size)
+        if kinds is NULL:
+            raise MemoryError()
+        load_ints(chars, c, size)
+        load_ints(link_chars, lc, size)
+        for i in range(size + 1):
+            in_paragraphs[i] = 0
+        for i in range(size):
+            tag = tags[i]
+            if type(tag) is not str or type(runs[i]) is not list:
+                return None
+            found = TAG_KINDS.get(tag)
+            kinds[i] = K_OTHER if found is None else <int>found
+        for i in range(size):
+            tick(i, "counting the page type's numbers")
+            kind = kinds[i]
+            number[kind] += 1
+            kind_chars[kind] += c[i]
+            # Python reads tags[parent[i]]: the root's parent, -1, is the last element.
+            p = parents[i] if i else size - 1
+            if kind == K_P:
+                in_paragraphs[p if i else size] += c[i]  # the root's own slot: the key -1
+            elif kind == K_H1 or kind == K_HEADING:
+                if kind == K_H1 and h1_chars < 0:
+                    h1_chars = c[i]
+                questions += ends_with_question(runs[i])
+            elif kind == K_LIST:
+                nested += kinds[p] == K_LI
+                if <double>lc[i] > 0.7 * <double>c[i]:
+                    link_lists += c[i]
+            elif kind == K_INPUT:
+                number_inputs += attribute_text(node_at(elements, i), "type") == "number"
+            scan_runs(&scan, runs[i])
+            own = run_chars[i]
+            if type(own) is not list:
+                return None
+            for count in <list>own:
+                if type(count) is not int:
+                    return None
+                n = count
+                if n:
+                    nonempty += 1
+                    run_total += n
+                    if n >= LONG_RUN_CHARS:
+                        long_runs += n
+        scan_end(&scan)
+        for i in range(size + 1):
+            if in_paragraphs[i] > block:
+                block = in_paragraphs[i]
+        records = _record_counts(elements, tags, children, runs, c, lc, subtree_tags, kinds,
+                                 size)
+        return (
+            number[K_A],
+            number[K_P],
+            number[K_H1],
+            number[K_H1] + number[K_HEADING],
+            number[K_PRE],
+            number[K_CODE] + number[K_KEYBOARD],
+            number[K_TABLE],
+            number[K_TR],
+            number[K_LI],
+            number[K_DL],
+            number[K_FORM],
+            number[K_INPUT] + number[K_SELECT] + number[K_TEXTAREA] + number[K_BUTTON],
+            number[K_TEXTAREA],
+            number[K_SELECT],
+            number[K_BUTTON],
+            number[K_TIME],
+            number[K_ARTICLE],
+            number[K_SECTION],
+            number[K_BLOCKQUOTE],
+            number[K_MEDIA],
+            number[K_NAV],
+            number[K_ASIDE],
+            number[K_MAIN],
+            kind_chars[K_P],
+            kind_chars[K_H1] + kind_chars[K_HEADING],
+            kind_chars[K_PRE],
+            kind_chars[K_CODE],
+            kind_chars[K_TABLE],
+            h1_chars if h1_chars >= 0 else 0,
+            long_runs,
+            run_total,
+            nonempty,
+            scan.length,
+            scan.digits,
+            scan.prices,
+            questions,
+            nested,
+            link_lists,
+            number_inputs,
+            block,
+            *records,
+        )
+    finally:
+        PyMem_Free(parents)
+        PyMem_Free(c)
+        PyMem_Free(lc)
+        PyMem_Free(in_paragraphs)
+        PyMem_Free(kinds)
+
+
+cdef tuple _record_counts(object elements, list tags, list children, list runs, long long* c,
+                          long long* lc, list subtree_tags, unsigned char* kinds,
+                          Py_ssize_t size):
+    """``page_types._record_counts``: the runs of three or more sibling containers alike in tag
+    and class, each with ten characters or more, and the one of them that holds the most text
+    (the first such)."""
+    cdef long long found = 0, most = 0, best_chars = -1, total, end, best_links = 0
+    cdef long long holding[RECORD_PARTS]
+    cdef long long with_price = 0
+    cdef int holds
+    cdef Py_ssize_t candidates, kid
+    cdef list best = None
+    cdef dict groups
+    cdef TextScan scan
+    cdef Py_ssize_t step = 0
+    for i in range(size):
+        kids = children[i]
+        if type(kids) is not list:
+            raise NotHandledError("not a list of children")
+        if len(<list>kids) < MIN_RECORDS:
+            continue
+        tick(step, "reading the page's records")
+        step += 1
+        candidates = 0
+        for child in <list>kids:
+            kid = as_index(child, 0, size)
+            candidates += c[kid] >= MIN_RECORD_CHARS and IS_RECORD[kinds[kid]]
+        if candidates < MIN_RECORDS:
+            continue
+        groups = {}
+        for child in <list>kids:
+            kid = child
+            if c[kid] >= MIN_RECORD_CHARS and IS_RECORD[kinds[kid]]:
+                key = (tags[kid], attribute_text(node_at(elements, kid), "class"))
+                group = groups.get(key)
+                if group is None:
+                    groups[key] = [kid]
+                else:
+                    (<list>group).append(kid)
+        for group in groups.values():
+            if len(<list>group) < MIN_RECORDS:
+                continue
+            found += 1
+            if len(<list>group) > most:
+                most = len(<list>group)
+            total = 0
+            for kid in <list>group:
+                total += c[kid]
+            if total > best_chars:
+                best_chars = total
+                best = <list>group
+    if best is None:
+        return (0,) * 13
+    for k in range(RECORD_PARTS):
+        holding[k] = 0
+    for kid in best:
+        best_links += lc[kid]
+        value = subtree_tags[kid]
+        if type(value) is not int:
+            raise NotHandledError("not a count")
+        end = min(<long long>kid + <long long>value + 1, <long long>size)
+        holds = 0
+        scan.length = scan.digits = scan.prices = 0
+        scan.window = 0
+        for j in range(kid, end):
+            holds |= HOLDS[kinds[j]]
+            scan_runs(&scan, runs[j])
+        scan_end(&scan)
+        for k in range(RECORD_PARTS):
+            if holds & (1 << k):
+                holding[k] += 1
+        with_price += scan.prices > 0
+    return (found, len(best), most, best_chars, best_links,
+            *[holding[k] for k in range(RECORD_PARTS)], with_price)
+
+
+def class_words(root):
+    """:func:`scrapy_cetd.page.page_types.class_words`: the words of the class names of the
+    elements below ``root``, read off the libxml2 attributes (each word made into a str once);
+    ``None`` for a root it does not handle."""
+    if not isinstance(root, _Element):
+        return None
+    cdef _Element element = <_Element>root
+    if element._c_node is NULL or element._c_node.type != XML_ELEMENT_NODE:
+        return None
+    try:
+        return _class_words(element)
+    except NotHandledError:
+        return None
+
+
+cdef struct Word:
+    unsigned int hash  # 0: a free slot
+    unsigned char length
+    char text[MAX_WORD]
+
+
+cdef class _Words:
+    """A set of short ASCII words (open addressing), each added to ``found`` as a str once."""
+
+    cdef Word* slots
+    cdef Py_ssize_t capacity
+    cdef Py_ssize_t size
+    cdef set found
+
+    def __cinit__(self):
+        self.capacity = 256
+        self.size = 0
+        self.slots = <Word*>PyMem_Malloc(self.capacity * sizeof(Word))
+        if self.slots is NULL:
+            raise MemoryError()
+        for i in range(self.capacity):
+            self.slots[i].hash = 0
+        self.found = set()
+
+    def __dealloc__(self):
+        PyMem_Free(self.slots)
+
+    cdef int add(self, const char* text, Py_ssize_t length) except -1:
+        cdef unsigned int hash = 2166136261u
+        cdef Py_ssize_t position
+        for i in range(length):
+            hash = (hash ^ <unsigned char>text[i]) * 16777619u
+        hash |= 1
+        position = hash & (self.capacity - 1)
+        while self.slots[position].hash:
+            if (
+                self.slots[position].hash == hash
+                and self.slots[position].length == length
+                and memcmp(self.slots[position].text, text, length) == 0
+            ):
+                return 0
+            position = (position + 1) & (self.capacity - 1)
+        self.slots[position].hash = hash
+        self.slots[position].length = <unsigned char>length
+        memcpy(self.slots[position].text, text, length)
+        self.found.add(PyUnicode_DecodeUTF8(text, length, NULL))
+        self.size += 1
+        if 2 * self.size > self.capacity:
+            self.grow()
+        return 0
+
+    cdef int grow(self) except -1:
+        cdef Word* old = self.slots
+        cdef Py_ssize_t old_capacity = self.capacity
+        cdef Py_ssize_t position
+        self.slots = <Word*>PyMem_Malloc(2 * old_capacity * sizeof(Word))
+        if self.slots is NULL:
+            self.slots = old
+            raise MemoryError()
+        self.capacity = 2 * old_capacity
+        for i in range(self.capacity):
+            self.slots[i].hash = 0
+        for i in range(old_capacity):
+            if old[i].hash:
+                position = old[i].hash & (self.capacity - 1)
+                while self.slots[position].hash:
+                    position = (position + 1) & (self.capacity - 1)
+                self.slots[position] = old[i]
+        PyMem_Free(old)
+        return 0
+
+
+cdef inline bint is_lower(char character) noexcept:
+    return 97 <= character <= 122
+
+
+cdef int add_words(_Words words, const char* value, Py_ssize_t size) except -1:
+    """The matches of ``[A-Z]?[a-z]{3,20}`` in the UTF-8 ``value``, lower-cased, into
+    ``words`` (the pattern is ASCII: a byte of a non-ASCII character never matches)."""
+    cdef Py_ssize_t i = 0
+    cdef Py_ssize_t start, run
+    cdef char word[MAX_WORD]
+    while i < size:
+        start = i + 1 if 65 <= value[i] <= 90 else i
+        run = 0
+        while start + run < size and run < 20 and is_lower(value[start + run]):
+            run += 1
+        if run < 3:
+            i += 1
+            continue
+        memcpy(word, value + i, start + run - i)
+        word[0] = word[0] | 0x20  # lower-case the capital (a lower-case letter is unchanged)
+        words.add(word, start + run - i)
+        i = start + run
+    return 0
+
+
+cdef set _class_words(_Element root):
+    cdef xmlNode* c_root = root._c_node
+    cdef xmlNode* node = next_in_subtree(c_root, c_root)
+    cdef xmlAttr* attribute
+    cdef const char* stored
+    cdef Py_ssize_t visited = 0
+    cdef _Words words = _Words()
+    while node is not NULL:
+        tick(visited, "reading the class names")
+        visited += 1
+        if node.type == XML_ENTITY_REF_NODE:
+            raise NotHandledError("an entity reference")  # XPath reads the entity's nodes
+        if node.type == XML_ELEMENT_NODE and node.properties is not NULL:
+            attribute = find_attribute(node, "class")
+            if attribute is not NULL:
+                stored = stored_value(attribute)
+                if stored is not NULL:
+                    add_words(words, stored, _strlen(stored))
+                else:
+                    value = attributeValue(node, attribute).encode("utf-8")
+                    add_words(words, <bytes>value, len(value))
+        node = next_in_subtree(node, c_root)
+    return words.found
+
+
+def weighted_sums(start, rows, values):
+    """:func:`scrapy_cetd.page.page_types.weighted_sums`: ``start[k] + rows[0][k] * values[0] +
+    rows[1][k] * values[1] ...``, each product rounded, then added, one row after the other, as
+    Python's floats are; ``None`` for lists of anything but floats or of unequal lengths."""
+    if type(start) is not list or type(rows) is not list or type(values) is not list:
+        return None
+    cdef Py_ssize_t size = len(start)
+    if len(values) != len(rows):
+        return None
+    cdef double* sums = <double*>PyMem_Malloc(max(size, 1) * sizeof(double))
+    cdef double value
+    if sums is NULL:
+        raise MemoryError()
+    try:
+        load_floats(start, sums, size)
+        for r in range(len(rows)):
+            row = rows[r]
+            factor = values[r]
+            if type(row) is not tuple or len(<tuple>row) != size or type(factor) is not float:
+                return None
+            value = <double>factor
+            for k in range(size):
+                weight = (<tuple>row)[k]
+                if type(weight) is not float:
+                    return None
+                sums[k] = sums[k] + <double>weight * value
+        return [sums[k] for k in range(size)]
+    except NotHandledError:
+        return None
+    finally:
+        PyMem_Free(sums)

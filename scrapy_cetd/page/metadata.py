@@ -147,7 +147,7 @@ def load_libraries() -> None:
     no page's time budget pays for it."""
     import htmldate  # noqa: F401 - imported for its side effect: dateparser's data loaded
 
-    _identifier()
+    language_identifier()
 
 
 class _Reader:
@@ -709,12 +709,12 @@ def _identify_language(text: str) -> tuple[str, bool] | None:
     sample = text[:_IDENTIFIED_TEXT]
     if len(sample.strip()) < _MIN_IDENTIFIED:
         return None
-    language, probability = _identifier().classify(sample)
+    language, probability = language_identifier().classify(sample)
     return str(language), probability >= _CONFIDENT and len(sample) >= _MIN_OVERRULE
 
 
 @cache
-def _identifier() -> Any:
+def language_identifier() -> Any:
     """py3langid's identifier with normalised probabilities, loaded once (its model is in its
     package)."""
     from py3langid.langid import (  # type: ignore[import-untyped]

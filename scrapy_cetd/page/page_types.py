@@ -11,8 +11,11 @@ vocabulary learned from training pages: schema.org / Open Graph types, ``itempro
 multinomial logistic regression over the standardised features and small gradient-boosted
 trees over the same features, their probabilities averaged (:class:`PageTypeModel`, read
 from ``page_types_model.json`` beside this module, written by ``python -m benchmarks.page_types
-train``), turn them into a probability per type. Inference is pure Python: a dot product per
-type and a few comparisons per tree.
+train``), turn them into a probability per type: a dot product per type and a few
+comparisons per tree. The body's counts, the class names' words and the dot products' numeric
+part come from compiled passes of :mod:`scrapy_cetd.page.accel` when it is built
+(:func:`body_counts`, :func:`class_words`, :func:`weighted_sums`, each with its pure-Python
+reference).
 """
 
 from __future__ import annotations
@@ -25,12 +28,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import urlsplit
 
 from lxml import etree
 
 from scrapy_cetd.limits import check_deadline
+from scrapy_cetd.page import accel
 from scrapy_cetd.page.density import NodeCounts, count_nodes
 from scrapy_cetd.page.dom import DomView, attribute_owners, build_view, local_tag, viewed_body
 from scrapy_cetd.page.markup import ARTICLE_TYPES, DISCUSSION_TYPES, PageMarkup, page_markup
@@ -185,84 +189,243 @@ def _share(part: float, whole: float) -> float:
 
 def _body_features(view: DomView, counts: NodeCounts) -> dict[str, float]:
     """The numeric features of the visible body ``view``, whose counts are ``counts``."""
-    tags, chars, parent = view.tags, counts.chars, view.parent
     size = len(view)
-    total = chars[0]
-    by_tag: dict[str, list[int]] = {}
-    for i, tag in enumerate(tags):
-        if tag in _INDEXED:
-            by_tag.setdefault(tag, []).append(i)
-    number = Counter(tags)
-
-    def chars_in(*names: str) -> int:
-        return sum(chars[i] for name in names for i in by_tag.get(name, ()))
-
-    runs = [n for own in counts.run_chars for n in own if n]
-    text = "".join(map("".join, view.runs))
-    digits = sum(map(text.count, "0123456789"))
-    nested_lists = sum(1 for name in LISTS for i in by_tag.get(name, ()) if tags[parent[i]] == "li")
-    link_list_chars = sum(
-        chars[i]
-        for name in LISTS
-        for i in by_tag.get(name, ())
-        if counts.link_chars[i] > 0.7 * chars[i]
+    total = counts.chars[0]
+    n = BodyCounts._make(
+        body_counts(
+            view.elements,
+            view.tags,
+            view.parent,
+            view.children,
+            view.runs,
+            counts.chars,
+            counts.link_chars,
+            counts.tags,
+            counts.run_chars,
+        )
     )
-    number_inputs = sum(
-        1 for i in by_tag.get("input", ()) if (view.elements[i].get("type") or "") == "number"
-    )
-    media = sum(number[name] for name in MEDIA)
-    headings = [i for name in HEADINGS for i in by_tag.get(name, ())]
-    questions = sum(1 for i in headings if _ends_with_question(view.runs[i]))
-    in_paragraphs: Counter[int] = Counter()
-    for i in by_tag.get("p", ()):
-        in_paragraphs[parent[i]] += chars[i]
     features = {
         "elements": _log(size),
         "chars": _log(total),
         "chars_per_element": _log(total / size),
         "link_share": _share(counts.link_chars[0], total),
-        "links": _log(number["a"]),
-        "paragraphs": _log(number["p"]),
-        "paragraph_share": _share(chars_in("p"), total),
-        "long_run_share": _share(sum(n for n in runs if n >= LONG_RUN_CHARS), total),
-        "mean_run": _log(sum(runs) / len(runs)) if runs else 0.0,
-        "h1": _log(number["h1"]),
-        "h1_chars": _log(chars[by_tag["h1"][0]]) if "h1" in by_tag else 0.0,
-        "headings": _log(sum(number[name] for name in HEADINGS) - number["h1"]),
-        "heading_share": _share(chars_in(*HEADINGS), total),
-        "chars_per_heading": _log(total / (len(headings) + 1)),
-        "question_headings": _share(questions, len(headings)),
-        "paragraph_block_share": _share(max(in_paragraphs.values(), default=0), total),
-        "pre": _log(number["pre"]),
-        "code": _log(number["code"] + number["kbd"] + number["samp"]),
-        "code_share": _share(chars_in("pre") + chars_in("code"), total),
-        "tables": _log(number["table"]),
-        "table_rows": _log(number["tr"]),
-        "table_share": _share(chars_in("table"), total),
-        "list_items": _log(number["li"]),
-        "nested_lists": _log(nested_lists),
-        "link_list_share": _share(link_list_chars, total),
-        "definition_lists": _log(number["dl"]),
-        "forms": _log(number["form"]),
-        "fields": _log(sum(number[name] for name in FIELDS)),
-        "textareas": _log(number["textarea"]),
-        "selects": _log(number["select"]),
-        "buttons": _log(number["button"]),
-        "number_inputs": _log(number_inputs),
-        "prices": _log(_prices(text)),
-        "digit_share": _share(digits, len(text)),
-        "times": _log(number["time"]),
-        "articles": _log(number["article"]),
-        "sections": _log(number["section"]),
-        "blockquotes": _log(number["blockquote"]),
-        "images": _log(media),
-        "images_per_kchar": _log(1000 * media / total) if total else 0.0,
-        "navs": _log(number["nav"]),
-        "asides": _log(number["aside"]),
-        "main": float(number["main"] > 0),
+        "links": _log(n.links),
+        "paragraphs": _log(n.paragraphs),
+        "paragraph_share": _share(n.paragraph_chars, total),
+        "long_run_share": _share(n.long_run_chars, total),
+        "mean_run": _log(n.run_chars / n.runs) if n.runs else 0.0,
+        "h1": _log(n.h1),
+        "h1_chars": _log(n.h1_chars),
+        "headings": _log(n.headings - n.h1),
+        "heading_share": _share(n.heading_chars, total),
+        "chars_per_heading": _log(total / (n.headings + 1)),
+        "question_headings": _share(n.question_headings, n.headings),
+        "paragraph_block_share": _share(n.paragraph_block_chars, total),
+        "pre": _log(n.pre),
+        "code": _log(n.code),
+        "code_share": _share(n.pre_chars + n.code_chars, total),
+        "tables": _log(n.tables),
+        "table_rows": _log(n.table_rows),
+        "table_share": _share(n.table_chars, total),
+        "list_items": _log(n.list_items),
+        "nested_lists": _log(n.nested_lists),
+        "link_list_share": _share(n.link_list_chars, total),
+        "definition_lists": _log(n.definition_lists),
+        "forms": _log(n.forms),
+        "fields": _log(n.fields),
+        "textareas": _log(n.textareas),
+        "selects": _log(n.selects),
+        "buttons": _log(n.buttons),
+        "number_inputs": _log(n.number_inputs),
+        "prices": _log(n.prices),
+        "digit_share": _share(n.digits, n.text_length),
+        "times": _log(n.times),
+        "articles": _log(n.articles),
+        "sections": _log(n.sections),
+        "blockquotes": _log(n.blockquotes),
+        "images": _log(n.media),
+        "images_per_kchar": _log(1000 * n.media / total) if total else 0.0,
+        "navs": _log(n.navs),
+        "asides": _log(n.asides),
+        "main": float(n.main > 0),
+        "record_runs": _log(n.record_runs),
     }
-    features.update(_record_features(view, counts, total))
+    if n.record_runs:
+        records = n.records
+        features.update(
+            {
+                "records": _log(records),
+                "most_records": _log(n.most_records),
+                "record_share": _share(n.record_chars, total),
+                "record_chars": _log(n.record_chars / records),
+                "record_link_share": _share(n.record_link_chars, n.record_chars),
+                "records_with_link": n.records_with_link / records,
+                "records_with_media": n.records_with_media / records,
+                "records_with_time": n.records_with_time / records,
+                "records_with_heading": n.records_with_heading / records,
+                "records_with_field": n.records_with_field / records,
+                "records_with_paragraph": n.records_with_paragraph / records,
+                "records_with_quote": n.records_with_quote / records,
+                "records_with_price": n.records_with_price / records,
+            }
+        )
     return features
+
+
+class BodyCounts(NamedTuple):
+    """What :func:`_body_features` reads off a visible view, counted in one pass by
+    :func:`body_counts`: numbers of elements by tag, characters (as ``NodeCounts`` counts them)
+    by tag, the view's text runs, and the run of records (:func:`_record_counts`)."""
+
+    links: int
+    paragraphs: int
+    h1: int
+    headings: int
+    """``h1`` to ``h6``."""
+    pre: int
+    code: int
+    """``code``, ``kbd`` and ``samp``."""
+    tables: int
+    table_rows: int
+    list_items: int
+    definition_lists: int
+    forms: int
+    fields: int
+    """:data:`FIELDS`."""
+    textareas: int
+    selects: int
+    buttons: int
+    times: int
+    articles: int
+    sections: int
+    blockquotes: int
+    media: int
+    """:data:`MEDIA`."""
+    navs: int
+    asides: int
+    main: int
+    paragraph_chars: int
+    heading_chars: int
+    pre_chars: int
+    code_chars: int
+    """In ``code`` elements only."""
+    table_chars: int
+    h1_chars: int
+    """The first ``h1``'s (0 without one)."""
+    long_run_chars: int
+    """In the text runs of :data:`LONG_RUN_CHARS` or more."""
+    run_chars: int
+    runs: int
+    """The text runs that have characters."""
+    text_length: int
+    """The raw text of all runs, as ``len`` counts it (the other counts are normalised)."""
+    digits: int
+    """ASCII digits in that text."""
+    prices: int
+    """:func:`_prices` of that text, the runs joined element after element."""
+    question_headings: int
+    nested_lists: int
+    """Lists whose parent is a list item."""
+    link_list_chars: int
+    """In lists whose text is more than 70% link text."""
+    number_inputs: int
+    paragraph_block_chars: int
+    """The most characters the paragraphs of one parent hold."""
+    record_runs: int
+    records: int
+    most_records: int
+    record_chars: int
+    record_link_chars: int
+    records_with_link: int
+    records_with_media: int
+    records_with_time: int
+    records_with_heading: int
+    records_with_field: int
+    records_with_paragraph: int
+    records_with_quote: int
+    records_with_price: int
+
+
+@accel.twin(accel.compiled.body_counts)
+def body_counts(  # noqa: PLR0917 - the parameters of its compiled twin
+    elements: Sequence[etree._Element],
+    tags: list[str],
+    parent: list[int],
+    children: list[list[int]],
+    runs: list[list[str]],
+    chars: list[int],
+    link_chars: list[int],
+    subtree_tags: list[int],
+    run_chars: list[list[int]],
+) -> tuple[int, ...]:
+    """The fields of :class:`BodyCounts` of a view (its fields, and the ``chars``,
+    ``link_chars``, ``tags`` and ``run_chars`` of its ``NodeCounts``), in pure Python: the
+    reference the compiled pass reproduces."""
+    by_tag: dict[str, list[int]] = {}
+    for i, tag in enumerate(tags):
+        if tag in _INDEXED:
+            by_tag.setdefault(tag, []).append(i)
+        if i & 4095 == 4095:
+            check_deadline("counting the page type's numbers")
+    number = Counter(tags)
+
+    def chars_in(*names: str) -> int:
+        return sum(chars[i] for name in names for i in by_tag.get(name, ()))
+
+    nonempty = [n for own in run_chars for n in own if n]
+    text = "".join(map("".join, runs))
+    headings = [i for name in HEADINGS for i in by_tag.get(name, ())]
+    in_paragraphs: Counter[int] = Counter()
+    for i in by_tag.get("p", ()):
+        in_paragraphs[parent[i]] += chars[i]
+    return (
+        number["a"],
+        number["p"],
+        number["h1"],
+        len(headings),
+        number["pre"],
+        number["code"] + number["kbd"] + number["samp"],
+        number["table"],
+        number["tr"],
+        number["li"],
+        number["dl"],
+        number["form"],
+        sum(number[name] for name in FIELDS),
+        number["textarea"],
+        number["select"],
+        number["button"],
+        number["time"],
+        number["article"],
+        number["section"],
+        number["blockquote"],
+        sum(number[name] for name in MEDIA),
+        number["nav"],
+        number["aside"],
+        number["main"],
+        chars_in("p"),
+        chars_in(*HEADINGS),
+        chars_in("pre"),
+        chars_in("code"),
+        chars_in("table"),
+        chars[by_tag["h1"][0]] if "h1" in by_tag else 0,
+        sum(n for n in nonempty if n >= LONG_RUN_CHARS),
+        sum(nonempty),
+        len(nonempty),
+        len(text),
+        sum(map(text.count, "0123456789")),
+        _prices(text),
+        sum(1 for i in headings if _ends_with_question(runs[i])),
+        sum(1 for name in LISTS for i in by_tag.get(name, ()) if tags[parent[i]] == "li"),
+        sum(
+            chars[i]
+            for name in LISTS
+            for i in by_tag.get(name, ())
+            if link_chars[i] > 0.7 * chars[i]
+        ),
+        sum(1 for i in by_tag.get("input", ()) if (elements[i].get("type") or "") == "number"),
+        max(in_paragraphs.values(), default=0),
+        *_record_counts(elements, tags, children, runs, chars, link_chars, subtree_tags),
+    )
 
 
 def _ends_with_question(runs: Sequence[str]) -> bool:
@@ -284,18 +447,23 @@ def _prices(text: str) -> int:
     return found
 
 
-def _record_features(view: DomView, counts: NodeCounts, total: int) -> dict[str, float]:
-    """Features of the runs of records: sibling containers (:data:`RECORD_TAGS`) alike in tag
-    and class, each with some text.
+def _record_counts(  # noqa: PLR0917 - the lists of body_counts it reads
+    elements: Sequence[etree._Element],
+    tags: list[str],
+    children: list[list[int]],
+    runs: list[list[str]],
+    chars: list[int],
+    link_chars: list[int],
+    subtree_tags: list[int],
+) -> tuple[int, ...]:
+    """The runs of records: sibling containers (:data:`RECORD_TAGS`) alike in tag and class,
+    each with some text; the last thirteen fields of :class:`BodyCounts`.
 
-    The run holding the most text is described by its size, its share of the page's text,
-    its characters per record, its link share, and the share of its records that hold a
-    link, an image, a ``<time>``, a heading, a form field, a paragraph, a quotation or a
-    price.
+    The run holding the most text (the first of those) is described by its number of records,
+    its characters and link characters, and the number of its records that hold a link, an
+    image, a ``<time>``, a heading, a form field, a paragraph, a quotation or a price.
     """
-    tags, children, elements = view.tags, view.children, view.elements
-    chars, link_chars = counts.chars, counts.link_chars
-    runs: list[list[int]] = []
+    found: list[list[int]] = []
     parents = [kids for kids in children if len(kids) >= MIN_RECORDS]
     for step, kids in enumerate(parents):
         candidates = [c for c in kids if chars[c] >= MIN_RECORD_CHARS and tags[c] in RECORD_TAGS]
@@ -304,40 +472,33 @@ def _record_features(view: DomView, counts: NodeCounts, total: int) -> dict[str,
         groups: dict[tuple[str, str], list[int]] = {}
         for c in candidates:
             groups.setdefault((tags[c], elements[c].get("class") or ""), []).append(c)
-        runs.extend(group for group in groups.values() if len(group) >= MIN_RECORDS)
+        found.extend(group for group in groups.values() if len(group) >= MIN_RECORDS)
         if step % 1024 == 1023:
             check_deadline("reading the page's records")
-    features = {"record_runs": _log(len(runs))}
-    if not runs:
-        return features
-    best = max(runs, key=lambda run: sum(chars[c] for c in run))
-    best_chars = sum(chars[c] for c in best)
-    records = len(best)
-    features.update(
-        {
-            "records": _log(records),
-            "most_records": _log(max(map(len, runs))),
-            "record_share": _share(best_chars, total),
-            "record_chars": _log(best_chars / records),
-            "record_link_share": _share(sum(link_chars[c] for c in best), best_chars),
-        }
-    )
+    if not found:
+        return (0,) * 13
+    best = max(found, key=lambda run: sum(chars[c] for c in run))
     holding = dict.fromkeys(_RECORD_PARTS, 0)
     with_price = 0
     for c in best:
-        # Preorder: the subtree of c is c and the counts.tags[c] elements after it.
-        end = c + counts.tags[c] + 1
+        # Preorder: the subtree of c is c and the subtree_tags[c] elements after it.
+        end = c + subtree_tags[c] + 1
         holds = 0
         for tag in set(tags[c:end]):
             holds |= _HOLDS.get(tag, 0)
         for bit in _RECORD_PARTS:
             if holds & bit:
                 holding[bit] += 1
-        with_price += _prices("".join(map("".join, view.runs[c:end]))) > 0
-    for bit, name in _RECORD_PARTS.items():
-        features[f"records_with_{name}"] = holding[bit] / records
-    features["records_with_price"] = with_price / records
-    return features
+        with_price += _prices("".join(map("".join, runs[c:end]))) > 0
+    return (
+        len(found),
+        len(best),
+        max(map(len, found)),
+        sum(chars[c] for c in best),
+        sum(link_chars[c] for c in best),
+        *(holding[bit] for bit in _RECORD_PARTS),
+        with_price,
+    )
 
 
 LONG_LINK_CHARS = 30
@@ -389,16 +550,9 @@ def _link_features(view: DomView, counts: NodeCounts) -> dict[str, float]:
     }
 
 
-_RECORD_PARTS = {
-    _LINK: "link",
-    _MEDIA: "media",
-    _TIME: "time",
-    _HEADING: "heading",
-    _FIELD: "field",
-    _PARAGRAPH: "paragraph",
-    _QUOTE: "quote",
-}
-"""The bits of :data:`_HOLDS` a record is described by, and their names."""
+_RECORD_PARTS = (_LINK, _MEDIA, _TIME, _HEADING, _FIELD, _PARAGRAPH, _QUOTE)
+"""The bits of :data:`_HOLDS` a record is described by, in the order of the
+``records_with_`` fields of :class:`BodyCounts`."""
 
 
 FEATURES = (
@@ -471,11 +625,18 @@ _TOKEN_ATTRIBUTES = (("itemprop", None), ("property", None), ("rel", None))
 
 
 def _class_tokens(body: etree._Element) -> dict[str, float]:
-    """The words of the class names below ``body`` (each distinct value read once)."""
-    values = _CLASSES(body)
+    """The words of the class names below ``body``, as tokens."""
+    return {f"class:{word}": 1.0 for word in class_words(body)}
+
+
+@accel.twin(accel.compiled.class_words)
+def class_words(root: etree._Element) -> set[str]:
+    """The words (:data:`_CLASS_WORD`, lower-cased) of the class names of the elements below
+    ``root`` (each distinct value read once), in pure Python: the reference the compiled pass
+    reproduces."""
+    values = _CLASSES(root)
     assert isinstance(values, list)
-    words = _CLASS_WORD.findall(" ".join(set(map(str, values))))
-    return {f"class:{word.lower()}": 1.0 for word in set(words)}
+    return {word.lower() for word in _CLASS_WORD.findall(" ".join(set(map(str, values))))}
 
 
 def _title_tokens(document: etree._Element) -> dict[str, float]:
@@ -661,8 +822,7 @@ class PageTypeModel:
     def probabilities(self, features: Mapping[str, float]) -> dict[str, float]:
         """The probability of each class for a page with ``features``."""
         scaled = self._scaled
-        scores = list(self._constant)
-        tokens = []
+        rows, values, tokens = [], [], []
         for name, value in features.items():
             row = scaled.get(name)
             if row is None or not value:
@@ -670,7 +830,9 @@ class PageTypeModel:
             if value == 1.0:
                 tokens.append(row)  # summed below, column by column, exactly: in any order
             else:
-                scores = [score + weight * value for score, weight in zip(scores, row, strict=True)]
+                rows.append(row)
+                values.append(value)
+        scores = weighted_sums(list(self._constant), rows, values)
         if tokens:
             columns = zip(*tokens, strict=True)
             sums = [math.fsum(column) for column in columns]
@@ -757,6 +919,18 @@ def _trees_from_json(data: Mapping[str, Any], classes: int) -> BoostedTrees | No
     if len(trees) != classes or len(baseline) != classes:
         raise ValueError(f"trees and baselines for {len(trees)} classes, not {classes}")
     return BoostedTrees(baseline, trees)
+
+
+@accel.twin(accel.compiled.weighted_sums)
+def weighted_sums(
+    start: list[float], rows: list[tuple[float, ...]], values: list[float]
+) -> list[float]:
+    """``start`` plus each row times its value, added one row after the other (the order the
+    sums are rounded in), in pure Python: the reference the compiled pass reproduces."""
+    sums = start
+    for row, value in zip(rows, values, strict=True):
+        sums = [total + weight * value for total, weight in zip(sums, row, strict=True)]
+    return list(sums)
 
 
 @cache

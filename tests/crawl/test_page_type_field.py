@@ -94,12 +94,22 @@ def test_the_type_forced_in_cetd_options_goes_to_every_item(site: tuple[Path, st
     assert result.stats["cetd/page_type/collection"] == len(PAGES)
 
 
-def test_no_type_by_default_none_writes_no_field_and_other_algorithms_an_empty_one(
+def test_the_type_by_default_none_writes_no_field_and_other_algorithms_an_empty_one(
     site: tuple[Path, str],
 ) -> None:
-    _, base = site
+    root, base = site
     default = crawl(make_crawler(PagesSpider, {"ADDONS": {"scrapy_cetd.Addon": 100}}), base=base)
-    assert [item["main_content_page_type"] for item in default.items] == [""] * len(PAGES)
+    for item in default.items:
+        url = item["url"]
+        source = (root / url.rsplit("/", 1)[1]).read_bytes()
+        assert item["main_content_page_type"] == scrapy_cetd.extract(source, url=url).page_type
+        assert item["main_content_page_type"] in PAGE_TYPES
+    classifier_off = {
+        "ADDONS": {"scrapy_cetd.Addon": 100},
+        "CETD_OPTIONS": {"detect_page_type": False},
+    }
+    result = crawl(make_crawler(PagesSpider, classifier_off), base=base)
+    assert [item["main_content_page_type"] for item in result.items] == [""] * len(PAGES)
     off = {"ADDONS": {"scrapy_cetd.Addon": 100}, "CETD_PAGE_TYPE_FIELD": None}
     result = crawl(make_crawler(PagesSpider, off), base=base)
     assert all("main_content_page_type" not in item for item in result.items)

@@ -28,7 +28,7 @@ from scrapy_cetd.evaluation.datasets import Page, default_datasets_root, find_da
 from scrapy_cetd.extractors import cetd, cetd_plus, furniture
 from scrapy_cetd.extractors.registry import get_extractor
 from scrapy_cetd.limits import LimitExceededError, deadline
-from scrapy_cetd.page import accel, density, dom, flags, markup, output
+from scrapy_cetd.page import accel, density, dom, flags, markup, output, page_types
 from scrapy_cetd.page.density import NodeCounts
 from scrapy_cetd.page.dom import DomView, find_body
 from scrapy_cetd.page.output import KEEP, Keep
@@ -88,6 +88,14 @@ PAGES = {
         'hidden <span style="display:none">nested hidden</span> text</p></aside>'
         '<footer role="contentinfo">footer text</footer><div itemscope itemtype="https://'
         'schema.org/Person">author</div></body></html>'
+    ),
+    "records": (
+        "<body><ul class=x><li>0123456789</li><li>abcdefghij</li><li>$ 12 cost</li></ul>"
+        "<ol><li>123456789</li><li>abcdefghi</li><li>$12 price</li><li>more</li></ol>"
+        f"<div><p>{'w' * 120}</p><p>{'v' * 119}</p><h2>Why? </h2><h3>What\uff1f<b> </b></h3>"
+        "<input type=number><input type='Number'><ul><li><ol><li>in</li></ol></li></ul></div>"
+        "<section class='Row'>12 \u20ac each</section><section class='Row'>a \u0e3f 3</section>"
+        "<section class='Row'>4\u00a3 for two</section><p>5</p><p>$</p></body>"
     ),
 }
 
@@ -172,6 +180,31 @@ def assert_same_numbers(view: DomView) -> None:
         )
 
 
+def body_counts_arguments(view: DomView, counts: NodeCounts) -> tuple[Any, ...]:
+    """The arguments of ``page_types.body_counts`` for ``view``, as the classifier makes them."""
+    return (
+        view.elements,
+        view.tags,
+        view.parent,
+        view.children,
+        view.runs,
+        counts.chars,
+        counts.link_chars,
+        counts.tags,
+        counts.run_chars,
+    )
+
+
+def assert_same_page_type_numbers(view: DomView) -> None:
+    """The classifier's counts of the view and the words of its class names, both ways."""
+    arguments = body_counts_arguments(view, density.count_nodes(view))
+    fast = COMPILED.body_counts(*arguments)
+    assert fast is not None
+    assert fast == page_types.body_counts.reference(*arguments)
+    root = view.elements[0]
+    assert COMPILED.class_words(root) == page_types.class_words.reference(root)
+
+
 def assert_same_rendering(view: DomView, modes: list[Keep]) -> None:
     """The compiled rendering is the reference's, and so is its text alone (no HTML built)."""
     rendered = output.render(view, modes)
@@ -203,6 +236,7 @@ def test_hand_made_pages_match_the_reference(name: str, pure_python: PurePython)
     root = tree(name)
     view = assert_same_view(body(root))
     assert_same_numbers(view)
+    assert_same_page_type_numbers(view)
     rng = random.Random(name)
     for _ in range(30):
         assert_same_rendering(view, random_modes(view, rng))
@@ -404,6 +438,19 @@ def test_compiled_functions_decline_what_they_do_not_handle() -> None:
         view.parent, short_tags, [1] * len(view), [1] * len(view), modes, ratio, tags, KEEP, 0.0
     ) is None  # fmt: skip
     assert modes == [Keep.TEXT] * len(view)
+    counts = density.count_nodes(view)
+    arguments = list(body_counts_arguments(view, counts))
+    assert COMPILED.body_counts(*arguments) is not None
+    for position, wrong in ((4, runs_as_tuple), (5, [1.5] * len(view)), (2, view.parent[:-1])):
+        changed = arguments[:]
+        changed[position] = wrong
+        assert COMPILED.body_counts(*changed) is None, position
+    assert COMPILED.class_words(not_an_element) is None
+    assert COMPILED.weighted_sums([0.5], [(1.0,)], [2.0]) == [2.5]
+    assert COMPILED.weighted_sums([0.5], [(1.0,)], [2]) is None
+    assert COMPILED.weighted_sums([0.5], [(1.0, 2.0)], [2.0]) is None
+    row_as_list: Any = [[1.0]]
+    assert COMPILED.weighted_sums([0.5], row_as_list, [2.0]) is None
 
 
 def test_input_tree_is_unchanged() -> None:
@@ -487,6 +534,7 @@ def test_every_dataset_page_matches_the_reference(dataset: Any, pure_python: Pur
         if page_body is not None:
             view = assert_same_view(page_body, both=False)
             assert_same_numbers(view)
+            assert_same_page_type_numbers(view)
             if number % 10 == 0 and len(view) > 1:
                 assert_same_rendering(view, random_modes(view, rng))
         assert_same_results(root, pure_python)
@@ -526,9 +574,12 @@ def test_every_compiled_pass_and_its_python_twin_stop_at_the_deadline(
         "render": lambda: COMPILED.render(
             view, modes, keep, dom.BLOCK_TAGS, output.drop_unsafe_attributes
         ),
+        "body_counts": lambda: COMPILED.body_counts(*body_counts_arguments(view, counts)),
+        "class_words": lambda: COMPILED.class_words(body(root)),
     }
     python: dict[str, Callable[[], object]] = {
         "build_view": lambda: build_view_python(body(root)),
+        "body_counts": lambda: page_types.body_counts(*body_counts_arguments(view, counts)),
         "hidden_text_length": lambda: dom.hidden_text_length(body(root)),
         "content_modes": lambda: output.content_modes(view, flags, flags, shell_text=False),
         "own_modes": lambda: output.own_modes(view, flags),
@@ -742,6 +793,23 @@ ARGUMENTS: dict[str, Callable[[Case], tuple[Any, ...]]] = {
     ),
     "outermost_chars": lambda c: (c.view.parent, c.content, c.counts.chars),
     "kept_chars": lambda c: (c.view.parent, c.modes, c.counts.chars, KEEP),
+    "body_counts": lambda c: (
+        c.view.elements,
+        c.view.tags,
+        c.view.parent,
+        c.view.children,
+        c.view.runs,
+        c.counts.chars,
+        c.counts.link_chars,
+        c.counts.tags,
+        c.counts.run_chars,
+    ),
+    "class_words": lambda c: (c.body,),
+    "weighted_sums": lambda c: (
+        [0.5, -1.25, 3.0],
+        [(value, -value / 3, value * 1e-9) for value in c.values],
+        [c.ratio + value for value in c.values],
+    ),
     "drop_link_blocks": lambda c: (
         c.view.parent,
         c.view.tags,
@@ -783,3 +851,55 @@ def test_every_compiled_function_matches_its_reference(html: str, rng: random.Ra
             slow = each.reference(*slow_arguments)
         assert plain(fast) == plain(slow), name
         assert plain(fast_arguments) == plain(slow_arguments), name
+
+
+# --- the page-type classifier's counts on generated pages --------------------------------------
+
+PAGE_TYPE_TAGS = (
+    *("div", "div", "p", "span", "a", "li", "li", "ul", "ol", "h1", "h2", "h6", "pre", "code"),
+    "kbd",
+    *("table", "tr", "td", "dl", "dd", "form", "input", "select", "textarea", "button"),
+    *("time", "article", "section", "blockquote", "img", "svg", "nav", "aside", "main"),
+)
+PAGE_TYPE_ATTRIBUTES = (
+    *("", "", "", ' class="card"', ' class="card"', ' class="productCard item-Row x"'),
+    *(' class="caf\u00e9Menu"', ' class="abcdefghijklmnopqrstuvwxyzab"', ' type="number"'),
+    *(' type="number "', " hidden", ' class="a&amp;bcd"'),
+)
+PRICED_TEXT = st.text(
+    alphabet="ab 12\u0663\u00b2$\u20ac\u00a3\u0e3f\u20ba?\uff1f\u061f\u00a0\t\u4e2d", max_size=12
+).map(escape)
+
+
+def page_type_element(inner: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
+    """An element, or three or four of them in a row (records)."""
+    return st.builds(
+        lambda tag, attributes, content, tail, times: (
+            f"<{tag}{attributes}>{''.join(content)}</{tag}>" * times + tail
+        ),
+        st.sampled_from(PAGE_TYPE_TAGS),
+        st.sampled_from(PAGE_TYPE_ATTRIBUTES),
+        st.lists(inner, max_size=5),
+        PRICED_TEXT,
+        st.sampled_from((1, 1, 3, 4)),
+    )
+
+
+PAGE_TYPE_PAGES = st.lists(
+    st.recursive(PRICED_TEXT, page_type_element, max_leaves=60), max_size=6
+).map(lambda parts: f"<html><body>{''.join(parts)}</body></html>")
+
+
+@settings(max_examples=300, deadline=None)
+@given(html=PAGE_TYPE_PAGES)
+def test_page_type_counts_match_the_reference(html: str) -> None:
+    """The classifier's counts on pages made of the tags, classes, digits, currency signs and
+    question marks it reads (records of alike siblings, prices across text runs, headings,
+    lists in list items, number inputs), and its features and type both ways."""
+    root = parse(html)
+    view = dom.build_view(body(root))
+    assert_same_page_type_numbers(view)
+    fast = page_types.page_features(root, "https://example.com/a/b")
+    with accel.reference_only():
+        slow = page_types.page_features(root, "https://example.com/a/b")
+    assert fast == slow
