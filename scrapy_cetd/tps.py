@@ -980,10 +980,11 @@ def _add_shells(view: DomView, modes: list[int]) -> None:
 
 def _main_content(tree: etree._Element, view: DomView) -> list[bool]:
     """Which elements of ``view`` ``cetd-plus`` keeps with their text in its output, its main
-    block chosen even on pages it would keep whole (none when it finds no content; elements it
-    reads from a fallback view are not in ``view``)."""
+    block chosen even on pages it would keep whole, and without page-type detection, whose
+    profiles keep the whole of a list page (none when it finds no content; elements it reads
+    from a fallback view are not in ``view``)."""
     main = [False] * len(view)
-    extractor = CetdPlusExtractor(whole_page_share=None)
+    extractor = CetdPlusExtractor(whole_page_share=None, detect_page_type=False)
     content_view = extractor.view(tree)
     if isinstance(content_view, EmptyReason):
         return main
