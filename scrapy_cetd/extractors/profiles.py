@@ -10,7 +10,6 @@ each is measured by ``python -m benchmarks.page_type_accuracy`` (``docs/page-typ
 from __future__ import annotations
 
 import html
-import json
 import re
 from collections import Counter
 from collections.abc import Sequence
@@ -22,6 +21,7 @@ from lxml import etree
 from scrapy_cetd.extractors.furniture import CHECK_EVERY
 from scrapy_cetd.limits import check_deadline
 from scrapy_cetd.page.dom import BLOCK_TAGS, DomView, attribute_owners, build_view, local_tag
+from scrapy_cetd.page.markup import json_ld_objects, json_ld_types
 from scrapy_cetd.page.output import Keep, kept_elements, render
 from scrapy_cetd.page.words import tokens
 from scrapy_cetd.result import ExtractionResult
@@ -281,27 +281,14 @@ def declared_description(root: etree._Element) -> str:
     for script in attribute_owners(root.getroottree().getroot(), _JSON_LD):
         if local_tag(script) != "script":
             continue
-        try:
-            stack: list[object] = [json.loads(script.text or "")]
-        except (ValueError, RecursionError):
-            continue
-        while stack:
-            item = stack.pop()
-            if isinstance(item, list):
-                stack.extend(item)
-            elif isinstance(item, dict):
-                declared = item.get("@type")
-                names = declared if isinstance(declared, list) else [declared]
-                text = item.get("description")
-                if (
-                    isinstance(text, str)
-                    and len(text) > len(longest)
-                    and any(
-                        isinstance(name, str) and name.lower() in PRODUCT_TYPES for name in names
-                    )
-                ):
-                    longest = text
-                stack.extend(item.values())
+        for item in json_ld_objects(script.text or ""):
+            text = item.get("description")
+            if (
+                isinstance(text, str)
+                and len(text) > len(longest)
+                and json_ld_types(item) & PRODUCT_TYPES
+            ):
+                longest = text
         check_deadline("reading the declared description")
     return longest.strip()
 

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from lxml import etree
 
@@ -163,27 +165,38 @@ def _in_head(element: etree._Element, root: etree._Element) -> bool:
     )
 
 
-def _json_ld_user_texts(script: str) -> list[str]:
-    """The texts of the :data:`USER_CONTENT_TYPES` items of one JSON-LD script (none when it
-    does not parse, or nests deeper than Python's limit)."""
+def json_ld_objects(script: str) -> Iterator[dict[str, Any]]:
+    """Every object of one JSON-LD script, the nested ones included (none when it does not
+    parse, or nests deeper than Python's parser reads)."""
     try:
         stack: list[object] = [json.loads(script)]
     except (ValueError, RecursionError):
-        return []
-    texts: list[str] = []
+        return
     while stack:
         item = stack.pop()
         if isinstance(item, list):
             stack.extend(item)
         elif isinstance(item, dict):
-            declared = item.get("@type")
-            names = declared if isinstance(declared, list) else [declared]
-            if any(isinstance(name, str) and name.lower() in USER_CONTENT_TYPES for name in names):
-                texts.extend(
-                    text for key in USER_TEXT_KEYS if isinstance(text := item.get(key), str)
-                )
+            yield item
             stack.extend(item.values())
-    return texts
+
+
+def json_ld_types(item: dict[str, Any]) -> set[str]:
+    """The lower-cased ``@type`` names of one JSON-LD object."""
+    declared = item.get("@type")
+    names = declared if isinstance(declared, list) else [declared]
+    return {name.lower() for name in names if isinstance(name, str)}
+
+
+def _json_ld_user_texts(script: str) -> list[str]:
+    """The texts of the :data:`USER_CONTENT_TYPES` items of one JSON-LD script."""
+    return [
+        text
+        for item in json_ld_objects(script)
+        if json_ld_types(item) & USER_CONTENT_TYPES
+        for key in USER_TEXT_KEYS
+        if isinstance(text := item.get(key), str)
+    ]
 
 
 def text_of(element: etree._Element) -> str:
