@@ -38,9 +38,20 @@ def seconds(call: Callable[[], object]) -> float:
 
 def growth(make: Callable[[int], Callable[[], object]], small: int, large: int) -> float:
     """How many times longer the call that ``make(large)`` returns takes than ``make(small)``'s
-    (inputs are built before the clock starts)."""
+    (inputs are built before the clock starts). A ratio of :data:`TENFOLD` or more is measured
+    again, up to :data:`ATTEMPTS` times, and the smallest counts: a preemption or a cache flush
+    that falls in one timing does not repeat, a superlinear step does."""
     small_call, large_call = make(small), make(large)
-    return seconds(large_call) / seconds(small_call)
+    ratio = float("inf")
+    for _ in range(ATTEMPTS):
+        ratio = min(ratio, seconds(large_call) / seconds(small_call))
+        if ratio < TENFOLD:
+            break
+    return ratio
+
+
+ATTEMPTS = 3
+"""How many times :func:`growth` measures a ratio that reaches :data:`TENFOLD`."""
 
 
 TENFOLD = 35.0
