@@ -114,6 +114,14 @@ THRESHOLDS = frozenset(name for name in ABLATIONS if name.startswith("profile_co
 PREDICTIONS = Path("benchmarks", "results", "tmp", "page-types-out-of-fold.json")
 """Where the out-of-fold page types are kept between runs (not committed)."""
 
+CLASSIFIER_SOURCES = (
+    Path(__file__).with_name("page_types.py"),
+    Path(__file__).parents[1] / "scrapy_cetd" / "page" / "page_types.py",
+    Path(__file__).parents[1] / "scrapy_cetd" / "page" / "page_types_model.json",
+)
+"""What the out-of-fold types depend on: the training, the features and the shipped model (a
+retrain changes it)."""
+
 
 @dataclass
 class Outcome:
@@ -178,10 +186,11 @@ def cache_of(peer: str) -> Path:
 
 def out_of_fold_types(refresh: bool) -> dict[str, PageType]:
     """The type of each page of :data:`DATASETS` by a model trained without its site, read
-    from :data:`PREDICTIONS` when there."""
-    if PREDICTIONS.is_file() and not refresh:
-        stored = json.loads(PREDICTIONS.read_text(encoding="utf-8"))
-        return {key: PageType(name, confidence) for key, (name, confidence) in stored.items()}
+    from :data:`PREDICTIONS` when it was made by today's classifier (:func:`classifier_digest`)."""
+    digest = classifier_digest()
+    stored = None if refresh else stored_types(digest)
+    if stored is not None:
+        return stored
     from sklearn.model_selection import GroupKFold  # noqa: PLC0415 - the train extra
 
     from benchmarks import page_types  # noqa: PLC0415 - imports scikit-learn
@@ -203,9 +212,29 @@ def out_of_fold_types(refresh: bool) -> dict[str, PageType]:
             if i < len(keys):
                 found[keys[i]] = model.predict(samples[i].features)
     PREDICTIONS.parent.mkdir(parents=True, exist_ok=True)
-    stored = {key: (kind.name, kind.confidence) for key, kind in found.items()}
-    PREDICTIONS.write_text(json.dumps(stored), encoding="utf-8")
+    types = {key: (kind.name, kind.confidence) for key, kind in found.items()}
+    PREDICTIONS.write_text(json.dumps({"digest": digest, "types": types}), encoding="utf-8")
     return found
+
+
+def stored_types(digest: str) -> dict[str, PageType] | None:
+    """The out-of-fold types :data:`PREDICTIONS` holds, if the classifier of ``digest`` made
+    them."""
+    if not PREDICTIONS.is_file():
+        return None
+    stored = json.loads(PREDICTIONS.read_text(encoding="utf-8"))
+    if stored.get("digest") != digest:
+        return None
+    return {key: PageType(name, confidence) for key, (name, confidence) in stored["types"].items()}
+
+
+def classifier_digest() -> str:
+    """A digest of :data:`CLASSIFIER_SOURCES`: the stored out-of-fold types are used only while
+    it is the same, so that a change to the classifier is never scored with the old types."""
+    digest = hashlib.sha256()
+    for path in CLASSIFIER_SOURCES:
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
 
 
 def wcxb_f1(predicted: str, gold: str) -> float:

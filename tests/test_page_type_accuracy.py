@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -13,6 +14,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks import page_type_accuracy as bench
 from benchmarks.page_type_accuracy import ABLATIONS, Outcome, report, site_half
 from benchmarks.peers import PEERS
+from scrapy_cetd.page.page_types import PageType
 
 
 def _outcome(page_type: str, half: str, today: float, gold: float) -> Outcome:
@@ -117,3 +119,14 @@ def test_peer_outputs_are_cached_by_version(
     assert (tmp_path / "goose3-wcxb.json").is_file()
     bench.peer_outputs("goose3", pages, refresh=True)  # type: ignore[arg-type]
     assert len(calls) == 4
+
+
+def test_out_of_fold_types_are_reused_only_for_the_classifier_that_made_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(bench, "PREDICTIONS", tmp_path / "page-types-out-of-fold.json")
+    assert bench.stored_types(bench.classifier_digest()) is None
+    stored = {"digest": bench.classifier_digest(), "types": {"wcxb/1": ["forum", 0.75]}}
+    bench.PREDICTIONS.write_text(json.dumps(stored), encoding="utf-8")
+    assert bench.stored_types(bench.classifier_digest()) == {"wcxb/1": PageType("forum", 0.75)}
+    assert bench.stored_types("another classifier") is None
