@@ -30,6 +30,7 @@ from scrapy_cetd.extractors.profiles import (
     main_landmark,
     record_region,
     review_sections,
+    signature_sections,
     with_declared_description,
 )
 from scrapy_cetd.limits import check_deadline
@@ -191,6 +192,11 @@ class CetdPlusExtractor(Extractor):
         of the description the page's JSON-LD declares for its product (``Product``,
         ``ProductGroup``...), that description is added at its end (its HTML read as HTML):
         templates that keep it in a drawer, or only in a script, show it on a click.
+    18. ``signatures`` (forum): step 2 also removes the posters' signatures, elements whose
+        ``id``, ``class`` or ``data-role`` names a signature (``signature``,
+        ``message-signature``, ``memberSignature``), holding less than half the text: the
+        same lines under every post of one poster (their machine, a motto, links) are not
+        the thread.
     """
 
     name = "cetd-plus"
@@ -227,6 +233,7 @@ class CetdPlusExtractor(Extractor):
         record_share: float | None = 0.3,
         review_sections: bool = True,
         declared_description: bool = True,
+        signatures: bool = True,
     ) -> None:
         """Options: each turns off or tunes a step of the class docstring.
 
@@ -253,7 +260,7 @@ class CetdPlusExtractor(Extractor):
         - ``page_type``: the page's type (one of
           :data:`~scrapy_cetd.page.page_types.PAGE_TYPES`), when the user knows it (a spider for
           one shop's category pages): it goes to the result's ``.page_type`` with confidence
-          1.0, and the page follows its type's profile (steps 12 to 17).
+          1.0, and the page follows its type's profile (steps 12 to 18).
         - ``detect_page_type``: classify the page (:mod:`scrapy_cetd.page.page_types`) when
           ``page_type`` is not given, into ``.page_type`` and ``.page_type_confidence``, from
           the view, counts and markup this extractor reads anyway, and follow its type's
@@ -264,7 +271,8 @@ class CetdPlusExtractor(Extractor):
         - ``profile_confidence``: the confidence below which a type is reported but its
           profile not followed.
         - ``hidden_panels``, ``thread_posts``, ``whole_page_types``, ``unique_blocks``,
-          ``review_sections``, ``declared_description``: turn off steps 12 to 17.
+          ``review_sections``, ``declared_description``, ``signatures``: turn off steps 12
+          to 18.
         - ``main_landmark_share`` (step 14; None turns it off): the share of the text the main
           landmark must hold to bound the content (of a product page too).
         - ``record_share`` (step 14, listings; None turns it off): the share of the text the
@@ -307,6 +315,7 @@ class CetdPlusExtractor(Extractor):
         self.record_share = record_share
         self.review_sections = review_sections
         self.declared_description = declared_description
+        self.signatures = signatures
         self.include_comments = include_comments
         self.include_title = include_title
         self.remove_boilerplate = remove_boilerplate
@@ -408,6 +417,9 @@ class CetdPlusExtractor(Extractor):
         if comments and self.review_sections and profile is not None and profile.reviews:
             reviews = review_sections(view, chars)
             drop = [dropped or review for dropped, review in zip(drop, reviews, strict=True)]
+        if self.signatures and profile is not None and profile.signatures:
+            signed = signature_sections(view, chars)
+            drop = [dropped or signature for dropped, signature in zip(drop, signed, strict=True)]
         if comments and markup.user_texts:
             for i in located(view, markup.user_texts):
                 drop[i] = True

@@ -60,6 +60,9 @@ class Profile:
     reviews: bool = False
     """The page's reviews are furniture, as comments are on an article: customers' ratings and
     texts about a product are not its description."""
+    signatures: bool = False
+    """The posters' signatures are furniture: the same lines under every post of one poster
+    (their machine, a motto, links to their site) say nothing of the thread."""
     description: bool = False
     """When the selection lacks most of the words of the description the page's JSON-LD
     declares for its product, that description joins the content: a template that keeps it
@@ -67,7 +70,7 @@ class Profile:
 
 
 PROFILES: dict[str, Profile] = {
-    "forum": Profile("forum", thread=True, unique_blocks=True),
+    "forum": Profile("forum", thread=True, unique_blocks=True, signatures=True),
     "listing": Profile("listing", whole_page=True, records=True, unique_blocks=True),
     "collection": Profile("collection", whole_page=True, unique_blocks=True),
     "documentation": Profile("documentation", whole_page=True),
@@ -257,6 +260,33 @@ def review_sections(view: DomView, chars: Sequence[int]) -> list[bool]:
                 )
             )
     return reviews
+
+
+SIGNATURE_NAME = "signature"
+"""What an ``id``, ``class`` or ``data-role`` of a poster's signature holds, lower-cased
+(``signature``, ``message-signature``, ``memberSignature``, ``postsignature``): the
+templates' own name for it."""
+
+
+def signature_sections(view: DomView, chars: Sequence[int]) -> list[bool]:
+    """The elements of ``view`` that are posters' signatures, their descendants included: an
+    element whose ``id``, ``class`` or ``data-role`` holds :data:`SIGNATURE_NAME`, holding less
+    than :data:`REVIEW_SHARE` of the view's text (more is the page's wrapper, not a
+    signature). One pass over the view, every element's proxy held until the end (lxml frees
+    a proxy by walking up to the closest ancestor that has one)."""
+    elements = list(view.elements)
+    parent, most = view.parent, REVIEW_SHARE * chars[0]
+    signatures = [False] * len(elements)
+    for i in range(1, len(elements)):
+        if not i % CHECK_EVERY:
+            check_deadline("finding the signatures")
+        if signatures[parent[i]]:
+            signatures[i] = True
+        elif chars[i] < most:
+            get = elements[i].get
+            names = f"{get('id') or ''} {get('class') or ''} {get('data-role') or ''}"
+            signatures[i] = SIGNATURE_NAME in names.lower()
+    return signatures
 
 
 PRODUCT_TYPES = frozenset(

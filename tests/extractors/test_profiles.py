@@ -106,6 +106,22 @@ def test_forum_keeps_the_replies() -> None:
     assert "Vinegar and water" not in without
 
 
+@pytest.mark.parametrize(
+    "signature",
+    [
+        '<div class="message-signature">{}</div>',
+        '<div data-role="memberSignature">{}</div>',
+        '<div id="msg_1_signature"><p>{}</p></div>',
+    ],
+)
+def test_forum_drops_the_signatures(signature: str) -> None:
+    signed = signature.format(_prose("home workshop tools", 1))
+    page = THREAD.replace("</p></div>", f"</p>{signed}</div>")
+    assert "home workshop tools" not in _text(page, "forum")
+    assert "Citric acid works faster" in _text(page, "forum")
+    assert "home workshop tools" in _text(page, "forum", signatures=False)
+
+
 def test_listing_keeps_every_record_with_heading_and_intro() -> None:
     with_profile = _text(LISTING, "listing")
     for record in (
