@@ -91,6 +91,7 @@ STEP_TYPES: Mapping[str, Callable[[Profile], bool]] = {
     "review_sections": lambda profile: profile.reviews,
     "declared_description": lambda profile: profile.description,
     "signatures": lambda profile: profile.signatures,
+    "detail_lists": lambda profile: profile.detail_lists,
 }
 """Which profiles follow each step: the pages of their types are the step's own."""
 
@@ -104,6 +105,7 @@ ABLATIONS: Mapping[str, Mapping[str, Any]] = {
     "review_sections": {"review_sections": False},
     "declared_description": {"declared_description": False},
     "signatures": {"signatures": False},
+    "detail_lists": {"detail_lists": False},
     "profile_confidence 0.5 -> 0": {"profile_confidence": 0.0},
     "profile_confidence 0.5 -> 0.8": {"profile_confidence": 0.8},
 }

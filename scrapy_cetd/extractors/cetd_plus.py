@@ -26,6 +26,7 @@ from scrapy_cetd.extractors.profiles import (
     PROFILES,
     Profile,
     bound_to,
+    detail_lists,
     drop_repeated_blocks,
     main_landmark,
     record_region,
@@ -197,6 +198,10 @@ class CetdPlusExtractor(Extractor):
         ``message-signature``, ``memberSignature``), holding less than half the text: the
         same lines under every post of one poster (their machine, a motto, links) are not
         the thread.
+    19. ``detail_lists`` (forum): step 2 also removes the posters' details, the ``<dl>``
+        elements whose class and terms (the texts of their ``<dt>``) are those of another
+        ``<dl>`` of the page: the lists a forum repeats under each poster's name (when they
+        joined, how many messages they wrote) describe the posters, not the thread.
     """
 
     name = "cetd-plus"
@@ -234,6 +239,7 @@ class CetdPlusExtractor(Extractor):
         review_sections: bool = True,
         declared_description: bool = True,
         signatures: bool = True,
+        detail_lists: bool = True,
     ) -> None:
         """Options: each turns off or tunes a step of the class docstring.
 
@@ -260,7 +266,7 @@ class CetdPlusExtractor(Extractor):
         - ``page_type``: the page's type (one of
           :data:`~scrapy_cetd.page.page_types.PAGE_TYPES`), when the user knows it (a spider for
           one shop's category pages): it goes to the result's ``.page_type`` with confidence
-          1.0, and the page follows its type's profile (steps 12 to 18).
+          1.0, and the page follows its type's profile (steps 12 to 19).
         - ``detect_page_type``: classify the page (:mod:`scrapy_cetd.page.page_types`) when
           ``page_type`` is not given, into ``.page_type`` and ``.page_type_confidence``, from
           the view, counts and markup this extractor reads anyway, and follow its type's
@@ -271,8 +277,8 @@ class CetdPlusExtractor(Extractor):
         - ``profile_confidence``: the confidence below which a type is reported but its
           profile not followed.
         - ``hidden_panels``, ``thread_posts``, ``whole_page_types``, ``unique_blocks``,
-          ``review_sections``, ``declared_description``, ``signatures``: turn off steps 12
-          to 18.
+          ``review_sections``, ``declared_description``, ``signatures``, ``detail_lists``:
+          turn off steps 12 to 19.
         - ``main_landmark_share`` (step 14; None turns it off): the share of the text the main
           landmark must hold to bound the content (of a product page too).
         - ``record_share`` (step 14, listings; None turns it off): the share of the text the
@@ -316,6 +322,7 @@ class CetdPlusExtractor(Extractor):
         self.review_sections = review_sections
         self.declared_description = declared_description
         self.signatures = signatures
+        self.detail_lists = detail_lists
         self.include_comments = include_comments
         self.include_title = include_title
         self.remove_boilerplate = remove_boilerplate
@@ -420,6 +427,9 @@ class CetdPlusExtractor(Extractor):
         if self.signatures and profile is not None and profile.signatures:
             signed = signature_sections(view, chars)
             drop = [dropped or signature for dropped, signature in zip(drop, signed, strict=True)]
+        if self.detail_lists and profile is not None and profile.detail_lists:
+            details = detail_lists(view)
+            drop = within(view, [dropped or d for dropped, d in zip(drop, details, strict=True)])
         if comments and markup.user_texts:
             for i in located(view, markup.user_texts):
                 drop[i] = True

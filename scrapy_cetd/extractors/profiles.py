@@ -60,6 +60,10 @@ class Profile:
     reviews: bool = False
     """The page's reviews are furniture, as comments are on an article: customers' ratings and
     texts about a product are not its description."""
+    detail_lists: bool = False
+    """The posters' details are furniture: the definition lists repeated with the same labels
+    under each poster's name (when they joined, how many posts they wrote) describe the
+    posters, not the thread."""
     signatures: bool = False
     """The posters' signatures are furniture: the same lines under every post of one poster
     (their machine, a motto, links to their site) say nothing of the thread."""
@@ -70,7 +74,7 @@ class Profile:
 
 
 PROFILES: dict[str, Profile] = {
-    "forum": Profile("forum", thread=True, unique_blocks=True, signatures=True),
+    "forum": Profile("forum", thread=True, unique_blocks=True, detail_lists=True, signatures=True),
     "listing": Profile("listing", whole_page=True, records=True, unique_blocks=True),
     "collection": Profile("collection", whole_page=True, unique_blocks=True),
     "documentation": Profile("documentation", whole_page=True),
@@ -287,6 +291,43 @@ def signature_sections(view: DomView, chars: Sequence[int]) -> list[bool]:
             names = f"{get('id') or ''} {get('class') or ''} {get('data-role') or ''}"
             signatures[i] = SIGNATURE_NAME in names.lower()
     return signatures
+
+
+MIN_DETAIL_LISTS = 2
+"""The fewest definition lists with the same class and labels that make them details repeated
+for each post (one list of terms is the content's own)."""
+
+
+def detail_lists(view: DomView) -> list[bool]:
+    """The elements of ``view`` that are repeated detail lists, their descendants included: the
+    ``<dl>`` elements whose class and terms (the text of their ``<dt>`` children, in order) are
+    those of :data:`MIN_DETAIL_LISTS` or more ``<dl>`` of the view. Each text run is read once,
+    for the closest ``<dt>`` above it; the proxies of the lists are held until the end."""
+    size, tags, parent, runs = len(view), view.tags, view.parent, view.runs
+    term = [-1] * size  # the closest <dt> at or above each element
+    labels: dict[int, list[str]] = {}
+    for i in range(1, size):
+        if tags[i] == "dt":
+            term[i] = i
+            labels[i] = []
+        else:
+            term[i] = term[parent[i]]
+        if term[i] >= 0:
+            labels[term[i]].extend(runs[i])
+        if not i % CHECK_EVERY:
+            check_deadline("finding the detail lists")
+    held: list[etree._Element] = []
+    keys: dict[int, tuple[str, ...]] = {}
+    for i in range(1, size):
+        if tags[i] == "dl":
+            held.append(element := view.elements[i])
+            terms = (" ".join(" ".join(labels[c]).split()) for c in view.children[i] if c in labels)
+            keys[i] = (element.get("class") or "", *terms)
+    repeated = Counter(keys.values())
+    drop = [False] * size
+    for i, key in keys.items():
+        drop[i] = repeated[key] >= MIN_DETAIL_LISTS
+    return drop
 
 
 PRODUCT_TYPES = frozenset(

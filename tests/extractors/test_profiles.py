@@ -3,6 +3,7 @@ against the same page extracted without it."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -120,6 +121,27 @@ def test_forum_drops_the_signatures(signature: str) -> None:
     assert "home workshop tools" not in _text(page, "forum")
     assert "Citric acid works faster" in _text(page, "forum")
     assert "home workshop tools" in _text(page, "forum", signatures=False)
+
+
+def _with_details(page: str, posters: Sequence[str]) -> str:
+    """``page`` with a list of details (the date each poster joined) after each poster's
+    name."""
+    for n, poster in enumerate(posters):
+        page = page.replace(
+            f"<span>{poster}</span>",
+            f'<span>{poster}</span><dl class="pairs"><dt>Joined</dt><dd>Mar 1{n}, 2016</dd></dl>',
+        )
+    return page
+
+
+def test_forum_drops_the_posters_details_repeated_under_each_post() -> None:
+    page = _with_details(THREAD, ["asker", "helper", "chemist"])
+    with_profile = _text(page, "forum")
+    assert "Joined" not in with_profile
+    assert "Mar 11, 2016" not in with_profile
+    assert "Citric acid works faster" in with_profile
+    assert "Mar 11, 2016" in _text(page, "forum", detail_lists=False)
+    assert "Mar 10, 2016" in _text(_with_details(THREAD, ["asker"]), "forum")
 
 
 def test_listing_keeps_every_record_with_heading_and_intro() -> None:
