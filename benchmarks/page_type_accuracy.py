@@ -92,6 +92,7 @@ STEP_TYPES: Mapping[str, Callable[[Profile], bool]] = {
     "declared_description": lambda profile: profile.description,
     "signatures": lambda profile: profile.signatures,
     "detail_lists": lambda profile: profile.detail_lists,
+    "repeated_labels": lambda profile: profile.labels,
 }
 """Which profiles follow each step: the pages of their types are the step's own."""
 
@@ -106,6 +107,7 @@ ABLATIONS: Mapping[str, Mapping[str, Any]] = {
     "declared_description": {"declared_description": False},
     "signatures": {"signatures": False},
     "detail_lists": {"detail_lists": False},
+    "repeated_labels": {"repeated_labels": False},
     "profile_confidence 0.5 -> 0": {"profile_confidence": 0.0},
     "profile_confidence 0.5 -> 0.8": {"profile_confidence": 0.8},
 }

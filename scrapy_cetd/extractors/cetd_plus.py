@@ -28,6 +28,7 @@ from scrapy_cetd.extractors.profiles import (
     bound_to,
     detail_lists,
     drop_repeated_blocks,
+    drop_repeated_labels,
     main_landmark,
     record_region,
     review_sections,
@@ -202,6 +203,10 @@ class CetdPlusExtractor(Extractor):
         elements whose class and terms (the texts of their ``<dt>``) are those of another
         ``<dl>`` of the page: the lists a forum repeats under each poster's name (when they
         joined, how many messages they wrote) describe the posters, not the thread.
+    20. ``repeated_labels`` (forum): after step 15, the outermost kept elements whose text is
+        too short for step 15 to compare (under 20 characters) go when three or more have the
+        same text: the controls and labels a thread repeats under each post (reply, quote
+        and share buttons, a poster's rank).
     """
 
     name = "cetd-plus"
@@ -240,6 +245,7 @@ class CetdPlusExtractor(Extractor):
         declared_description: bool = True,
         signatures: bool = True,
         detail_lists: bool = True,
+        repeated_labels: bool = True,
     ) -> None:
         """Options: each turns off or tunes a step of the class docstring.
 
@@ -266,7 +272,7 @@ class CetdPlusExtractor(Extractor):
         - ``page_type``: the page's type (one of
           :data:`~scrapy_cetd.page.page_types.PAGE_TYPES`), when the user knows it (a spider for
           one shop's category pages): it goes to the result's ``.page_type`` with confidence
-          1.0, and the page follows its type's profile (steps 12 to 19).
+          1.0, and the page follows its type's profile (steps 12 to 20).
         - ``detect_page_type``: classify the page (:mod:`scrapy_cetd.page.page_types`) when
           ``page_type`` is not given, into ``.page_type`` and ``.page_type_confidence``, from
           the view, counts and markup this extractor reads anyway, and follow its type's
@@ -277,8 +283,8 @@ class CetdPlusExtractor(Extractor):
         - ``profile_confidence``: the confidence below which a type is reported but its
           profile not followed.
         - ``hidden_panels``, ``thread_posts``, ``whole_page_types``, ``unique_blocks``,
-          ``review_sections``, ``declared_description``, ``signatures``, ``detail_lists``:
-          turn off steps 12 to 19.
+          ``review_sections``, ``declared_description``, ``signatures``, ``detail_lists``,
+          ``repeated_labels``: turn off steps 12 to 20.
         - ``main_landmark_share`` (step 14; None turns it off): the share of the text the main
           landmark must hold to bound the content (of a product page too).
         - ``record_share`` (step 14, listings; None turns it off): the share of the text the
@@ -323,6 +329,7 @@ class CetdPlusExtractor(Extractor):
         self.declared_description = declared_description
         self.signatures = signatures
         self.detail_lists = detail_lists
+        self.repeated_labels = repeated_labels
         self.include_comments = include_comments
         self.include_title = include_title
         self.remove_boilerplate = remove_boilerplate
@@ -524,6 +531,8 @@ class CetdPlusExtractor(Extractor):
             _drop_captions(view, counts, modes)
         if self.unique_blocks and profile is not None and profile.unique_blocks:
             drop_repeated_blocks(view, modes)
+        if self.repeated_labels and profile is not None and profile.labels:
+            drop_repeated_labels(view, counts.chars, modes)
         if _kept_chars(view, counts, modes) < self.listing_share * counts.chars[0]:
             return [Keep.TEXT] * len(view)
         return modes

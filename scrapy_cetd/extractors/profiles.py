@@ -64,6 +64,9 @@ class Profile:
     """The posters' details are furniture: the definition lists repeated with the same labels
     under each poster's name (when they joined, how many posts they wrote) describe the
     posters, not the thread."""
+    labels: bool = False
+    """Short texts repeated identically across the page are controls and labels, not posts:
+    the reply, quote and share buttons and the rank of a poster, under every post."""
     signatures: bool = False
     """The posters' signatures are furniture: the same lines under every post of one poster
     (their machine, a motto, links to their site) say nothing of the thread."""
@@ -74,7 +77,14 @@ class Profile:
 
 
 PROFILES: dict[str, Profile] = {
-    "forum": Profile("forum", thread=True, unique_blocks=True, detail_lists=True, signatures=True),
+    "forum": Profile(
+        "forum",
+        thread=True,
+        unique_blocks=True,
+        detail_lists=True,
+        signatures=True,
+        labels=True,
+    ),
     "listing": Profile("listing", whole_page=True, records=True, unique_blocks=True),
     "collection": Profile("collection", whole_page=True, unique_blocks=True),
     "documentation": Profile("documentation", whole_page=True),
@@ -175,6 +185,43 @@ def drop_repeated_blocks(view: DomView, modes: list[Keep]) -> None:
                 modes[i] = Keep.DROP
             seen.add(text)
         i = end
+
+
+LABEL_CHARS = REPEAT_MIN_CHARS - 1
+"""The most characters (as :func:`~scrapy_cetd.page.density.count_nodes` counts them) of a
+label: a text too short for :func:`drop_repeated_blocks` to tell a repeat, a button's or a
+rank's text, not a sentence."""
+
+MIN_LABELS = 3
+"""The fewest kept elements with one short text that make it a label repeated across posts."""
+
+
+def drop_repeated_labels(view: DomView, chars: Sequence[int], modes: list[Keep]) -> None:
+    """Drop the outermost kept elements whose text has 1 to :data:`LABEL_CHARS` characters
+    (``chars``: :func:`~scrapy_cetd.page.density.count_nodes`'s) when :data:`MIN_LABELS` or
+    more of them have the same text (spaces collapsed): the controls and labels a thread
+    repeats under each post ("Reply", "Quote", a poster's rank). Each text run is read once:
+    below an element that is read, nothing is."""
+    size, depth = len(view), view.depth
+    in_output = kept_elements(view, modes)
+    labels: dict[str, list[int]] = {}
+    i = 1
+    while i < size:
+        if not i % CHECK_EVERY:
+            check_deadline("finding the repeated labels")
+        if not (in_output[i] and modes[i] == Keep.TEXT and 0 < chars[i] <= LABEL_CHARS):
+            i += 1
+            continue
+        end = i + 1
+        while end < size and depth[end] > depth[i]:
+            end += 1
+        text = " ".join(run for j in range(i, end) for run in view.runs[j])
+        labels.setdefault(" ".join(text.split()), []).append(i)
+        i = end
+    for found in labels.values():
+        if len(found) >= MIN_LABELS:
+            for i in found:
+                modes[i] = Keep.DROP
 
 
 MIN_RECORDS = 3

@@ -144,6 +144,16 @@ def test_forum_drops_the_posters_details_repeated_under_each_post() -> None:
     assert "Mar 10, 2016" in _text(_with_details(THREAD, ["asker"]), "forum")
 
 
+def test_forum_drops_the_labels_repeated_under_each_post() -> None:
+    page = THREAD.replace("</p></div>", '</p><a href="#">Quote</a></div>')
+    assert page.count("Quote") == 3
+    assert "Quote" not in _text(page, "forum")
+    assert "Citric acid works faster" in _text(page, "forum")
+    assert _text(page, "forum", repeated_labels=False).count("Quote") == 3
+    twice = page.replace('<a href="#">Quote</a>', "", 1)
+    assert _text(twice, "forum").count("Quote") == 2
+
+
 def test_listing_keeps_every_record_with_heading_and_intro() -> None:
     with_profile = _text(LISTING, "listing")
     for record in (
