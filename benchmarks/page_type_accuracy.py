@@ -93,6 +93,7 @@ STEP_TYPES: Mapping[str, Callable[[Profile], bool]] = {
     "signatures": lambda profile: profile.signatures,
     "detail_lists": lambda profile: profile.detail_lists,
     "repeated_labels": lambda profile: profile.labels,
+    "post_region": lambda profile: profile.posts,
 }
 """Which profiles follow each step: the pages of their types are the step's own."""
 
@@ -108,6 +109,7 @@ ABLATIONS: Mapping[str, Mapping[str, Any]] = {
     "signatures": {"signatures": False},
     "detail_lists": {"detail_lists": False},
     "repeated_labels": {"repeated_labels": False},
+    "post_region": {"post_region": None},
     "profile_confidence 0.5 -> 0": {"profile_confidence": 0.0},
     "profile_confidence 0.5 -> 0.8": {"profile_confidence": 0.8},
 }

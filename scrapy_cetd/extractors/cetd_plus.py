@@ -207,6 +207,11 @@ class CetdPlusExtractor(Extractor):
         too short for step 15 to compare (under 20 characters) go when three or more have the
         same text: the controls and labels a thread repeats under each post (reply, quote
         and share buttons, a poster's rank).
+    21. ``post_region`` (forum): the selection is bounded by the region of the thread's
+        posts, found as step 14 finds a listing's records (the parent of the run of three or
+        more siblings alike in tag and class that holds the most text, widened to hold the
+        page's first ``<h1>``), when the run holds at least this share of the text: the
+        sidebars, related threads and banners around a thread go, however dense.
     """
 
     name = "cetd-plus"
@@ -246,6 +251,7 @@ class CetdPlusExtractor(Extractor):
         signatures: bool = True,
         detail_lists: bool = True,
         repeated_labels: bool = True,
+        post_region: float | None = 0.3,
     ) -> None:
         """Options: each turns off or tunes a step of the class docstring.
 
@@ -272,7 +278,7 @@ class CetdPlusExtractor(Extractor):
         - ``page_type``: the page's type (one of
           :data:`~scrapy_cetd.page.page_types.PAGE_TYPES`), when the user knows it (a spider for
           one shop's category pages): it goes to the result's ``.page_type`` with confidence
-          1.0, and the page follows its type's profile (steps 12 to 20).
+          1.0, and the page follows its type's profile (steps 12 to 21).
         - ``detect_page_type``: classify the page (:mod:`scrapy_cetd.page.page_types`) when
           ``page_type`` is not given, into ``.page_type`` and ``.page_type_confidence``, from
           the view, counts and markup this extractor reads anyway, and follow its type's
@@ -285,6 +291,8 @@ class CetdPlusExtractor(Extractor):
         - ``hidden_panels``, ``thread_posts``, ``whole_page_types``, ``unique_blocks``,
           ``review_sections``, ``declared_description``, ``signatures``, ``detail_lists``,
           ``repeated_labels``: turn off steps 12 to 20.
+        - ``post_region`` (step 21; None turns it off): the share of the text the run of posts
+          must hold to bound the selection.
         - ``main_landmark_share`` (step 14; None turns it off): the share of the text the main
           landmark must hold to bound the content (of a product page too).
         - ``record_share`` (step 14, listings; None turns it off): the share of the text the
@@ -310,6 +318,8 @@ class CetdPlusExtractor(Extractor):
             raise ValueError(f"profile_confidence must be in [0, 1], got {profile_confidence}")
         if record_share is not None and not 0 <= record_share <= 1:
             raise ValueError(f"record_share must be in [0, 1] or None, got {record_share}")
+        if post_region is not None and not 0 <= post_region <= 1:
+            raise ValueError(f"post_region must be in [0, 1] or None, got {post_region}")
         if main_landmark_share is not None and not 0 <= main_landmark_share <= 1:
             raise ValueError(
                 f"main_landmark_share must be in [0, 1] or None, got {main_landmark_share}"
@@ -330,6 +340,7 @@ class CetdPlusExtractor(Extractor):
         self.signatures = signatures
         self.detail_lists = detail_lists
         self.repeated_labels = repeated_labels
+        self.post_region = post_region
         self.include_comments = include_comments
         self.include_title = include_title
         self.remove_boilerplate = remove_boilerplate
@@ -519,6 +530,10 @@ class CetdPlusExtractor(Extractor):
             landmark = main_landmark(view, counts.chars, self.main_landmark_share)
             if landmark is not None:
                 bound_to(view, modes, landmark)
+        if self.post_region is not None and thread and profile is not None and profile.posts:
+            region = record_region(view, counts.chars, self.post_region)
+            if region is not None:
+                bound_to(view, modes, region)
         if self.shell_prose_chars is not None:
             _keep_shell_prose(view, modes, self.shell_prose_chars)
         check_deadline("after keeping the shells' prose")

@@ -64,6 +64,11 @@ class Profile:
     """The posters' details are furniture: the definition lists repeated with the same labels
     under each poster's name (when they joined, how many posts they wrote) describe the
     posters, not the thread."""
+    posts: bool = False
+    """The selection is bounded by the region of the thread's posts (the run of sibling
+    records, alike in tag and class, that holds the most text) with the thread's title above
+    them, when that run holds enough of the text (the ``post_region`` option): a thread's
+    sidebars, related threads and banners lie outside it, however dense."""
     labels: bool = False
     """Short texts repeated identically across the page are controls and labels, not posts:
     the reply, quote and share buttons and the rank of a poster, under every post."""
@@ -80,6 +85,7 @@ PROFILES: dict[str, Profile] = {
     "forum": Profile(
         "forum",
         thread=True,
+        posts=True,
         unique_blocks=True,
         detail_lists=True,
         signatures=True,

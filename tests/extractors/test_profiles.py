@@ -154,6 +154,22 @@ def test_forum_drops_the_labels_repeated_under_each_post() -> None:
     assert _text(twice, "forum").count("Quote") == 2
 
 
+def test_forum_is_bounded_by_the_region_of_its_posts() -> None:
+    posts = "".join(
+        f'<div class="post"><span>poster {n}</span><p>{_prose(f"kettle answer {n}", 2)}</p></div>'
+        for n in range(3)
+    )
+    page = (
+        f'<html><body><div class="thread"><h1>How do I descale a kettle?</h1>{posts}</div>'
+        f'<div class="promo"><p>{_prose("newsletter offer", 3)}</p></div></body></html>'
+    )
+    with_profile = _text(page, "forum")
+    assert "kettle answer 2" in with_profile
+    assert "descale a kettle" in _text(page, "forum", include_title=True)
+    assert "newsletter offer" not in with_profile
+    assert "newsletter offer" in _text(page, "forum", post_region=None)
+
+
 def test_listing_keeps_every_record_with_heading_and_intro() -> None:
     with_profile = _text(LISTING, "listing")
     for record in (
@@ -388,6 +404,7 @@ def test_main_landmark_needs_its_share_of_the_text() -> None:
         ("profile_confidence", -0.1),
         ("main_landmark_share", 2.0),
         ("record_share", -1.0),
+        ("post_region", 1.5),
     ],
 )
 def test_out_of_range_options_are_refused(option: str, value: float) -> None:
