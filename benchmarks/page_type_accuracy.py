@@ -94,6 +94,7 @@ STEP_TYPES: Mapping[str, Callable[[Profile], bool]] = {
     "detail_lists": lambda profile: profile.detail_lists,
     "repeated_labels": lambda profile: profile.labels,
     "post_region": lambda profile: profile.posts,
+    "post_forms": lambda profile: profile.forms,
 }
 """Which profiles follow each step: the pages of their types are the step's own."""
 
@@ -110,6 +111,7 @@ ABLATIONS: Mapping[str, Mapping[str, Any]] = {
     "detail_lists": {"detail_lists": False},
     "repeated_labels": {"repeated_labels": False},
     "post_region": {"post_region": None},
+    "post_forms": {"post_forms": False},
     "profile_confidence 0.5 -> 0": {"profile_confidence": 0.0},
     "profile_confidence 0.5 -> 0.8": {"profile_confidence": 0.8},
 }

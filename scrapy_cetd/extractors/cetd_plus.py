@@ -212,6 +212,8 @@ class CetdPlusExtractor(Extractor):
         more siblings alike in tag and class that holds the most text, widened to hold the
         page's first ``<h1>``), when the run holds at least this share of the text: the
         sidebars, related threads and banners around a thread go, however dense.
+    22. ``post_forms`` (forum): step 2 removes no form: a thread wraps its posts in a form
+        (to select them for moderation), or each post in its own (to edit it in place).
     """
 
     name = "cetd-plus"
@@ -252,6 +254,7 @@ class CetdPlusExtractor(Extractor):
         detail_lists: bool = True,
         repeated_labels: bool = True,
         post_region: float | None = 0.3,
+        post_forms: bool = True,
     ) -> None:
         """Options: each turns off or tunes a step of the class docstring.
 
@@ -278,7 +281,7 @@ class CetdPlusExtractor(Extractor):
         - ``page_type``: the page's type (one of
           :data:`~scrapy_cetd.page.page_types.PAGE_TYPES`), when the user knows it (a spider for
           one shop's category pages): it goes to the result's ``.page_type`` with confidence
-          1.0, and the page follows its type's profile (steps 12 to 21).
+          1.0, and the page follows its type's profile (steps 12 to 22).
         - ``detect_page_type``: classify the page (:mod:`scrapy_cetd.page.page_types`) when
           ``page_type`` is not given, into ``.page_type`` and ``.page_type_confidence``, from
           the view, counts and markup this extractor reads anyway, and follow its type's
@@ -293,6 +296,7 @@ class CetdPlusExtractor(Extractor):
           ``repeated_labels``: turn off steps 12 to 20.
         - ``post_region`` (step 21; None turns it off): the share of the text the run of posts
           must hold to bound the selection.
+        - ``post_forms``: turns off step 22.
         - ``main_landmark_share`` (step 14; None turns it off): the share of the text the main
           landmark must hold to bound the content (of a product page too).
         - ``record_share`` (step 14, listings; None turns it off): the share of the text the
@@ -341,6 +345,7 @@ class CetdPlusExtractor(Extractor):
         self.detail_lists = detail_lists
         self.repeated_labels = repeated_labels
         self.post_region = post_region
+        self.post_forms = post_forms
         self.include_comments = include_comments
         self.include_title = include_title
         self.remove_boilerplate = remove_boilerplate
@@ -436,7 +441,10 @@ class CetdPlusExtractor(Extractor):
         thread = self.thread_posts and profile is not None and profile.thread
         discussion = markup.discussion or thread
         comments = not (self.include_comments or discussion)
-        drop = boilerplate(view, chars, structural=self.remove_boilerplate, comments=comments)
+        forms = not (self.post_forms and profile is not None and profile.forms)
+        drop = boilerplate(
+            view, chars, structural=self.remove_boilerplate, comments=comments, forms=forms
+        )
         if self.content_forms:
             drop = _sparing_content_form(view, counts, drop, comments=comments)
         if comments and self.review_sections and profile is not None and profile.reviews:

@@ -69,6 +69,9 @@ class Profile:
     records, alike in tag and class, that holds the most text) with the thread's title above
     them, when that run holds enough of the text (the ``post_region`` option): a thread's
     sidebars, related threads and banners lie outside it, however dense."""
+    forms: bool = False
+    """Forms are no furniture: a thread wraps its posts in a form (to select them for
+    moderation), or each post in its own (to edit it in place)."""
     labels: bool = False
     """Short texts repeated identically across the page are controls and labels, not posts:
     the reply, quote and share buttons and the rank of a poster, under every post."""
@@ -86,6 +89,7 @@ PROFILES: dict[str, Profile] = {
         "forum",
         thread=True,
         posts=True,
+        forms=True,
         unique_blocks=True,
         detail_lists=True,
         signatures=True,

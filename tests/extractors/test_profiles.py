@@ -170,6 +170,15 @@ def test_forum_is_bounded_by_the_region_of_its_posts() -> None:
     assert "newsletter offer" in _text(page, "forum", post_region=None)
 
 
+def test_forum_keeps_the_posts_in_a_form() -> None:
+    page = THREAD.replace("<main>", '<main><form action="/moderate">').replace(
+        "</main>", f'</form><div class="about"><p>{_prose("forum rules", 12)}</p></div></main>'
+    )
+    with_profile = _text(page, "forum")
+    assert "Citric acid works faster" in with_profile
+    assert "Citric acid works faster" not in _text(page, "forum", post_forms=False)
+
+
 def test_listing_keeps_every_record_with_heading_and_intro() -> None:
     with_profile = _text(LISTING, "listing")
     for record in (
