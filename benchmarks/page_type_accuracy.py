@@ -95,6 +95,7 @@ STEP_TYPES: Mapping[str, Callable[[Profile], bool]] = {
     "repeated_labels": lambda profile: profile.labels,
     "post_region": lambda profile: profile.posts,
     "post_forms": lambda profile: profile.forms,
+    "whole_posts": lambda profile: profile.posts,
 }
 """Which profiles follow each step: the pages of their types are the step's own."""
 
@@ -112,6 +113,7 @@ ABLATIONS: Mapping[str, Mapping[str, Any]] = {
     "repeated_labels": {"repeated_labels": False},
     "post_region": {"post_region": None},
     "post_forms": {"post_forms": False},
+    "whole_posts": {"whole_posts": None},
     "profile_confidence 0.5 -> 0": {"profile_confidence": 0.0},
     "profile_confidence 0.5 -> 0.8": {"profile_confidence": 0.8},
 }

@@ -29,8 +29,10 @@ from scrapy_cetd.extractors.profiles import (
     detail_lists,
     drop_repeated_blocks,
     drop_repeated_labels,
+    headed_region,
     main_landmark,
     record_region,
+    record_run,
     review_sections,
     signature_sections,
     with_declared_description,
@@ -214,6 +216,10 @@ class CetdPlusExtractor(Extractor):
         sidebars, related threads and banners around a thread go, however dense.
     22. ``post_forms`` (forum): step 2 removes no form: a thread wraps its posts in a form
         (to select them for moderation), or each post in its own (to edit it in place).
+    23. ``whole_posts`` (forum): after step 5, the thread's posts (the run of step 21) are
+        content whole when they hold at least this share of the text: DensitySum keeps the
+        dense posts, and a short reply or a post of code below its threshold is as much a
+        part of the thread.
     """
 
     name = "cetd-plus"
@@ -255,6 +261,7 @@ class CetdPlusExtractor(Extractor):
         repeated_labels: bool = True,
         post_region: float | None = 0.3,
         post_forms: bool = True,
+        whole_posts: float | None = 0.5,
     ) -> None:
         """Options: each turns off or tunes a step of the class docstring.
 
@@ -281,7 +288,7 @@ class CetdPlusExtractor(Extractor):
         - ``page_type``: the page's type (one of
           :data:`~scrapy_cetd.page.page_types.PAGE_TYPES`), when the user knows it (a spider for
           one shop's category pages): it goes to the result's ``.page_type`` with confidence
-          1.0, and the page follows its type's profile (steps 12 to 22).
+          1.0, and the page follows its type's profile (steps 12 to 23).
         - ``detect_page_type``: classify the page (:mod:`scrapy_cetd.page.page_types`) when
           ``page_type`` is not given, into ``.page_type`` and ``.page_type_confidence``, from
           the view, counts and markup this extractor reads anyway, and follow its type's
@@ -297,6 +304,8 @@ class CetdPlusExtractor(Extractor):
         - ``post_region`` (step 21; None turns it off): the share of the text the run of posts
           must hold to bound the selection.
         - ``post_forms``: turns off step 22.
+        - ``whole_posts`` (step 23; None turns it off): the share of the text the run of posts
+          must hold to be kept whole.
         - ``main_landmark_share`` (step 14; None turns it off): the share of the text the main
           landmark must hold to bound the content (of a product page too).
         - ``record_share`` (step 14, listings; None turns it off): the share of the text the
@@ -324,6 +333,8 @@ class CetdPlusExtractor(Extractor):
             raise ValueError(f"record_share must be in [0, 1] or None, got {record_share}")
         if post_region is not None and not 0 <= post_region <= 1:
             raise ValueError(f"post_region must be in [0, 1] or None, got {post_region}")
+        if whole_posts is not None and not 0 <= whole_posts <= 1:
+            raise ValueError(f"whole_posts must be in [0, 1] or None, got {whole_posts}")
         if main_landmark_share is not None and not 0 <= main_landmark_share <= 1:
             raise ValueError(
                 f"main_landmark_share must be in [0, 1] or None, got {main_landmark_share}"
@@ -346,6 +357,7 @@ class CetdPlusExtractor(Extractor):
         self.repeated_labels = repeated_labels
         self.post_region = post_region
         self.post_forms = post_forms
+        self.whole_posts = whole_posts
         self.include_comments = include_comments
         self.include_title = include_title
         self.remove_boilerplate = remove_boilerplate
@@ -527,6 +539,10 @@ class CetdPlusExtractor(Extractor):
                         if self.same_path_blocks:
                             _add_same_path_blocks(view, content, local)
                         content = local
+        posts = self._posts(view, counts, profile if thread else None)
+        if self.whole_posts is not None and _holds(counts, posts, self.whole_posts):
+            for post in posts:
+                content[post] = True
         check_deadline("after expanding the blocks")
         if self.include_title:
             headline = _headline(view)
@@ -538,10 +554,8 @@ class CetdPlusExtractor(Extractor):
             landmark = main_landmark(view, counts.chars, self.main_landmark_share)
             if landmark is not None:
                 bound_to(view, modes, landmark)
-        if self.post_region is not None and thread and profile is not None and profile.posts:
-            region = record_region(view, counts.chars, self.post_region)
-            if region is not None:
-                bound_to(view, modes, region)
+        if self.post_region is not None and _holds(counts, posts, self.post_region):
+            bound_to(view, modes, headed_region(view, counts.chars, view.parent[posts[0]]))
         if self.shell_prose_chars is not None:
             _keep_shell_prose(view, modes, self.shell_prose_chars)
         check_deadline("after keeping the shells' prose")
@@ -560,6 +574,15 @@ class CetdPlusExtractor(Extractor):
             return [Keep.TEXT] * len(view)
         return modes
 
+    def _posts(self, view: DomView, counts: NodeCounts, profile: Profile | None) -> list[int]:
+        """The posts of a thread whose ``profile`` reads them (:func:`record_run`), when they
+        hold the least share of the text ``whole_posts`` and ``post_region`` ask for; else
+        none."""
+        shares = [share for share in (self.whole_posts, self.post_region) if share is not None]
+        if profile is None or not profile.posts or not shares:
+            return []
+        return record_run(view, counts.chars, min(shares))
+
     def _whole_page(self, view: DomView, counts: NodeCounts, profile: Profile) -> list[Keep]:
         """The selection of a page whose profile takes the whole page (step 14): all of the
         view, or only the region of its records when the profile and ``record_share`` find
@@ -575,6 +598,14 @@ class CetdPlusExtractor(Extractor):
         content = [False] * len(view)
         content[region] = True
         return content_modes(view, content, ancestors_of(view, content), shell_text=False)
+
+
+def _holds(counts: NodeCounts, elements: Sequence[int], share: float | None) -> bool:
+    """Whether ``elements`` (none of them inside another) hold at least ``share`` of the text
+    of the view's root; never when there are none or ``share`` is ``None``."""
+    if share is None or not elements:
+        return False
+    return sum(counts.chars[i] for i in elements) >= share * counts.chars[0]
 
 
 def _sparing_content_form(

@@ -65,10 +65,12 @@ class Profile:
     under each poster's name (when they joined, how many posts they wrote) describe the
     posters, not the thread."""
     posts: bool = False
-    """The selection is bounded by the region of the thread's posts (the run of sibling
-    records, alike in tag and class, that holds the most text) with the thread's title above
-    them, when that run holds enough of the text (the ``post_region`` option): a thread's
-    sidebars, related threads and banners lie outside it, however dense."""
+    """The thread's posts are its records (the run of siblings alike in tag and class that
+    holds the most text). When they hold enough of the text, each is kept whole (the
+    ``whole_posts`` option), not only the posts dense enough for DensitySum (a short reply, a
+    post of code), and the selection is bounded by their region with the thread's title above
+    them (the ``post_region`` option): a thread's sidebars, related threads and banners lie
+    outside it, however dense."""
     forms: bool = False
     """Forms are no furniture: a thread wraps its posts in a form (to select them for
     moderation), or each post in its own (to edit it in place)."""
@@ -241,15 +243,16 @@ MIN_RECORD_CHARS = 10
 """The fewest characters a sibling needs to count as a record (an empty spacer is none)."""
 
 
-def record_region(view: DomView, chars: Sequence[int], share: float) -> int | None:
-    """The element that bounds the records of a list: the parent of the run of
-    :data:`MIN_RECORDS` or more siblings alike in tag and class that holds the most text, or
-    the closest element holding both it and the page's first ``<h1>`` with text (the list's
-    heading, and the intro between them); ``None`` when no run holds ``share`` of the text of
-    the view's root. Only the elements that hold that much are looked at, each child once."""
-    size, children, tags, parent = len(view), view.children, view.tags, view.parent
+def record_run(view: DomView, chars: Sequence[int], share: float) -> list[int]:
+    """The records of a list or the posts of a thread: the run of :data:`MIN_RECORDS` or more
+    siblings alike in tag and class, each with :data:`MIN_RECORD_CHARS` characters or more,
+    that holds the most text, in document order; none when no run holds ``share`` of the text
+    of the view's root. Only the elements that hold that much are looked at, each child
+    once."""
+    size, children, tags = len(view), view.children, view.tags
     least = max(share * chars[0], 1)
-    best, best_chars = None, 0
+    best: list[int] = []
+    best_chars = 0
     held: list[etree._Element] = []  # freed together at the end: lxml walks up from one alone
     for p in range(size):
         if chars[p] < least or len(children[p]) < MIN_RECORDS:
@@ -258,21 +261,35 @@ def record_region(view: DomView, chars: Sequence[int], share: float) -> int | No
         runs: dict[tuple[str, str], list[int]] = {}
         for c in children[p]:
             if chars[c] >= MIN_RECORD_CHARS:
-                run = runs.setdefault((tags[c], view.elements[c].get("class") or ""), [0, 0])
-                run[0] += 1
-                run[1] += chars[c]
-        for count, total in runs.values():
-            if count >= MIN_RECORDS and total > best_chars:
-                best, best_chars = p, total
+                runs.setdefault((tags[c], view.elements[c].get("class") or ""), []).append(c)
+        for run in runs.values():
+            total = sum(chars[c] for c in run)
+            if len(run) >= MIN_RECORDS and total > best_chars:
+                best, best_chars = run, total
         if not p % CHECK_EVERY:
             check_deadline("finding the records")
-    if best is None or best_chars < least:
-        return None
+    return best if best_chars >= least else []
+
+
+def record_region(view: DomView, chars: Sequence[int], share: float) -> int | None:
+    """The element that bounds the records of a list: the parent of the run of records
+    (:func:`record_run`), or the closest element holding both it and the page's first
+    ``<h1>`` with text (the list's heading, and the intro between them); ``None`` when no run
+    holds ``share`` of the text of the view's root."""
+    run = record_run(view, chars, share)
+    return headed_region(view, chars, view.parent[run[0]]) if run else None
+
+
+def headed_region(view: DomView, chars: Sequence[int], region: int) -> int:
+    """The closest element holding both ``region`` and the page's first ``<h1>`` with text
+    (``chars``: the view's :func:`count_nodes` characters); ``region`` itself when the page
+    has none."""
+    size, tags, parent = len(view), view.tags, view.parent
     heading = next((i for i in range(size) if tags[i] == "h1" and chars[i]), None)
     if heading is None:
-        return best
+        return region
     above = set()
-    i = best
+    i = region
     while i >= 0:
         above.add(i)
         i = parent[i]

@@ -179,6 +179,29 @@ def test_forum_keeps_the_posts_in_a_form() -> None:
     assert "Citric acid works faster" not in _text(page, "forum", post_forms=False)
 
 
+def _post(poster: int, body: str) -> str:
+    """A post of a thread: its poster's name and links to their pages, then its body."""
+    links = "".join(
+        f'<li><a href="/u/{poster}/{page}">{page}</a></li>'
+        for page in ("profile", "messages", "follow")
+    )
+    return (
+        f'<div class="post"><ul class="author"><li>poster {poster}</li>{links}</ul>'
+        f'<div class="body">{body}</div></div>'
+    )
+
+
+def test_forum_keeps_every_post_whole() -> None:
+    posts = "".join(_post(n, f"<p>{_prose(f'kettle answer {n}', 3)}</p>") for n in range(3))
+    page = (
+        f'<html><body><div class="thread"><h1>How do I descale a kettle?</h1>{posts}'
+        f"{_post(3, '<p>Thanks, that worked.</p>')}</div></body></html>"
+    )
+    assert "Thanks, that worked." in _text(page, "forum")
+    assert "kettle answer 2" in _text(page, "forum")
+    assert "Thanks, that worked." not in _text(page, "forum", whole_posts=None)
+
+
 def test_listing_keeps_every_record_with_heading_and_intro() -> None:
     with_profile = _text(LISTING, "listing")
     for record in (
@@ -414,6 +437,7 @@ def test_main_landmark_needs_its_share_of_the_text() -> None:
         ("main_landmark_share", 2.0),
         ("record_share", -1.0),
         ("post_region", 1.5),
+        ("whole_posts", -0.5),
     ],
 )
 def test_out_of_range_options_are_refused(option: str, value: float) -> None:
