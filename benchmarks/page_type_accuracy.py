@@ -96,6 +96,7 @@ STEP_TYPES: Mapping[str, Callable[[Profile], bool]] = {
     "post_region": lambda profile: profile.posts,
     "post_forms": lambda profile: profile.forms,
     "whole_posts": lambda profile: profile.posts,
+    "post_comments": lambda profile: profile.post_comments,
 }
 """Which profiles follow each step: the pages of their types are the step's own."""
 
@@ -114,6 +115,7 @@ ABLATIONS: Mapping[str, Mapping[str, Any]] = {
     "post_region": {"post_region": None},
     "post_forms": {"post_forms": False},
     "whole_posts": {"whole_posts": None},
+    "post_comments": {"post_comments": None},
     "profile_confidence 0.5 -> 0": {"profile_confidence": 0.0},
     "profile_confidence 0.5 -> 0.8": {"profile_confidence": 0.8},
 }

@@ -27,6 +27,7 @@ from scrapy_cetd.extractors.profiles import (
     Profile,
     bound_to,
     detail_lists,
+    drop_post_comments,
     drop_repeated_blocks,
     drop_repeated_labels,
     headed_region,
@@ -220,6 +221,11 @@ class CetdPlusExtractor(Extractor):
         content whole when they hold at least this share of the text: DensitySum keeps the
         dense posts, and a short reply or a post of code below its threshold is as much a
         part of the thread.
+    24. ``post_comments`` (forum): the comment sections nested in a post of step 21 (found by
+        their names as step 2 finds an article's comments), not the post itself, go when they
+        hold less than this share of their post's text: the remarks under a question or an
+        answer are not the thread, whose posts are the answers; a section holding nearly all
+        of its post is the post's own body, in templates that name each post a comment.
     """
 
     name = "cetd-plus"
@@ -262,6 +268,7 @@ class CetdPlusExtractor(Extractor):
         post_region: float | None = 0.3,
         post_forms: bool = True,
         whole_posts: float | None = 0.5,
+        post_comments: float | None = 0.9,
     ) -> None:
         """Options: each turns off or tunes a step of the class docstring.
 
@@ -288,7 +295,7 @@ class CetdPlusExtractor(Extractor):
         - ``page_type``: the page's type (one of
           :data:`~scrapy_cetd.page.page_types.PAGE_TYPES`), when the user knows it (a spider for
           one shop's category pages): it goes to the result's ``.page_type`` with confidence
-          1.0, and the page follows its type's profile (steps 12 to 23).
+          1.0, and the page follows its type's profile (steps 12 to 24).
         - ``detect_page_type``: classify the page (:mod:`scrapy_cetd.page.page_types`) when
           ``page_type`` is not given, into ``.page_type`` and ``.page_type_confidence``, from
           the view, counts and markup this extractor reads anyway, and follow its type's
@@ -306,6 +313,8 @@ class CetdPlusExtractor(Extractor):
         - ``post_forms``: turns off step 22.
         - ``whole_posts`` (step 23; None turns it off): the share of the text the run of posts
           must hold to be kept whole.
+        - ``post_comments`` (step 24; None turns it off): the share of its post's text below
+          which a comment section nested in the post goes.
         - ``main_landmark_share`` (step 14; None turns it off): the share of the text the main
           landmark must hold to bound the content (of a product page too).
         - ``record_share`` (step 14, listings; None turns it off): the share of the text the
@@ -335,6 +344,8 @@ class CetdPlusExtractor(Extractor):
             raise ValueError(f"post_region must be in [0, 1] or None, got {post_region}")
         if whole_posts is not None and not 0 <= whole_posts <= 1:
             raise ValueError(f"whole_posts must be in [0, 1] or None, got {whole_posts}")
+        if post_comments is not None and not 0 <= post_comments <= 1:
+            raise ValueError(f"post_comments must be in [0, 1] or None, got {post_comments}")
         if main_landmark_share is not None and not 0 <= main_landmark_share <= 1:
             raise ValueError(
                 f"main_landmark_share must be in [0, 1] or None, got {main_landmark_share}"
@@ -358,6 +369,7 @@ class CetdPlusExtractor(Extractor):
         self.post_region = post_region
         self.post_forms = post_forms
         self.whole_posts = whole_posts
+        self.post_comments = post_comments
         self.include_comments = include_comments
         self.include_title = include_title
         self.remove_boilerplate = remove_boilerplate
@@ -556,6 +568,8 @@ class CetdPlusExtractor(Extractor):
                 bound_to(view, modes, landmark)
         if self.post_region is not None and _holds(counts, posts, self.post_region):
             bound_to(view, modes, headed_region(view, counts.chars, view.parent[posts[0]]))
+        if self.post_comments is not None and profile is not None and profile.post_comments:
+            drop_post_comments(view, counts.chars, posts, modes, self.post_comments)
         if self.shell_prose_chars is not None:
             _keep_shell_prose(view, modes, self.shell_prose_chars)
         check_deadline("after keeping the shells' prose")

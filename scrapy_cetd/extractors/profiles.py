@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 import lxml.html
 from lxml import etree
 
-from scrapy_cetd.extractors.furniture import CHECK_EVERY
+from scrapy_cetd.extractors.furniture import CHECK_EVERY, boilerplate
 from scrapy_cetd.limits import check_deadline
 from scrapy_cetd.page.dom import BLOCK_TAGS, DomView, attribute_owners, build_view, local_tag
 from scrapy_cetd.page.markup import json_ld_objects, json_ld_types
@@ -74,6 +74,9 @@ class Profile:
     forms: bool = False
     """Forms are no furniture: a thread wraps its posts in a form (to select them for
     moderation), or each post in its own (to edit it in place)."""
+    post_comments: bool = False
+    """The comment sections nested in a post are not the thread: the remarks under a question
+    or an answer ("could you post your log?"), where the answers are the posts."""
     labels: bool = False
     """Short texts repeated identically across the page are controls and labels, not posts:
     the reply, quote and share buttons and the rank of a poster, under every post."""
@@ -91,6 +94,7 @@ PROFILES: dict[str, Profile] = {
         "forum",
         thread=True,
         posts=True,
+        post_comments=True,
         forms=True,
         unique_blocks=True,
         detail_lists=True,
@@ -269,6 +273,34 @@ def record_run(view: DomView, chars: Sequence[int], share: float) -> list[int]:
         if not p % CHECK_EVERY:
             check_deadline("finding the records")
     return best if best_chars >= least else []
+
+
+def drop_post_comments(
+    view: DomView, chars: Sequence[int], posts: Sequence[int], modes: list[Keep], share: float
+) -> None:
+    """Drop the comment sections nested in the posts ``posts`` of a thread: the outermost
+    elements inside a post, not the post itself, that :func:`boilerplate` finds to be comments
+    (an ``id`` or ``class`` naming them, a schema.org ``Comment``) and that hold less than
+    ``share`` of their post's text (``chars``: the view's :func:`count_nodes` characters); a
+    section holding nearly all of its post is the post's own body, in a template that names
+    each post a comment. One pass over the view."""
+    size, parent = len(view), view.parent
+    post = [-1] * size
+    for p in posts:
+        post[p] = p
+    named = boilerplate(view, chars, structural=False, comments=True)
+    for i in range(1, size):
+        if post[i] < 0:
+            post[i] = post[parent[i]]
+        if (
+            named[i]
+            and not named[parent[i]]
+            and post[i] not in (-1, i)
+            and chars[i] < share * chars[post[i]]
+        ):
+            modes[i] = Keep.DROP
+        if not i % CHECK_EVERY:
+            check_deadline("finding the posts' comments")
 
 
 def record_region(view: DomView, chars: Sequence[int], share: float) -> int | None:

@@ -202,6 +202,33 @@ def test_forum_keeps_every_post_whole() -> None:
     assert "Thanks, that worked." not in _text(page, "forum", whole_posts=None)
 
 
+def test_forum_drops_the_comments_nested_in_a_post() -> None:
+    comments = (
+        '<ul class="comments-list"><li class="comment">Could you post the model of your'
+        " kettle? It matters for the descaling.</li></ul>"
+    )
+    posts = "".join(
+        _post(n, f"<p>{_prose(f'kettle answer {n}', 3)}</p>{comments if n == 1 else ''}")
+        for n in range(3)
+    )
+    page = (
+        f'<html><body><div class="thread"><h1>How do I descale a kettle?</h1>{posts}'
+        "</div></body></html>"
+    )
+    assert "model of your kettle" not in _text(page, "forum")
+    assert "kettle answer 1" in _text(page, "forum")
+    assert "model of your kettle" in _text(page, "forum", post_comments=None)
+
+
+def test_a_post_named_a_comment_stays() -> None:
+    posts = "".join(
+        _post(n, f'<div class="comment-body"><p>{_prose(f"kettle answer {n}", 3)}</p></div>')
+        for n in range(3)
+    )
+    page = f'<html><body><div class="thread"><h1>Descaling</h1>{posts}</div></body></html>'
+    assert "kettle answer 1" in _text(page, "forum")
+
+
 def test_listing_keeps_every_record_with_heading_and_intro() -> None:
     with_profile = _text(LISTING, "listing")
     for record in (
@@ -438,6 +465,7 @@ def test_main_landmark_needs_its_share_of_the_text() -> None:
         ("record_share", -1.0),
         ("post_region", 1.5),
         ("whole_posts", -0.5),
+        ("post_comments", 2.0),
     ],
 )
 def test_out_of_range_options_are_refused(option: str, value: float) -> None:
