@@ -90,6 +90,13 @@ STEP_TYPES: Mapping[str, Callable[[Profile], bool]] = {
     "unique_blocks": lambda profile: profile.unique_blocks,
     "review_sections": lambda profile: profile.reviews,
     "declared_description": lambda profile: profile.description,
+    "signatures": lambda profile: profile.signatures,
+    "detail_lists": lambda profile: profile.detail_lists,
+    "repeated_labels": lambda profile: profile.labels,
+    "post_region": lambda profile: profile.posts,
+    "post_forms": lambda profile: profile.forms,
+    "whole_posts": lambda profile: profile.posts,
+    "post_comments": lambda profile: profile.post_comments,
 }
 """Which profiles follow each step: the pages of their types are the step's own."""
 
@@ -102,6 +109,13 @@ ABLATIONS: Mapping[str, Mapping[str, Any]] = {
     "unique_blocks": {"unique_blocks": False},
     "review_sections": {"review_sections": False},
     "declared_description": {"declared_description": False},
+    "signatures": {"signatures": False},
+    "detail_lists": {"detail_lists": False},
+    "repeated_labels": {"repeated_labels": False},
+    "post_region": {"post_region": None},
+    "post_forms": {"post_forms": False},
+    "whole_posts": {"whole_posts": None},
+    "post_comments": {"post_comments": None},
     "profile_confidence 0.5 -> 0": {"profile_confidence": 0.0},
     "profile_confidence 0.5 -> 0.8": {"profile_confidence": 0.8},
 }

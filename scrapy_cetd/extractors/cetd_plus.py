@@ -26,10 +26,16 @@ from scrapy_cetd.extractors.profiles import (
     PROFILES,
     Profile,
     bound_to,
+    detail_lists,
+    drop_post_comments,
     drop_repeated_blocks,
+    drop_repeated_labels,
+    headed_region,
     main_landmark,
     record_region,
+    record_run,
     review_sections,
+    signature_sections,
     with_declared_description,
 )
 from scrapy_cetd.limits import check_deadline
@@ -191,6 +197,35 @@ class CetdPlusExtractor(Extractor):
         of the description the page's JSON-LD declares for its product (``Product``,
         ``ProductGroup``...), that description is added at its end (its HTML read as HTML):
         templates that keep it in a drawer, or only in a script, show it on a click.
+    18. ``signatures`` (forum): step 2 also removes the posters' signatures, elements whose
+        ``id``, ``class`` or ``data-role`` names a signature (``signature``,
+        ``message-signature``, ``memberSignature``), holding less than half the text: the
+        same lines under every post of one poster (their machine, a motto, links) are not
+        the thread.
+    19. ``detail_lists`` (forum): step 2 also removes the posters' details, the ``<dl>``
+        elements whose class and terms (the texts of their ``<dt>``) are those of another
+        ``<dl>`` of the page: the lists a forum repeats under each poster's name (when they
+        joined, how many messages they wrote) describe the posters, not the thread.
+    20. ``repeated_labels`` (forum): after step 15, the outermost kept elements whose text is
+        too short for step 15 to compare (under 20 characters) go when three or more have the
+        same text: the controls and labels a thread repeats under each post (reply, quote
+        and share buttons, a poster's rank).
+    21. ``post_region`` (forum): the selection is bounded by the region of the thread's
+        posts, found as step 14 finds a listing's records (the parent of the run of three or
+        more siblings alike in tag and class that holds the most text, widened to hold the
+        page's first ``<h1>``), when the run holds at least this share of the text: the
+        sidebars, related threads and banners around a thread go, however dense.
+    22. ``post_forms`` (forum): step 2 removes no form: a thread wraps its posts in a form
+        (to select them for moderation), or each post in its own (to edit it in place).
+    23. ``whole_posts`` (forum): after step 5, the thread's posts (the run of step 21) are
+        content whole when they hold at least this share of the text: DensitySum keeps the
+        dense posts, and a short reply or a post of code below its threshold is as much a
+        part of the thread.
+    24. ``post_comments`` (forum): the comment sections nested in a post of step 21 (found by
+        their names as step 2 finds an article's comments), not the post itself, go when they
+        hold less than this share of their post's text: the remarks under a question or an
+        answer are not the thread, whose posts are the answers; a section holding nearly all
+        of its post is the post's own body, in templates that name each post a comment.
     """
 
     name = "cetd-plus"
@@ -227,6 +262,13 @@ class CetdPlusExtractor(Extractor):
         record_share: float | None = 0.3,
         review_sections: bool = True,
         declared_description: bool = True,
+        signatures: bool = True,
+        detail_lists: bool = True,
+        repeated_labels: bool = True,
+        post_region: float | None = 0.3,
+        post_forms: bool = True,
+        whole_posts: float | None = 0.5,
+        post_comments: float | None = 0.9,
     ) -> None:
         """Options: each turns off or tunes a step of the class docstring.
 
@@ -253,7 +295,7 @@ class CetdPlusExtractor(Extractor):
         - ``page_type``: the page's type (one of
           :data:`~scrapy_cetd.page.page_types.PAGE_TYPES`), when the user knows it (a spider for
           one shop's category pages): it goes to the result's ``.page_type`` with confidence
-          1.0, and the page follows its type's profile (steps 12 to 17).
+          1.0, and the page follows its type's profile (steps 12 to 24).
         - ``detect_page_type``: classify the page (:mod:`scrapy_cetd.page.page_types`) when
           ``page_type`` is not given, into ``.page_type`` and ``.page_type_confidence``, from
           the view, counts and markup this extractor reads anyway, and follow its type's
@@ -264,7 +306,15 @@ class CetdPlusExtractor(Extractor):
         - ``profile_confidence``: the confidence below which a type is reported but its
           profile not followed.
         - ``hidden_panels``, ``thread_posts``, ``whole_page_types``, ``unique_blocks``,
-          ``review_sections``, ``declared_description``: turn off steps 12 to 17.
+          ``review_sections``, ``declared_description``, ``signatures``, ``detail_lists``,
+          ``repeated_labels``: turn off steps 12 to 20.
+        - ``post_region`` (step 21; None turns it off): the share of the text the run of posts
+          must hold to bound the selection.
+        - ``post_forms``: turns off step 22.
+        - ``whole_posts`` (step 23; None turns it off): the share of the text the run of posts
+          must hold to be kept whole.
+        - ``post_comments`` (step 24; None turns it off): the share of its post's text below
+          which a comment section nested in the post goes.
         - ``main_landmark_share`` (step 14; None turns it off): the share of the text the main
           landmark must hold to bound the content (of a product page too).
         - ``record_share`` (step 14, listings; None turns it off): the share of the text the
@@ -290,6 +340,12 @@ class CetdPlusExtractor(Extractor):
             raise ValueError(f"profile_confidence must be in [0, 1], got {profile_confidence}")
         if record_share is not None and not 0 <= record_share <= 1:
             raise ValueError(f"record_share must be in [0, 1] or None, got {record_share}")
+        if post_region is not None and not 0 <= post_region <= 1:
+            raise ValueError(f"post_region must be in [0, 1] or None, got {post_region}")
+        if whole_posts is not None and not 0 <= whole_posts <= 1:
+            raise ValueError(f"whole_posts must be in [0, 1] or None, got {whole_posts}")
+        if post_comments is not None and not 0 <= post_comments <= 1:
+            raise ValueError(f"post_comments must be in [0, 1] or None, got {post_comments}")
         if main_landmark_share is not None and not 0 <= main_landmark_share <= 1:
             raise ValueError(
                 f"main_landmark_share must be in [0, 1] or None, got {main_landmark_share}"
@@ -307,6 +363,13 @@ class CetdPlusExtractor(Extractor):
         self.record_share = record_share
         self.review_sections = review_sections
         self.declared_description = declared_description
+        self.signatures = signatures
+        self.detail_lists = detail_lists
+        self.repeated_labels = repeated_labels
+        self.post_region = post_region
+        self.post_forms = post_forms
+        self.whole_posts = whole_posts
+        self.post_comments = post_comments
         self.include_comments = include_comments
         self.include_title = include_title
         self.remove_boilerplate = remove_boilerplate
@@ -402,12 +465,21 @@ class CetdPlusExtractor(Extractor):
         thread = self.thread_posts and profile is not None and profile.thread
         discussion = markup.discussion or thread
         comments = not (self.include_comments or discussion)
-        drop = boilerplate(view, chars, structural=self.remove_boilerplate, comments=comments)
+        forms = not (self.post_forms and profile is not None and profile.forms)
+        drop = boilerplate(
+            view, chars, structural=self.remove_boilerplate, comments=comments, forms=forms
+        )
         if self.content_forms:
             drop = _sparing_content_form(view, counts, drop, comments=comments)
         if comments and self.review_sections and profile is not None and profile.reviews:
             reviews = review_sections(view, chars)
             drop = [dropped or review for dropped, review in zip(drop, reviews, strict=True)]
+        if self.signatures and profile is not None and profile.signatures:
+            signed = signature_sections(view, chars)
+            drop = [dropped or signature for dropped, signature in zip(drop, signed, strict=True)]
+        if self.detail_lists and profile is not None and profile.detail_lists:
+            details = detail_lists(view)
+            drop = within(view, [dropped or d for dropped, d in zip(drop, details, strict=True)])
         if comments and markup.user_texts:
             for i in located(view, markup.user_texts):
                 drop[i] = True
@@ -479,6 +551,10 @@ class CetdPlusExtractor(Extractor):
                         if self.same_path_blocks:
                             _add_same_path_blocks(view, content, local)
                         content = local
+        posts = self._posts(view, counts, profile if thread else None)
+        if self.whole_posts is not None and _holds(counts, posts, self.whole_posts):
+            for post in posts:
+                content[post] = True
         check_deadline("after expanding the blocks")
         if self.include_title:
             headline = _headline(view)
@@ -490,6 +566,10 @@ class CetdPlusExtractor(Extractor):
             landmark = main_landmark(view, counts.chars, self.main_landmark_share)
             if landmark is not None:
                 bound_to(view, modes, landmark)
+        if self.post_region is not None and _holds(counts, posts, self.post_region):
+            bound_to(view, modes, headed_region(view, counts.chars, view.parent[posts[0]]))
+        if self.post_comments is not None and profile is not None and profile.post_comments:
+            drop_post_comments(view, counts.chars, posts, modes, self.post_comments)
         if self.shell_prose_chars is not None:
             _keep_shell_prose(view, modes, self.shell_prose_chars)
         check_deadline("after keeping the shells' prose")
@@ -502,9 +582,20 @@ class CetdPlusExtractor(Extractor):
             _drop_captions(view, counts, modes)
         if self.unique_blocks and profile is not None and profile.unique_blocks:
             drop_repeated_blocks(view, modes)
+        if self.repeated_labels and profile is not None and profile.labels:
+            drop_repeated_labels(view, counts.chars, modes)
         if _kept_chars(view, counts, modes) < self.listing_share * counts.chars[0]:
             return [Keep.TEXT] * len(view)
         return modes
+
+    def _posts(self, view: DomView, counts: NodeCounts, profile: Profile | None) -> list[int]:
+        """The posts of a thread whose ``profile`` reads them (:func:`record_run`), when they
+        hold the least share of the text ``whole_posts`` and ``post_region`` ask for; else
+        none."""
+        shares = [share for share in (self.whole_posts, self.post_region) if share is not None]
+        if profile is None or not profile.posts or not shares:
+            return []
+        return record_run(view, counts.chars, min(shares))
 
     def _whole_page(self, view: DomView, counts: NodeCounts, profile: Profile) -> list[Keep]:
         """The selection of a page whose profile takes the whole page (step 14): all of the
@@ -521,6 +612,14 @@ class CetdPlusExtractor(Extractor):
         content = [False] * len(view)
         content[region] = True
         return content_modes(view, content, ancestors_of(view, content), shell_text=False)
+
+
+def _holds(counts: NodeCounts, elements: Sequence[int], share: float | None) -> bool:
+    """Whether ``elements`` (none of them inside another) hold at least ``share`` of the text
+    of the view's root; never when there are none or ``share`` is ``None``."""
+    if share is None or not elements:
+        return False
+    return sum(counts.chars[i] for i in elements) >= share * counts.chars[0]
 
 
 def _sparing_content_form(

@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 import lxml.html
 from lxml import etree
 
-from scrapy_cetd.extractors.furniture import CHECK_EVERY
+from scrapy_cetd.extractors.furniture import CHECK_EVERY, boilerplate
 from scrapy_cetd.limits import check_deadline
 from scrapy_cetd.page.dom import BLOCK_TAGS, DomView, attribute_owners, build_view, local_tag
 from scrapy_cetd.page.markup import json_ld_objects, json_ld_types
@@ -60,6 +60,29 @@ class Profile:
     reviews: bool = False
     """The page's reviews are furniture, as comments are on an article: customers' ratings and
     texts about a product are not its description."""
+    detail_lists: bool = False
+    """The posters' details are furniture: the definition lists repeated with the same labels
+    under each poster's name (when they joined, how many posts they wrote) describe the
+    posters, not the thread."""
+    posts: bool = False
+    """The thread's posts are its records (the run of siblings alike in tag and class that
+    holds the most text). When they hold enough of the text, each is kept whole (the
+    ``whole_posts`` option), not only the posts dense enough for DensitySum (a short reply, a
+    post of code), and the selection is bounded by their region with the thread's title above
+    them (the ``post_region`` option): a thread's sidebars, related threads and banners lie
+    outside it, however dense."""
+    forms: bool = False
+    """Forms are no furniture: a thread wraps its posts in a form (to select them for
+    moderation), or each post in its own (to edit it in place)."""
+    post_comments: bool = False
+    """The comment sections nested in a post are not the thread: the remarks under a question
+    or an answer ("could you post your log?"), where the answers are the posts."""
+    labels: bool = False
+    """Short texts repeated identically across the page are controls and labels, not posts:
+    the reply, quote and share buttons and the rank of a poster, under every post."""
+    signatures: bool = False
+    """The posters' signatures are furniture: the same lines under every post of one poster
+    (their machine, a motto, links to their site) say nothing of the thread."""
     description: bool = False
     """When the selection lacks most of the words of the description the page's JSON-LD
     declares for its product, that description joins the content: a template that keeps it
@@ -67,7 +90,17 @@ class Profile:
 
 
 PROFILES: dict[str, Profile] = {
-    "forum": Profile("forum", thread=True, unique_blocks=True),
+    "forum": Profile(
+        "forum",
+        thread=True,
+        posts=True,
+        post_comments=True,
+        forms=True,
+        unique_blocks=True,
+        detail_lists=True,
+        signatures=True,
+        labels=True,
+    ),
     "listing": Profile("listing", whole_page=True, records=True, unique_blocks=True),
     "collection": Profile("collection", whole_page=True, unique_blocks=True),
     "documentation": Profile("documentation", whole_page=True),
@@ -170,6 +203,43 @@ def drop_repeated_blocks(view: DomView, modes: list[Keep]) -> None:
         i = end
 
 
+LABEL_CHARS = REPEAT_MIN_CHARS - 1
+"""The most characters (as :func:`~scrapy_cetd.page.density.count_nodes` counts them) of a
+label: a text too short for :func:`drop_repeated_blocks` to tell a repeat, a button's or a
+rank's text, not a sentence."""
+
+MIN_LABELS = 3
+"""The fewest kept elements with one short text that make it a label repeated across posts."""
+
+
+def drop_repeated_labels(view: DomView, chars: Sequence[int], modes: list[Keep]) -> None:
+    """Drop the outermost kept elements whose text has 1 to :data:`LABEL_CHARS` characters
+    (``chars``: :func:`~scrapy_cetd.page.density.count_nodes`'s) when :data:`MIN_LABELS` or
+    more of them have the same text (spaces collapsed): the controls and labels a thread
+    repeats under each post ("Reply", "Quote", a poster's rank). Each text run is read once:
+    below an element that is read, nothing is."""
+    size, depth = len(view), view.depth
+    in_output = kept_elements(view, modes)
+    labels: dict[str, list[int]] = {}
+    i = 1
+    while i < size:
+        if not i % CHECK_EVERY:
+            check_deadline("finding the repeated labels")
+        if not (in_output[i] and modes[i] == Keep.TEXT and 0 < chars[i] <= LABEL_CHARS):
+            i += 1
+            continue
+        end = i + 1
+        while end < size and depth[end] > depth[i]:
+            end += 1
+        text = " ".join(run for j in range(i, end) for run in view.runs[j])
+        labels.setdefault(" ".join(text.split()), []).append(i)
+        i = end
+    for found in labels.values():
+        if len(found) >= MIN_LABELS:
+            for i in found:
+                modes[i] = Keep.DROP
+
+
 MIN_RECORDS = 3
 """The fewest siblings alike in tag and class that make a run of records."""
 
@@ -177,15 +247,16 @@ MIN_RECORD_CHARS = 10
 """The fewest characters a sibling needs to count as a record (an empty spacer is none)."""
 
 
-def record_region(view: DomView, chars: Sequence[int], share: float) -> int | None:
-    """The element that bounds the records of a list: the parent of the run of
-    :data:`MIN_RECORDS` or more siblings alike in tag and class that holds the most text, or
-    the closest element holding both it and the page's first ``<h1>`` with text (the list's
-    heading, and the intro between them); ``None`` when no run holds ``share`` of the text of
-    the view's root. Only the elements that hold that much are looked at, each child once."""
-    size, children, tags, parent = len(view), view.children, view.tags, view.parent
+def record_run(view: DomView, chars: Sequence[int], share: float) -> list[int]:
+    """The records of a list or the posts of a thread: the run of :data:`MIN_RECORDS` or more
+    siblings alike in tag and class, each with :data:`MIN_RECORD_CHARS` characters or more,
+    that holds the most text, in document order; none when no run holds ``share`` of the text
+    of the view's root. Only the elements that hold that much are looked at, each child
+    once."""
+    size, children, tags = len(view), view.children, view.tags
     least = max(share * chars[0], 1)
-    best, best_chars = None, 0
+    best: list[int] = []
+    best_chars = 0
     held: list[etree._Element] = []  # freed together at the end: lxml walks up from one alone
     for p in range(size):
         if chars[p] < least or len(children[p]) < MIN_RECORDS:
@@ -194,21 +265,63 @@ def record_region(view: DomView, chars: Sequence[int], share: float) -> int | No
         runs: dict[tuple[str, str], list[int]] = {}
         for c in children[p]:
             if chars[c] >= MIN_RECORD_CHARS:
-                run = runs.setdefault((tags[c], view.elements[c].get("class") or ""), [0, 0])
-                run[0] += 1
-                run[1] += chars[c]
-        for count, total in runs.values():
-            if count >= MIN_RECORDS and total > best_chars:
-                best, best_chars = p, total
+                runs.setdefault((tags[c], view.elements[c].get("class") or ""), []).append(c)
+        for run in runs.values():
+            total = sum(chars[c] for c in run)
+            if len(run) >= MIN_RECORDS and total > best_chars:
+                best, best_chars = run, total
         if not p % CHECK_EVERY:
             check_deadline("finding the records")
-    if best is None or best_chars < least:
-        return None
+    return best if best_chars >= least else []
+
+
+def drop_post_comments(
+    view: DomView, chars: Sequence[int], posts: Sequence[int], modes: list[Keep], share: float
+) -> None:
+    """Drop the comment sections nested in the posts ``posts`` of a thread: the outermost
+    elements inside a post, not the post itself, that :func:`boilerplate` finds to be comments
+    (an ``id`` or ``class`` naming them, a schema.org ``Comment``) and that hold less than
+    ``share`` of their post's text (``chars``: the view's :func:`count_nodes` characters); a
+    section holding nearly all of its post is the post's own body, in a template that names
+    each post a comment. One pass over the view."""
+    size, parent = len(view), view.parent
+    post = [-1] * size
+    for p in posts:
+        post[p] = p
+    named = boilerplate(view, chars, structural=False, comments=True)
+    for i in range(1, size):
+        if post[i] < 0:
+            post[i] = post[parent[i]]
+        if (
+            named[i]
+            and not named[parent[i]]
+            and post[i] not in (-1, i)
+            and chars[i] < share * chars[post[i]]
+        ):
+            modes[i] = Keep.DROP
+        if not i % CHECK_EVERY:
+            check_deadline("finding the posts' comments")
+
+
+def record_region(view: DomView, chars: Sequence[int], share: float) -> int | None:
+    """The element that bounds the records of a list: the parent of the run of records
+    (:func:`record_run`), or the closest element holding both it and the page's first
+    ``<h1>`` with text (the list's heading, and the intro between them); ``None`` when no run
+    holds ``share`` of the text of the view's root."""
+    run = record_run(view, chars, share)
+    return headed_region(view, chars, view.parent[run[0]]) if run else None
+
+
+def headed_region(view: DomView, chars: Sequence[int], region: int) -> int:
+    """The closest element holding both ``region`` and the page's first ``<h1>`` with text
+    (``chars``: the view's :func:`count_nodes` characters); ``region`` itself when the page
+    has none."""
+    size, tags, parent = len(view), view.tags, view.parent
     heading = next((i for i in range(size) if tags[i] == "h1" and chars[i]), None)
     if heading is None:
-        return best
+        return region
     above = set()
-    i = best
+    i = region
     while i >= 0:
         above.add(i)
         i = parent[i]
@@ -257,6 +370,70 @@ def review_sections(view: DomView, chars: Sequence[int]) -> list[bool]:
                 )
             )
     return reviews
+
+
+SIGNATURE_NAME = "signature"
+"""What an ``id``, ``class`` or ``data-role`` of a poster's signature holds, lower-cased
+(``signature``, ``message-signature``, ``memberSignature``, ``postsignature``): the
+templates' own name for it."""
+
+
+def signature_sections(view: DomView, chars: Sequence[int]) -> list[bool]:
+    """The elements of ``view`` that are posters' signatures, their descendants included: an
+    element whose ``id``, ``class`` or ``data-role`` holds :data:`SIGNATURE_NAME`, holding less
+    than :data:`REVIEW_SHARE` of the view's text (more is the page's wrapper, not a
+    signature). One pass over the view, every element's proxy held until the end (lxml frees
+    a proxy by walking up to the closest ancestor that has one)."""
+    elements = list(view.elements)
+    parent, most = view.parent, REVIEW_SHARE * chars[0]
+    signatures = [False] * len(elements)
+    for i in range(1, len(elements)):
+        if not i % CHECK_EVERY:
+            check_deadline("finding the signatures")
+        if signatures[parent[i]]:
+            signatures[i] = True
+        elif chars[i] < most:
+            get = elements[i].get
+            names = f"{get('id') or ''} {get('class') or ''} {get('data-role') or ''}"
+            signatures[i] = SIGNATURE_NAME in names.lower()
+    return signatures
+
+
+MIN_DETAIL_LISTS = 2
+"""The fewest definition lists with the same class and labels that make them details repeated
+for each post (one list of terms is the content's own)."""
+
+
+def detail_lists(view: DomView) -> list[bool]:
+    """The elements of ``view`` that are repeated detail lists, their descendants included: the
+    ``<dl>`` elements whose class and terms (the text of their ``<dt>`` children, in order) are
+    those of :data:`MIN_DETAIL_LISTS` or more ``<dl>`` of the view. Each text run is read once,
+    for the closest ``<dt>`` above it; the proxies of the lists are held until the end."""
+    size, tags, parent, runs = len(view), view.tags, view.parent, view.runs
+    term = [-1] * size  # the closest <dt> at or above each element
+    labels: dict[int, list[str]] = {}
+    for i in range(1, size):
+        if tags[i] == "dt":
+            term[i] = i
+            labels[i] = []
+        else:
+            term[i] = term[parent[i]]
+        if term[i] >= 0:
+            labels[term[i]].extend(runs[i])
+        if not i % CHECK_EVERY:
+            check_deadline("finding the detail lists")
+    held: list[etree._Element] = []
+    keys: dict[int, tuple[str, ...]] = {}
+    for i in range(1, size):
+        if tags[i] == "dl":
+            held.append(element := view.elements[i])
+            terms = (" ".join(" ".join(labels[c]).split()) for c in view.children[i] if c in labels)
+            keys[i] = (element.get("class") or "", *terms)
+    repeated = Counter(keys.values())
+    drop = [False] * size
+    for i, key in keys.items():
+        drop[i] = repeated[key] >= MIN_DETAIL_LISTS
+    return drop
 
 
 PRODUCT_TYPES = frozenset(
