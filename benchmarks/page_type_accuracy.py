@@ -90,6 +90,7 @@ STEP_TYPES: Mapping[str, Callable[[Profile], bool]] = {
     "unique_blocks": lambda profile: profile.unique_blocks,
     "review_sections": lambda profile: profile.reviews,
     "declared_description": lambda profile: profile.description,
+    "menu_link_chars": lambda profile: profile.menus,
 }
 """Which profiles follow each step: the pages of their types are the step's own."""
 
@@ -102,6 +103,7 @@ ABLATIONS: Mapping[str, Mapping[str, Any]] = {
     "unique_blocks": {"unique_blocks": False},
     "review_sections": {"review_sections": False},
     "declared_description": {"declared_description": False},
+    "menu_link_chars": {"menu_link_chars": None},
     "profile_confidence 0.5 -> 0": {"profile_confidence": 0.0},
     "profile_confidence 0.5 -> 0.8": {"profile_confidence": 0.8},
 }

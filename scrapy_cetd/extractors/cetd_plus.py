@@ -26,6 +26,7 @@ from scrapy_cetd.extractors.profiles import (
     PROFILES,
     Profile,
     bound_to,
+    drop_menus,
     drop_repeated_blocks,
     main_landmark,
     record_region,
@@ -191,6 +192,13 @@ class CetdPlusExtractor(Extractor):
         of the description the page's JSON-LD declares for its product (``Product``,
         ``ProductGroup``...), that description is added at its end (its HTML read as HTML):
         templates that keep it in a drawer, or only in a script, show it on a click.
+    18. ``menu_link_chars`` (service): after step 14, the kept blocks that are menus of short
+        links go: three links or more, holding 70% of the block's text or more, whose text is
+        on average shorter than this many characters (a header's or a hero's links to the
+        site's other pages, sign-in buttons, a language or currency picker): reading the
+        whole page keeps the menus its template did not mark as ``<nav>``, which a service
+        page's many short sections make common. What the company offers is listed in longer
+        entries, or in entries that are not links.
     """
 
     name = "cetd-plus"
@@ -227,6 +235,7 @@ class CetdPlusExtractor(Extractor):
         record_share: float | None = 0.3,
         review_sections: bool = True,
         declared_description: bool = True,
+        menu_link_chars: int | None = 40,
     ) -> None:
         """Options: each turns off or tunes a step of the class docstring.
 
@@ -269,6 +278,8 @@ class CetdPlusExtractor(Extractor):
           landmark must hold to bound the content (of a product page too).
         - ``record_share`` (step 14, listings; None turns it off): the share of the text the
           run of records must hold to bound the content.
+        - ``menu_link_chars`` (step 18, service; None turns it off): the mean characters of
+          link text under which a block of links is a menu.
 
         The defaults are the values that measured best on the shared datasets; the gain of each
         step, and of the alternatives tried, is in ``docs/benchmarks.md`` (cetd-plus step by
@@ -290,6 +301,8 @@ class CetdPlusExtractor(Extractor):
             raise ValueError(f"profile_confidence must be in [0, 1], got {profile_confidence}")
         if record_share is not None and not 0 <= record_share <= 1:
             raise ValueError(f"record_share must be in [0, 1] or None, got {record_share}")
+        if menu_link_chars is not None and menu_link_chars < 1:
+            raise ValueError(f"menu_link_chars must be >= 1 or None, got {menu_link_chars}")
         if main_landmark_share is not None and not 0 <= main_landmark_share <= 1:
             raise ValueError(
                 f"main_landmark_share must be in [0, 1] or None, got {main_landmark_share}"
@@ -307,6 +320,7 @@ class CetdPlusExtractor(Extractor):
         self.record_share = record_share
         self.review_sections = review_sections
         self.declared_description = declared_description
+        self.menu_link_chars = menu_link_chars
         self.include_comments = include_comments
         self.include_title = include_title
         self.remove_boilerplate = remove_boilerplate
@@ -450,6 +464,8 @@ class CetdPlusExtractor(Extractor):
         profile = view.profile if isinstance(view, _PageView) else None
         if self.whole_page_types and profile is not None and profile.whole_page:
             modes = self._whole_page(view, counts, profile)
+            if self.menu_link_chars is not None and profile.menus:
+                drop_menus(view, counts, modes, self.menu_link_chars)
             if self.unique_blocks and profile.unique_blocks:
                 drop_repeated_blocks(view, modes)
             return modes

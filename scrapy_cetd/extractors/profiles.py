@@ -20,6 +20,7 @@ from lxml import etree
 
 from scrapy_cetd.extractors.furniture import CHECK_EVERY
 from scrapy_cetd.limits import check_deadline
+from scrapy_cetd.page.density import NodeCounts
 from scrapy_cetd.page.dom import BLOCK_TAGS, DomView, attribute_owners, build_view, local_tag
 from scrapy_cetd.page.markup import json_ld_objects, json_ld_types
 from scrapy_cetd.page.output import Keep, kept_elements, render
@@ -64,6 +65,10 @@ class Profile:
     """When the selection lacks most of the words of the description the page's JSON-LD
     declares for its product, that description joins the content: a template that keeps it
     in a drawer or a script shows it on a click."""
+    menus: bool = False
+    """With ``whole_page``: the blocks that are menus of short links (a header's or a hero's
+    links to the site's other pages, a language or currency picker) are furniture, as the
+    ``<nav>`` that the page did not mark would be."""
 
 
 PROFILES: dict[str, Profile] = {
@@ -71,7 +76,7 @@ PROFILES: dict[str, Profile] = {
     "listing": Profile("listing", whole_page=True, records=True, unique_blocks=True),
     "collection": Profile("collection", whole_page=True, unique_blocks=True),
     "documentation": Profile("documentation", whole_page=True),
-    "service": Profile("service", hidden=True, whole_page=True, unique_blocks=True),
+    "service": Profile("service", hidden=True, whole_page=True, unique_blocks=True, menus=True),
     "product": Profile(
         "product",
         hidden=True,
@@ -331,3 +336,42 @@ def with_declared_description(result: ExtractionResult, root: etree._Element) ->
         text=f"{result.text}\n{added_text}",
         html=f"{result.html[:end]}{added_html}{result.html[end:]}",
     )
+
+
+MENU_MIN_LINKS = 3
+"""The fewest links that make a block a menu (two buttons side by side are a choice)."""
+
+MENU_LINK_SHARE = 0.7
+"""The share of its text a block's links must hold to make it a menu: cetd-plus's own
+``link_block_ratio``."""
+
+
+def drop_menus(view: DomView, counts: NodeCounts, modes: list[Keep], link_chars: int) -> None:
+    """Drop the outermost kept blocks that are menus: :data:`MENU_MIN_LINKS` links or more,
+    holding :data:`MENU_LINK_SHARE` of the block's text, whose text is on average shorter than
+    ``link_chars`` characters (a menu's entries name pages; a list of offers or articles
+    says more). A link is an outermost element of
+    :data:`~scrapy_cetd.page.dom.LINK_TAGS` with text. Two passes over the view."""
+    size, parent, in_link = len(view), view.parent, view.in_link
+    chars, linked = counts.chars, counts.link_chars
+    links = [0] * size
+    for i in range(size - 1, 0, -1):
+        if in_link[i] and not in_link[parent[i]] and chars[i]:
+            links[i] += 1
+        links[parent[i]] += links[i]
+    in_output = kept_elements(view, modes)
+    for i in range(1, size):
+        if not i % CHECK_EVERY:
+            check_deadline("finding the menus")
+        if not in_output[parent[i]]:
+            in_output[i] = False
+        elif (
+            modes[i] == Keep.TEXT
+            and in_output[i]
+            and links[i] >= MENU_MIN_LINKS
+            and linked[i] >= MENU_LINK_SHARE * chars[i]
+            and linked[i] < link_chars * links[i]
+            and view.tags[i] in BLOCK_TAGS
+        ):
+            modes[i] = Keep.DROP
+            in_output[i] = False

@@ -158,6 +158,25 @@ def test_service_keeps_every_section() -> None:
     assert "90 euros" not in _text(SERVICE, "service", whole_page_types=False)
 
 
+def test_service_drops_menus_of_short_links() -> None:
+    menu = (
+        '<div class="links"><a href="/">Home</a> <a href="/about">About us</a> '
+        '<a href="/c">Contact</a></div>'
+    )
+    offers = "".join(
+        f'<li><a href="/o/{n}">Garden design with planting plans for season {n}</a></li>'
+        for n in range(4)
+    )
+    page = SERVICE.replace(
+        '<section class="hero">', f'{menu}<section class="hero"><ul>{offers}</ul>'
+    )
+    with_profile = _text(page, "service")
+    assert "About us" not in with_profile
+    assert "planting plans for season 3" in with_profile
+    assert "garden plan" in with_profile
+    assert "About us" in _text(page, "service", menu_link_chars=None)
+
+
 @pytest.mark.parametrize(
     ("page", "page_type"),
     [
@@ -340,6 +359,7 @@ def test_main_landmark_needs_its_share_of_the_text() -> None:
         ("profile_confidence", -0.1),
         ("main_landmark_share", 2.0),
         ("record_share", -1.0),
+        ("menu_link_chars", 0),
     ],
 )
 def test_out_of_range_options_are_refused(option: str, value: float) -> None:
