@@ -91,6 +91,7 @@ STEP_TYPES: Mapping[str, Callable[[Profile], bool]] = {
     "review_sections": lambda profile: profile.reviews,
     "declared_description": lambda profile: profile.description,
     "menu_link_chars": lambda profile: profile.menus,
+    "before_heading_share": lambda profile: profile.heading_start,
 }
 """Which profiles follow each step: the pages of their types are the step's own."""
 
@@ -104,6 +105,7 @@ ABLATIONS: Mapping[str, Mapping[str, Any]] = {
     "review_sections": {"review_sections": False},
     "declared_description": {"declared_description": False},
     "menu_link_chars": {"menu_link_chars": None},
+    "before_heading_share": {"before_heading_share": None},
     "profile_confidence 0.5 -> 0": {"profile_confidence": 0.0},
     "profile_confidence 0.5 -> 0.8": {"profile_confidence": 0.8},
 }

@@ -26,6 +26,7 @@ from scrapy_cetd.extractors.profiles import (
     PROFILES,
     Profile,
     bound_to,
+    drop_before_heading,
     drop_menus,
     drop_repeated_blocks,
     main_landmark,
@@ -199,6 +200,12 @@ class CetdPlusExtractor(Extractor):
         whole page keeps the menus its template did not mark as ``<nav>``, which a service
         page's many short sections make common. What the company offers is listed in longer
         entries, or in entries that are not links.
+    19. ``before_heading_share`` (listing, collection, service): with step 14, the content
+        starts at the first ``<h1>`` with text inside what it keeps (a list's heading, a
+        service page's hero): the elements that end before that heading go (the site's
+        header, breadcrumbs and banners that its template did not mark as furniture), unless
+        they hold at least this share of the kept text (a template that puts its ``<h1>``
+        late, under much of the content).
     """
 
     name = "cetd-plus"
@@ -236,6 +243,7 @@ class CetdPlusExtractor(Extractor):
         review_sections: bool = True,
         declared_description: bool = True,
         menu_link_chars: int | None = 40,
+        before_heading_share: float | None = 0.5,
     ) -> None:
         """Options: each turns off or tunes a step of the class docstring.
 
@@ -280,6 +288,8 @@ class CetdPlusExtractor(Extractor):
           run of records must hold to bound the content.
         - ``menu_link_chars`` (step 18, service; None turns it off): the mean characters of
           link text under which a block of links is a menu.
+        - ``before_heading_share`` (step 19; None turns it off): the share of the kept text
+          below which what lies before the heading goes.
 
         The defaults are the values that measured best on the shared datasets; the gain of each
         step, and of the alternatives tried, is in ``docs/benchmarks.md`` (cetd-plus step by
@@ -303,6 +313,10 @@ class CetdPlusExtractor(Extractor):
             raise ValueError(f"record_share must be in [0, 1] or None, got {record_share}")
         if menu_link_chars is not None and menu_link_chars < 1:
             raise ValueError(f"menu_link_chars must be >= 1 or None, got {menu_link_chars}")
+        if before_heading_share is not None and not 0 <= before_heading_share <= 1:
+            raise ValueError(
+                f"before_heading_share must be in [0, 1] or None, got {before_heading_share}"
+            )
         if main_landmark_share is not None and not 0 <= main_landmark_share <= 1:
             raise ValueError(
                 f"main_landmark_share must be in [0, 1] or None, got {main_landmark_share}"
@@ -321,6 +335,7 @@ class CetdPlusExtractor(Extractor):
         self.review_sections = review_sections
         self.declared_description = declared_description
         self.menu_link_chars = menu_link_chars
+        self.before_heading_share = before_heading_share
         self.include_comments = include_comments
         self.include_title = include_title
         self.remove_boilerplate = remove_boilerplate
@@ -533,10 +548,14 @@ class CetdPlusExtractor(Extractor):
         if region is None and share is not None:
             region = main_landmark(view, counts.chars, share)
         if region is None:
-            return [Keep.TEXT] * len(view)
-        content = [False] * len(view)
-        content[region] = True
-        return content_modes(view, content, ancestors_of(view, content), shell_text=False)
+            modes = [Keep.TEXT] * len(view)
+        else:
+            content = [False] * len(view)
+            content[region] = True
+            modes = content_modes(view, content, ancestors_of(view, content), shell_text=False)
+        if self.before_heading_share is not None and profile.heading_start:
+            drop_before_heading(view, counts.chars, modes, region or 0, self.before_heading_share)
+        return modes
 
 
 def _sparing_content_form(

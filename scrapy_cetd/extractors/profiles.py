@@ -65,6 +65,10 @@ class Profile:
     """When the selection lacks most of the words of the description the page's JSON-LD
     declares for its product, that description joins the content: a template that keeps it
     in a drawer or a script shows it on a click."""
+    heading_start: bool = False
+    """With ``whole_page``: the content starts at the page's first ``<h1>`` (a list's
+    heading, a service page's hero): what its template puts before it (the site's header,
+    breadcrumbs, banners) is no part of it, unless it holds much of the text."""
     menus: bool = False
     """With ``whole_page``: the blocks that are menus of short links (a header's or a hero's
     links to the site's other pages, a language or currency picker) are furniture, as the
@@ -73,10 +77,19 @@ class Profile:
 
 PROFILES: dict[str, Profile] = {
     "forum": Profile("forum", thread=True, unique_blocks=True),
-    "listing": Profile("listing", whole_page=True, records=True, unique_blocks=True),
-    "collection": Profile("collection", whole_page=True, unique_blocks=True),
+    "listing": Profile(
+        "listing", whole_page=True, records=True, unique_blocks=True, heading_start=True
+    ),
+    "collection": Profile("collection", whole_page=True, unique_blocks=True, heading_start=True),
     "documentation": Profile("documentation", whole_page=True),
-    "service": Profile("service", hidden=True, whole_page=True, unique_blocks=True, menus=True),
+    "service": Profile(
+        "service",
+        hidden=True,
+        whole_page=True,
+        unique_blocks=True,
+        menus=True,
+        heading_start=True,
+    ),
     "product": Profile(
         "product",
         hidden=True,
@@ -375,3 +388,29 @@ def drop_menus(view: DomView, counts: NodeCounts, modes: list[Keep], link_chars:
         ):
             modes[i] = Keep.DROP
             in_output[i] = False
+
+
+def drop_before_heading(
+    view: DomView, chars: Sequence[int], modes: list[Keep], region: int, share: float
+) -> None:
+    """Drop from ``modes`` what lies before the first ``<h1>`` with text inside the element
+    ``region`` (the page's heading), when it holds less than ``share`` of the region's text:
+    the elements that end before the heading, children of its ancestors up to ``region``."""
+    tags, parent, depth = view.tags, view.parent, view.depth
+    heading = region
+    while heading < len(view) and (heading == region or depth[heading] > depth[region]):
+        if tags[heading] == "h1" and chars[heading]:
+            break
+        heading += 1
+    else:
+        return
+    if heading == region:
+        return
+    before: list[int] = []
+    child, above = heading, parent[heading]
+    while child != region:
+        before.extend(c for c in view.children[above] if c < child)
+        child, above = above, parent[above]
+    if sum(chars[c] for c in before) < share * chars[region]:
+        for c in before:
+            modes[c] = Keep.DROP

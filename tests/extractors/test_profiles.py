@@ -167,14 +167,35 @@ def test_service_drops_menus_of_short_links() -> None:
         f'<li><a href="/o/{n}">Garden design with planting plans for season {n}</a></li>'
         for n in range(4)
     )
-    page = SERVICE.replace(
-        '<section class="hero">', f'{menu}<section class="hero"><ul>{offers}</ul>'
-    )
+    page = SERVICE.replace("</h1>", f"</h1>{menu}<ul>{offers}</ul>")
     with_profile = _text(page, "service")
     assert "About us" not in with_profile
     assert "planting plans for season 3" in with_profile
     assert "garden plan" in with_profile
     assert "About us" in _text(page, "service", menu_link_chars=None)
+
+
+@pytest.mark.parametrize(
+    ("page", "page_type", "kept"),
+    [
+        (LISTING, "listing", "Furniture restoration"),
+        (LISTING, "collection", "Furniture restoration"),
+        (SERVICE, "service", "Do you work in winter"),
+    ],
+)
+def test_the_content_starts_at_the_heading(page: str, page_type: str, kept: str) -> None:
+    header = f'<div class="top"><p>{_prose("store opening hours", 1)}</p></div>'
+    start = "<main>" if "<main>" in page else "<body>"
+    page = page.replace(start, f"{start}{header}")
+    with_profile = _text(page, page_type)
+    assert "store opening hours" not in with_profile
+    assert kept in with_profile
+    assert "store opening hours" in _text(page, page_type, before_heading_share=None)
+
+
+def test_what_holds_most_of_the_text_before_the_heading_stays() -> None:
+    page = LISTING.replace("<main>", f"<main><p>{_prose('long preface', 12)}</p>")
+    assert "long preface" in _text(page, "listing")
 
 
 @pytest.mark.parametrize(
@@ -360,6 +381,7 @@ def test_main_landmark_needs_its_share_of_the_text() -> None:
         ("main_landmark_share", 2.0),
         ("record_share", -1.0),
         ("menu_link_chars", 0),
+        ("before_heading_share", 1.5),
     ],
 )
 def test_out_of_range_options_are_refused(option: str, value: float) -> None:
