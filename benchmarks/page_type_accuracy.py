@@ -92,6 +92,7 @@ STEP_TYPES: Mapping[str, Callable[[Profile], bool]] = {
     "declared_description": lambda profile: profile.description,
     "menu_link_chars": lambda profile: profile.menus,
     "before_heading_share": lambda profile: profile.heading_start,
+    "remove_controls": lambda profile: profile.controls,
 }
 """Which profiles follow each step: the pages of their types are the step's own."""
 
@@ -106,6 +107,7 @@ ABLATIONS: Mapping[str, Mapping[str, Any]] = {
     "declared_description": {"declared_description": False},
     "menu_link_chars": {"menu_link_chars": None},
     "before_heading_share": {"before_heading_share": None},
+    "remove_controls": {"remove_controls": False},
     "profile_confidence 0.5 -> 0": {"profile_confidence": 0.0},
     "profile_confidence 0.5 -> 0.8": {"profile_confidence": 0.8},
 }

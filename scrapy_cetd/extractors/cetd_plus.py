@@ -27,6 +27,7 @@ from scrapy_cetd.extractors.profiles import (
     Profile,
     bound_to,
     drop_before_heading,
+    drop_controls,
     drop_menus,
     drop_repeated_blocks,
     main_landmark,
@@ -206,6 +207,11 @@ class CetdPlusExtractor(Extractor):
         header, breadcrumbs and banners that its template did not mark as furniture), unless
         they hold at least this share of the kept text (a template that puts its ``<h1>``
         late, under much of the content).
+    20. ``remove_controls`` (listing, collection): with step 14, the controls kept with the
+        content go: ``<button>`` (add to cart, save, compare, show more) and ``<label>`` (the
+        labels of a filter's checkboxes or of a sort order that the template left outside
+        its furniture), unless one holds half the text (an unclosed ``<button>`` around the
+        page). A list's records are what they show, not what one can do with them.
     """
 
     name = "cetd-plus"
@@ -244,6 +250,7 @@ class CetdPlusExtractor(Extractor):
         declared_description: bool = True,
         menu_link_chars: int | None = 40,
         before_heading_share: float | None = 0.5,
+        remove_controls: bool = True,
     ) -> None:
         """Options: each turns off or tunes a step of the class docstring.
 
@@ -290,6 +297,7 @@ class CetdPlusExtractor(Extractor):
           link text under which a block of links is a menu.
         - ``before_heading_share`` (step 19; None turns it off): the share of the kept text
           below which what lies before the heading goes.
+        - ``remove_controls``: turns off step 20.
 
         The defaults are the values that measured best on the shared datasets; the gain of each
         step, and of the alternatives tried, is in ``docs/benchmarks.md`` (cetd-plus step by
@@ -336,6 +344,7 @@ class CetdPlusExtractor(Extractor):
         self.declared_description = declared_description
         self.menu_link_chars = menu_link_chars
         self.before_heading_share = before_heading_share
+        self.remove_controls = remove_controls
         self.include_comments = include_comments
         self.include_title = include_title
         self.remove_boilerplate = remove_boilerplate
@@ -481,6 +490,8 @@ class CetdPlusExtractor(Extractor):
             modes = self._whole_page(view, counts, profile)
             if self.menu_link_chars is not None and profile.menus:
                 drop_menus(view, counts, modes, self.menu_link_chars)
+            if self.remove_controls and profile.controls:
+                drop_controls(view, counts.chars, modes)
             if self.unique_blocks and profile.unique_blocks:
                 drop_repeated_blocks(view, modes)
             return modes

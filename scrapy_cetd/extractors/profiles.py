@@ -69,6 +69,11 @@ class Profile:
     """With ``whole_page``: the content starts at the page's first ``<h1>`` (a list's
     heading, a service page's hero): what its template puts before it (the site's header,
     breadcrumbs, banners) is no part of it, unless it holds much of the text."""
+    controls: bool = False
+    """With ``whole_page``: the controls inside the records (buttons to add an item to the
+    cart, to save or compare it; the labels of the filters and sort orders a template left
+    outside its furniture) are furniture: a list's records are what they show, not what one
+    can do with them."""
     menus: bool = False
     """With ``whole_page``: the blocks that are menus of short links (a header's or a hero's
     links to the site's other pages, a language or currency picker) are furniture, as the
@@ -78,9 +83,16 @@ class Profile:
 PROFILES: dict[str, Profile] = {
     "forum": Profile("forum", thread=True, unique_blocks=True),
     "listing": Profile(
-        "listing", whole_page=True, records=True, unique_blocks=True, heading_start=True
+        "listing",
+        whole_page=True,
+        records=True,
+        unique_blocks=True,
+        heading_start=True,
+        controls=True,
     ),
-    "collection": Profile("collection", whole_page=True, unique_blocks=True, heading_start=True),
+    "collection": Profile(
+        "collection", whole_page=True, unique_blocks=True, heading_start=True, controls=True
+    ),
     "documentation": Profile("documentation", whole_page=True),
     "service": Profile(
         "service",
@@ -414,3 +426,21 @@ def drop_before_heading(
     if sum(chars[c] for c in before) < share * chars[region]:
         for c in before:
             modes[c] = Keep.DROP
+
+
+CONTROL_TAGS = frozenset({"button", "label"})
+"""Controls: buttons (add to cart, save, compare, show more) and the labels of form fields
+(a filter's checkboxes, a sort order)."""
+
+CONTROL_SHARE = 0.5
+"""A control holding this share of the text or more wraps the content: a markup error (an
+unclosed ``<button>`` or ``<label>``), not a control."""
+
+
+def drop_controls(view: DomView, chars: Sequence[int], modes: list[Keep]) -> None:
+    """Drop the controls (:data:`CONTROL_TAGS`) that ``modes`` keep with their text, holding
+    less than :data:`CONTROL_SHARE` of the view's text."""
+    tags, most = view.tags, CONTROL_SHARE * chars[0]
+    for i in range(1, len(view)):
+        if tags[i] in CONTROL_TAGS and modes[i] == Keep.TEXT and chars[i] < most:
+            modes[i] = Keep.DROP

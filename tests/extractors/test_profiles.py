@@ -193,6 +193,28 @@ def test_the_content_starts_at_the_heading(page: str, page_type: str, kept: str)
     assert "store opening hours" in _text(page, page_type, before_heading_share=None)
 
 
+@pytest.mark.parametrize("page_type", ["listing", "collection"])
+def test_controls_inside_the_records_go(page_type: str) -> None:
+    cards = "".join(
+        f'<li class="card"><a href="/p/{n}">Stoneware mug number {n}, wheel thrown</a>'
+        f'<label>Compare</label><button type="button">Add to basket</button></li>'
+        for n in range(4)
+    )
+    page = LISTING.replace('<ul class="courses">', f'<ul class="cards">{cards}</ul><ul>')
+    with_profile = _text(page, page_type)
+    assert "Stoneware mug number 3" in with_profile
+    assert "Add to basket" not in with_profile
+    assert "Compare" not in with_profile
+    without = _text(page, page_type, remove_controls=False)
+    assert "Add to basket" in without
+    assert "Compare" in without
+
+
+def test_a_control_around_most_of_the_text_stays() -> None:
+    page = LISTING.replace("<main>", "<main><button>").replace("</main>", "</button></main>")
+    assert "course catalogue" in _text(page, "listing")
+
+
 def test_what_holds_most_of_the_text_before_the_heading_stays() -> None:
     page = LISTING.replace("<main>", f"<main><p>{_prose('long preface', 12)}</p>")
     assert "long preface" in _text(page, "listing")
