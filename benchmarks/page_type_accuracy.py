@@ -93,6 +93,7 @@ STEP_TYPES: Mapping[str, Callable[[Profile], bool]] = {
     "menu_link_chars": lambda profile: profile.menus,
     "before_heading_share": lambda profile: profile.heading_start,
     "remove_controls": lambda profile: profile.controls,
+    "remove_badges": lambda profile: profile.badges,
 }
 """Which profiles follow each step: the pages of their types are the step's own."""
 
@@ -108,6 +109,7 @@ ABLATIONS: Mapping[str, Mapping[str, Any]] = {
     "menu_link_chars": {"menu_link_chars": None},
     "before_heading_share": {"before_heading_share": None},
     "remove_controls": {"remove_controls": False},
+    "remove_badges": {"remove_badges": False},
     "profile_confidence 0.5 -> 0": {"profile_confidence": 0.0},
     "profile_confidence 0.5 -> 0.8": {"profile_confidence": 0.8},
 }

@@ -26,6 +26,7 @@ from scrapy_cetd.extractors.profiles import (
     PROFILES,
     Profile,
     bound_to,
+    drop_badges,
     drop_before_heading,
     drop_controls,
     drop_menus,
@@ -212,6 +213,13 @@ class CetdPlusExtractor(Extractor):
         labels of a filter's checkboxes or of a sort order that the template left outside
         its furniture), unless one holds half the text (an unclosed ``<button>`` around the
         page). A list's records are what they show, not what one can do with them.
+    21. ``remove_badges`` (listing, collection): with step 14, the badges go: the outermost
+        elements of fewer than 20 characters (the repeats step 15 leaves), not in a link and
+        without digits, whose text three such elements or more share, as many as 70% of the
+        records of the page's longest run of records or more ("New", "In stock", "Free
+        shipping" on the cards of a grid). A number is a record's own data (a price, a
+        count, a date), a link's text names the record, and a value only some records share
+        (a size, a skill, a sector) is theirs; a mark most cards carry says nothing of one.
     """
 
     name = "cetd-plus"
@@ -251,6 +259,7 @@ class CetdPlusExtractor(Extractor):
         menu_link_chars: int | None = 40,
         before_heading_share: float | None = 0.5,
         remove_controls: bool = True,
+        remove_badges: bool = True,
     ) -> None:
         """Options: each turns off or tunes a step of the class docstring.
 
@@ -297,7 +306,7 @@ class CetdPlusExtractor(Extractor):
           link text under which a block of links is a menu.
         - ``before_heading_share`` (step 19; None turns it off): the share of the kept text
           below which what lies before the heading goes.
-        - ``remove_controls``: turns off step 20.
+        - ``remove_controls``, ``remove_badges``: turn off steps 20 and 21.
 
         The defaults are the values that measured best on the shared datasets; the gain of each
         step, and of the alternatives tried, is in ``docs/benchmarks.md`` (cetd-plus step by
@@ -345,6 +354,7 @@ class CetdPlusExtractor(Extractor):
         self.menu_link_chars = menu_link_chars
         self.before_heading_share = before_heading_share
         self.remove_controls = remove_controls
+        self.remove_badges = remove_badges
         self.include_comments = include_comments
         self.include_title = include_title
         self.remove_boilerplate = remove_boilerplate
@@ -492,6 +502,8 @@ class CetdPlusExtractor(Extractor):
                 drop_menus(view, counts, modes, self.menu_link_chars)
             if self.remove_controls and profile.controls:
                 drop_controls(view, counts.chars, modes)
+            if self.remove_badges and profile.badges:
+                drop_badges(view, counts.chars, modes)
             if self.unique_blocks and profile.unique_blocks:
                 drop_repeated_blocks(view, modes)
             return modes

@@ -74,6 +74,10 @@ class Profile:
     cart, to save or compare it; the labels of the filters and sort orders a template left
     outside its furniture) are furniture: a list's records are what they show, not what one
     can do with them."""
+    badges: bool = False
+    """With ``whole_page``: the short texts repeated from record to record without digits or
+    links (badges: new, sale, in stock, free shipping) are furniture: they say nothing of
+    one record."""
     menus: bool = False
     """With ``whole_page``: the blocks that are menus of short links (a header's or a hero's
     links to the site's other pages, a language or currency picker) are furniture, as the
@@ -89,9 +93,15 @@ PROFILES: dict[str, Profile] = {
         unique_blocks=True,
         heading_start=True,
         controls=True,
+        badges=True,
     ),
     "collection": Profile(
-        "collection", whole_page=True, unique_blocks=True, heading_start=True, controls=True
+        "collection",
+        whole_page=True,
+        unique_blocks=True,
+        heading_start=True,
+        controls=True,
+        badges=True,
     ),
     "documentation": Profile("documentation", whole_page=True),
     "service": Profile(
@@ -444,3 +454,66 @@ def drop_controls(view: DomView, chars: Sequence[int], modes: list[Keep]) -> Non
     for i in range(1, len(view)):
         if tags[i] in CONTROL_TAGS and modes[i] == Keep.TEXT and chars[i] < most:
             modes[i] = Keep.DROP
+
+
+BADGE_SHARE = 0.7
+"""A badge's text is shared by elements as many as this share of the records or more: the
+mark most cards carry ("Add to cart", "Free shipping"), not a value some records share (a
+size, a skill, a sector)."""
+
+
+def most_records(view: DomView, chars: Sequence[int], kept: Sequence[bool]) -> int:
+    """The number of records in the longest run of kept siblings alike in tag and class, each
+    with :data:`MIN_RECORD_CHARS` characters or more (0 when no element has
+    :data:`MIN_RECORDS` children)."""
+    children, tags = view.children, view.tags
+    most = 0
+    held: list[etree._Element] = []  # freed together at the end: lxml walks up from one alone
+    for p in range(len(view)):
+        if not kept[p] or len(children[p]) < MIN_RECORDS:
+            continue
+        held.append(view.elements[p])  # its children's proxies, freed alone, stop at it
+        runs: Counter[tuple[str, str]] = Counter(
+            (tags[c], view.elements[c].get("class") or "")
+            for c in children[p]
+            if chars[c] >= MIN_RECORD_CHARS
+        )
+        most = max(most, max(runs.values(), default=0))
+        if not p % CHECK_EVERY:
+            check_deadline("counting the records")
+    return most
+
+
+def drop_badges(view: DomView, chars: Sequence[int], modes: list[Keep]) -> None:
+    """Drop the badges ``modes`` keep: the outermost elements with text shorter than
+    :data:`REPEAT_MIN_CHARS` (the repeats :func:`drop_repeated_blocks` leaves), neither a
+    link nor in one, without digits, whose text is that of :data:`MIN_RECORDS` such elements or
+    more, and by :data:`BADGE_SHARE` of the records of the longest run (:func:`most_records`)
+    ("New", "Sale", "In stock", "Free shipping" on the cards of a grid). A number is
+    a record's own data (a price, a count, a date), a link's text names the record; a short
+    text repeated from card to card says nothing of one record. Each element is read once:
+    the outermost short elements do not nest."""
+    size, parent, depth = len(view), view.parent, view.depth
+    in_output = kept_elements(view, modes)
+    found: dict[str, list[int]] = {}
+    for i in range(1, size):
+        if not i % CHECK_EVERY:
+            check_deadline("finding the badges")
+        if not (
+            0 < chars[i] < REPEAT_MIN_CHARS <= chars[parent[i]]
+            and not view.in_link[i]
+            and in_output[i]
+            and modes[i] == Keep.TEXT
+        ):
+            continue
+        end = i + 1
+        while end < size and depth[end] > depth[i]:
+            end += 1
+        text = " ".join(" ".join(" ".join(view.runs[j]) for j in range(i, end)).split())
+        if not any(character.isdigit() for character in text):
+            found.setdefault(text, []).append(i)
+    least = max(MIN_RECORDS, BADGE_SHARE * most_records(view, chars, in_output))
+    for owners in found.values():
+        if len(owners) >= least:
+            for i in owners:
+                modes[i] = Keep.DROP

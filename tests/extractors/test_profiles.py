@@ -197,8 +197,8 @@ def test_the_content_starts_at_the_heading(page: str, page_type: str, kept: str)
 def test_controls_inside_the_records_go(page_type: str) -> None:
     cards = "".join(
         f'<li class="card"><a href="/p/{n}">Stoneware mug number {n}, wheel thrown</a>'
-        f'<label>Compare</label><button type="button">Add to basket</button></li>'
-        for n in range(4)
+        f'<label>{choice}</label><button type="button">Add to basket</button></li>'
+        for n, choice in enumerate(("Compare", "Keep", "Share", "Pin"))
     )
     page = LISTING.replace('<ul class="courses">', f'<ul class="cards">{cards}</ul><ul>')
     with_profile = _text(page, page_type)
@@ -208,6 +208,23 @@ def test_controls_inside_the_records_go(page_type: str) -> None:
     without = _text(page, page_type, remove_controls=False)
     assert "Add to basket" in without
     assert "Compare" in without
+
+
+@pytest.mark.parametrize("page_type", ["listing", "collection"])
+def test_badges_most_records_carry_go(page_type: str) -> None:
+    cards = "".join(
+        f'<li class="card"><a href="/p/{n}">Stoneware mug number {n}, wheel thrown</a>'
+        f'<span class="flag">Handmade</span><span class="price">$1{n}.00</span>'
+        f"<span>{'Glossy' if n % 2 else size}</span></li>"
+        for n, size in enumerate(("Small", "Large", "Tall", "Wide", "Flat", "Deep"))
+    )
+    page = LISTING.replace('<ul class="courses">', f'<ul class="cards">{cards}</ul><ul>')
+    with_profile = _text(page, page_type)
+    assert "Handmade" not in with_profile
+    assert "$15.00" in with_profile
+    assert with_profile.count("Glossy") == 3
+    assert "Stoneware mug number 5" in with_profile
+    assert _text(page, page_type, remove_badges=False).count("Handmade") == 6
 
 
 def test_a_control_around_most_of_the_text_stays() -> None:
