@@ -97,6 +97,10 @@ STEP_TYPES: Mapping[str, Callable[[Profile], bool]] = {
     "post_forms": lambda profile: profile.forms,
     "whole_posts": lambda profile: profile.posts,
     "post_comments": lambda profile: profile.post_comments,
+    "menu_link_chars": lambda profile: profile.menus,
+    "before_heading_share": lambda profile: profile.heading_start,
+    "remove_controls": lambda profile: profile.controls,
+    "remove_badges": lambda profile: profile.badges,
 }
 """Which profiles follow each step: the pages of their types are the step's own."""
 
@@ -116,6 +120,10 @@ ABLATIONS: Mapping[str, Mapping[str, Any]] = {
     "post_forms": {"post_forms": False},
     "whole_posts": {"whole_posts": None},
     "post_comments": {"post_comments": None},
+    "menu_link_chars": {"menu_link_chars": None},
+    "before_heading_share": {"before_heading_share": None},
+    "remove_controls": {"remove_controls": False},
+    "remove_badges": {"remove_badges": False},
     "profile_confidence 0.5 -> 0": {"profile_confidence": 0.0},
     "profile_confidence 0.5 -> 0.8": {"profile_confidence": 0.8},
 }

@@ -27,6 +27,10 @@ from scrapy_cetd.extractors.profiles import (
     Profile,
     bound_to,
     detail_lists,
+    drop_badges,
+    drop_before_heading,
+    drop_controls,
+    drop_menus,
     drop_post_comments,
     drop_repeated_blocks,
     drop_repeated_labels,
@@ -226,6 +230,31 @@ class CetdPlusExtractor(Extractor):
         hold less than this share of their post's text: the remarks under a question or an
         answer are not the thread, whose posts are the answers; a section holding nearly all
         of its post is the post's own body, in templates that name each post a comment.
+    25. ``menu_link_chars`` (service): after step 14, the kept blocks that are menus of short
+        links go: three links or more, holding 70% of the block's text or more, whose text is
+        on average shorter than this many characters (a header's or a hero's links to the
+        site's other pages, sign-in buttons, a language or currency picker): reading the
+        whole page keeps the menus its template did not mark as ``<nav>``, which a service
+        page's many short sections make common. What the company offers is listed in longer
+        entries, or in entries that are not links.
+    26. ``before_heading_share`` (listing, collection, service): with step 14, the content
+        starts at the first ``<h1>`` with text inside what it keeps (a list's heading, a
+        service page's hero): the elements that end before that heading go (the site's
+        header, breadcrumbs and banners that its template did not mark as furniture), unless
+        they hold at least this share of the kept text (a template that puts its ``<h1>``
+        late, under much of the content).
+    27. ``remove_controls`` (listing, collection): with step 14, the controls kept with the
+        content go: ``<button>`` (add to cart, save, compare, show more) and ``<label>`` (the
+        labels of a filter's checkboxes or of a sort order that the template left outside
+        its furniture), unless one holds half the text (an unclosed ``<button>`` around the
+        page). A list's records are what they show, not what one can do with them.
+    28. ``remove_badges`` (listing, collection): with step 14, the badges go: the outermost
+        elements of fewer than 20 characters (the repeats step 15 leaves), not in a link and
+        without digits, whose text three such elements or more share, as many as 70% of the
+        records of the page's longest run of records or more ("New", "In stock", "Free
+        shipping" on the cards of a grid). A number is a record's own data (a price, a
+        count, a date), a link's text names the record, and a value only some records share
+        (a size, a skill, a sector) is theirs; a mark most cards carry says nothing of one.
     """
 
     name = "cetd-plus"
@@ -269,6 +298,10 @@ class CetdPlusExtractor(Extractor):
         post_forms: bool = True,
         whole_posts: float | None = 0.5,
         post_comments: float | None = 0.9,
+        menu_link_chars: int | None = 40,
+        before_heading_share: float | None = 0.5,
+        remove_controls: bool = True,
+        remove_badges: bool = True,
     ) -> None:
         """Options: each turns off or tunes a step of the class docstring.
 
@@ -295,7 +328,7 @@ class CetdPlusExtractor(Extractor):
         - ``page_type``: the page's type (one of
           :data:`~scrapy_cetd.page.page_types.PAGE_TYPES`), when the user knows it (a spider for
           one shop's category pages): it goes to the result's ``.page_type`` with confidence
-          1.0, and the page follows its type's profile (steps 12 to 24).
+          1.0, and the page follows its type's profile (steps 12 to 28).
         - ``detect_page_type``: classify the page (:mod:`scrapy_cetd.page.page_types`) when
           ``page_type`` is not given, into ``.page_type`` and ``.page_type_confidence``, from
           the view, counts and markup this extractor reads anyway, and follow its type's
@@ -319,6 +352,11 @@ class CetdPlusExtractor(Extractor):
           landmark must hold to bound the content (of a product page too).
         - ``record_share`` (step 14, listings; None turns it off): the share of the text the
           run of records must hold to bound the content.
+        - ``menu_link_chars`` (step 25, service; None turns it off): the mean characters of
+          link text under which a block of links is a menu.
+        - ``before_heading_share`` (step 26; None turns it off): the share of the kept text
+          below which what lies before the heading goes.
+        - ``remove_controls``, ``remove_badges``: turn off steps 27 and 28.
 
         The defaults are the values that measured best on the shared datasets; the gain of each
         step, and of the alternatives tried, is in ``docs/benchmarks.md`` (cetd-plus step by
@@ -346,6 +384,12 @@ class CetdPlusExtractor(Extractor):
             raise ValueError(f"whole_posts must be in [0, 1] or None, got {whole_posts}")
         if post_comments is not None and not 0 <= post_comments <= 1:
             raise ValueError(f"post_comments must be in [0, 1] or None, got {post_comments}")
+        if menu_link_chars is not None and menu_link_chars < 1:
+            raise ValueError(f"menu_link_chars must be >= 1 or None, got {menu_link_chars}")
+        if before_heading_share is not None and not 0 <= before_heading_share <= 1:
+            raise ValueError(
+                f"before_heading_share must be in [0, 1] or None, got {before_heading_share}"
+            )
         if main_landmark_share is not None and not 0 <= main_landmark_share <= 1:
             raise ValueError(
                 f"main_landmark_share must be in [0, 1] or None, got {main_landmark_share}"
@@ -370,6 +414,10 @@ class CetdPlusExtractor(Extractor):
         self.post_forms = post_forms
         self.whole_posts = whole_posts
         self.post_comments = post_comments
+        self.menu_link_chars = menu_link_chars
+        self.before_heading_share = before_heading_share
+        self.remove_controls = remove_controls
+        self.remove_badges = remove_badges
         self.include_comments = include_comments
         self.include_title = include_title
         self.remove_boilerplate = remove_boilerplate
@@ -522,6 +570,12 @@ class CetdPlusExtractor(Extractor):
         profile = view.profile if isinstance(view, _PageView) else None
         if self.whole_page_types and profile is not None and profile.whole_page:
             modes = self._whole_page(view, counts, profile)
+            if self.menu_link_chars is not None and profile.menus:
+                drop_menus(view, counts, modes, self.menu_link_chars)
+            if self.remove_controls and profile.controls:
+                drop_controls(view, counts.chars, modes)
+            if self.remove_badges and profile.badges:
+                drop_badges(view, counts.chars, modes)
             if self.unique_blocks and profile.unique_blocks:
                 drop_repeated_blocks(view, modes)
             return modes
@@ -608,10 +662,14 @@ class CetdPlusExtractor(Extractor):
         if region is None and share is not None:
             region = main_landmark(view, counts.chars, share)
         if region is None:
-            return [Keep.TEXT] * len(view)
-        content = [False] * len(view)
-        content[region] = True
-        return content_modes(view, content, ancestors_of(view, content), shell_text=False)
+            modes = [Keep.TEXT] * len(view)
+        else:
+            content = [False] * len(view)
+            content[region] = True
+            modes = content_modes(view, content, ancestors_of(view, content), shell_text=False)
+        if self.before_heading_share is not None and profile.heading_start:
+            drop_before_heading(view, counts.chars, modes, region or 0, self.before_heading_share)
+        return modes
 
 
 def _holds(counts: NodeCounts, elements: Sequence[int], share: float | None) -> bool:

@@ -20,6 +20,7 @@ from lxml import etree
 
 from scrapy_cetd.extractors.furniture import CHECK_EVERY, boilerplate
 from scrapy_cetd.limits import check_deadline
+from scrapy_cetd.page.density import NodeCounts
 from scrapy_cetd.page.dom import BLOCK_TAGS, DomView, attribute_owners, build_view, local_tag
 from scrapy_cetd.page.markup import json_ld_objects, json_ld_types
 from scrapy_cetd.page.output import Keep, kept_elements, render
@@ -87,6 +88,23 @@ class Profile:
     """When the selection lacks most of the words of the description the page's JSON-LD
     declares for its product, that description joins the content: a template that keeps it
     in a drawer or a script shows it on a click."""
+    heading_start: bool = False
+    """With ``whole_page``: the content starts at the page's first ``<h1>`` (a list's
+    heading, a service page's hero): what its template puts before it (the site's header,
+    breadcrumbs, banners) is no part of it, unless it holds much of the text."""
+    controls: bool = False
+    """With ``whole_page``: the controls inside the records (buttons to add an item to the
+    cart, to save or compare it; the labels of the filters and sort orders a template left
+    outside its furniture) are furniture: a list's records are what they show, not what one
+    can do with them."""
+    badges: bool = False
+    """With ``whole_page``: the short texts repeated from record to record without digits or
+    links (badges: new, sale, in stock, free shipping) are furniture: they say nothing of
+    one record."""
+    menus: bool = False
+    """With ``whole_page``: the blocks that are menus of short links (a header's or a hero's
+    links to the site's other pages, a language or currency picker) are furniture, as the
+    ``<nav>`` that the page did not mark would be."""
 
 
 PROFILES: dict[str, Profile] = {
@@ -101,10 +119,32 @@ PROFILES: dict[str, Profile] = {
         signatures=True,
         labels=True,
     ),
-    "listing": Profile("listing", whole_page=True, records=True, unique_blocks=True),
-    "collection": Profile("collection", whole_page=True, unique_blocks=True),
+    "listing": Profile(
+        "listing",
+        whole_page=True,
+        records=True,
+        unique_blocks=True,
+        heading_start=True,
+        controls=True,
+        badges=True,
+    ),
+    "collection": Profile(
+        "collection",
+        whole_page=True,
+        unique_blocks=True,
+        heading_start=True,
+        controls=True,
+        badges=True,
+    ),
     "documentation": Profile("documentation", whole_page=True),
-    "service": Profile("service", hidden=True, whole_page=True, unique_blocks=True),
+    "service": Profile(
+        "service",
+        hidden=True,
+        whole_page=True,
+        unique_blocks=True,
+        menus=True,
+        heading_start=True,
+    ),
     "product": Profile(
         "product",
         hidden=True,
@@ -508,3 +548,149 @@ def with_declared_description(result: ExtractionResult, root: etree._Element) ->
         text=f"{result.text}\n{added_text}",
         html=f"{result.html[:end]}{added_html}{result.html[end:]}",
     )
+
+
+MENU_MIN_LINKS = 3
+"""The fewest links that make a block a menu (two buttons side by side are a choice)."""
+
+MENU_LINK_SHARE = 0.7
+"""The share of its text a block's links must hold to make it a menu: cetd-plus's own
+``link_block_ratio``."""
+
+
+def drop_menus(view: DomView, counts: NodeCounts, modes: list[Keep], link_chars: int) -> None:
+    """Drop the outermost kept blocks that are menus: :data:`MENU_MIN_LINKS` links or more,
+    holding :data:`MENU_LINK_SHARE` of the block's text, whose text is on average shorter than
+    ``link_chars`` characters (a menu's entries name pages; a list of offers or articles
+    says more). A link is an outermost element of
+    :data:`~scrapy_cetd.page.dom.LINK_TAGS` with text. Two passes over the view."""
+    size, parent, in_link = len(view), view.parent, view.in_link
+    chars, linked = counts.chars, counts.link_chars
+    links = [0] * size
+    for i in range(size - 1, 0, -1):
+        if in_link[i] and not in_link[parent[i]] and chars[i]:
+            links[i] += 1
+        links[parent[i]] += links[i]
+    in_output = kept_elements(view, modes)
+    for i in range(1, size):
+        if not i % CHECK_EVERY:
+            check_deadline("finding the menus")
+        if not in_output[parent[i]]:
+            in_output[i] = False
+        elif (
+            modes[i] == Keep.TEXT
+            and in_output[i]
+            and links[i] >= MENU_MIN_LINKS
+            and linked[i] >= MENU_LINK_SHARE * chars[i]
+            and linked[i] < link_chars * links[i]
+            and view.tags[i] in BLOCK_TAGS
+        ):
+            modes[i] = Keep.DROP
+            in_output[i] = False
+
+
+def drop_before_heading(
+    view: DomView, chars: Sequence[int], modes: list[Keep], region: int, share: float
+) -> None:
+    """Drop from ``modes`` what lies before the first ``<h1>`` with text inside the element
+    ``region`` (the page's heading), when it holds less than ``share`` of the region's text:
+    the elements that end before the heading, children of its ancestors up to ``region``."""
+    tags, parent, depth = view.tags, view.parent, view.depth
+    heading = region
+    while heading < len(view) and (heading == region or depth[heading] > depth[region]):
+        if tags[heading] == "h1" and chars[heading]:
+            break
+        heading += 1
+    else:
+        return
+    if heading == region:
+        return
+    before: list[int] = []
+    child, above = heading, parent[heading]
+    while child != region:
+        before.extend(c for c in view.children[above] if c < child)
+        child, above = above, parent[above]
+    if sum(chars[c] for c in before) < share * chars[region]:
+        for c in before:
+            modes[c] = Keep.DROP
+
+
+CONTROL_TAGS = frozenset({"button", "label"})
+"""Controls: buttons (add to cart, save, compare, show more) and the labels of form fields
+(a filter's checkboxes, a sort order)."""
+
+CONTROL_SHARE = 0.5
+"""A control holding this share of the text or more wraps the content: a markup error (an
+unclosed ``<button>`` or ``<label>``), not a control."""
+
+
+def drop_controls(view: DomView, chars: Sequence[int], modes: list[Keep]) -> None:
+    """Drop the controls (:data:`CONTROL_TAGS`) that ``modes`` keep with their text, holding
+    less than :data:`CONTROL_SHARE` of the view's text."""
+    tags, most = view.tags, CONTROL_SHARE * chars[0]
+    for i in range(1, len(view)):
+        if tags[i] in CONTROL_TAGS and modes[i] == Keep.TEXT and chars[i] < most:
+            modes[i] = Keep.DROP
+
+
+BADGE_SHARE = 0.7
+"""A badge's text is shared by elements as many as this share of the records or more: the
+mark most cards carry ("Add to cart", "Free shipping"), not a value some records share (a
+size, a skill, a sector)."""
+
+
+def most_records(view: DomView, chars: Sequence[int], kept: Sequence[bool]) -> int:
+    """The number of records in the longest run of kept siblings alike in tag and class, each
+    with :data:`MIN_RECORD_CHARS` characters or more (0 when no element has
+    :data:`MIN_RECORDS` children)."""
+    children, tags = view.children, view.tags
+    most = 0
+    held: list[etree._Element] = []  # freed together at the end: lxml walks up from one alone
+    for p in range(len(view)):
+        if not kept[p] or len(children[p]) < MIN_RECORDS:
+            continue
+        held.append(view.elements[p])  # its children's proxies, freed alone, stop at it
+        runs: Counter[tuple[str, str]] = Counter(
+            (tags[c], view.elements[c].get("class") or "")
+            for c in children[p]
+            if chars[c] >= MIN_RECORD_CHARS
+        )
+        most = max(most, max(runs.values(), default=0))
+        if not p % CHECK_EVERY:
+            check_deadline("counting the records")
+    return most
+
+
+def drop_badges(view: DomView, chars: Sequence[int], modes: list[Keep]) -> None:
+    """Drop the badges ``modes`` keep: the outermost elements with text shorter than
+    :data:`REPEAT_MIN_CHARS` (the repeats :func:`drop_repeated_blocks` leaves), neither a
+    link nor in one, without digits, whose text is that of :data:`MIN_RECORDS` such elements or
+    more, and by :data:`BADGE_SHARE` of the records of the longest run (:func:`most_records`)
+    ("New", "Sale", "In stock", "Free shipping" on the cards of a grid). A number is
+    a record's own data (a price, a count, a date), a link's text names the record; a short
+    text repeated from card to card says nothing of one record. Each element is read once:
+    the outermost short elements do not nest."""
+    size, parent, depth = len(view), view.parent, view.depth
+    in_output = kept_elements(view, modes)
+    found: dict[str, list[int]] = {}
+    for i in range(1, size):
+        if not i % CHECK_EVERY:
+            check_deadline("finding the badges")
+        if not (
+            0 < chars[i] < REPEAT_MIN_CHARS <= chars[parent[i]]
+            and not view.in_link[i]
+            and in_output[i]
+            and modes[i] == Keep.TEXT
+        ):
+            continue
+        end = i + 1
+        while end < size and depth[end] > depth[i]:
+            end += 1
+        text = " ".join(" ".join(" ".join(view.runs[j]) for j in range(i, end)).split())
+        if not any(character.isdigit() for character in text):
+            found.setdefault(text, []).append(i)
+    least = max(MIN_RECORDS, BADGE_SHARE * most_records(view, chars, in_output))
+    for owners in found.values():
+        if len(owners) >= least:
+            for i in owners:
+                modes[i] = Keep.DROP

@@ -281,6 +281,85 @@ def test_service_keeps_every_section() -> None:
     assert "90 euros" not in _text(SERVICE, "service", whole_page_types=False)
 
 
+def test_service_drops_menus_of_short_links() -> None:
+    menu = (
+        '<div class="links"><a href="/">Home</a> <a href="/about">About us</a> '
+        '<a href="/c">Contact</a></div>'
+    )
+    offers = "".join(
+        f'<li><a href="/o/{n}">Garden design with planting plans for season {n}</a></li>'
+        for n in range(4)
+    )
+    page = SERVICE.replace("</h1>", f"</h1>{menu}<ul>{offers}</ul>")
+    with_profile = _text(page, "service")
+    assert "About us" not in with_profile
+    assert "planting plans for season 3" in with_profile
+    assert "garden plan" in with_profile
+    assert "About us" in _text(page, "service", menu_link_chars=None)
+
+
+@pytest.mark.parametrize(
+    ("page", "page_type", "kept"),
+    [
+        (LISTING, "listing", "Furniture restoration"),
+        (LISTING, "collection", "Furniture restoration"),
+        (SERVICE, "service", "Do you work in winter"),
+    ],
+)
+def test_the_content_starts_at_the_heading(page: str, page_type: str, kept: str) -> None:
+    header = f'<div class="top"><p>{_prose("store opening hours", 1)}</p></div>'
+    start = "<main>" if "<main>" in page else "<body>"
+    page = page.replace(start, f"{start}{header}")
+    with_profile = _text(page, page_type)
+    assert "store opening hours" not in with_profile
+    assert kept in with_profile
+    assert "store opening hours" in _text(page, page_type, before_heading_share=None)
+
+
+@pytest.mark.parametrize("page_type", ["listing", "collection"])
+def test_controls_inside_the_records_go(page_type: str) -> None:
+    cards = "".join(
+        f'<li class="card"><a href="/p/{n}">Stoneware mug number {n}, wheel thrown</a>'
+        f'<label>{choice}</label><button type="button">Add to basket</button></li>'
+        for n, choice in enumerate(("Compare", "Keep", "Share", "Pin"))
+    )
+    page = LISTING.replace('<ul class="courses">', f'<ul class="cards">{cards}</ul><ul>')
+    with_profile = _text(page, page_type)
+    assert "Stoneware mug number 3" in with_profile
+    assert "Add to basket" not in with_profile
+    assert "Compare" not in with_profile
+    without = _text(page, page_type, remove_controls=False)
+    assert "Add to basket" in without
+    assert "Compare" in without
+
+
+@pytest.mark.parametrize("page_type", ["listing", "collection"])
+def test_badges_most_records_carry_go(page_type: str) -> None:
+    cards = "".join(
+        f'<li class="card"><a href="/p/{n}">Stoneware mug number {n}, wheel thrown</a>'
+        f'<span class="flag">Handmade</span><span class="price">$1{n}.00</span>'
+        f"<span>{'Glossy' if n % 2 else size}</span></li>"
+        for n, size in enumerate(("Small", "Large", "Tall", "Wide", "Flat", "Deep"))
+    )
+    page = LISTING.replace('<ul class="courses">', f'<ul class="cards">{cards}</ul><ul>')
+    with_profile = _text(page, page_type)
+    assert "Handmade" not in with_profile
+    assert "$15.00" in with_profile
+    assert with_profile.count("Glossy") == 3
+    assert "Stoneware mug number 5" in with_profile
+    assert _text(page, page_type, remove_badges=False).count("Handmade") == 6
+
+
+def test_a_control_around_most_of_the_text_stays() -> None:
+    page = LISTING.replace("<main>", "<main><button>").replace("</main>", "</button></main>")
+    assert "course catalogue" in _text(page, "listing")
+
+
+def test_what_holds_most_of_the_text_before_the_heading_stays() -> None:
+    page = LISTING.replace("<main>", f"<main><p>{_prose('long preface', 12)}</p>")
+    assert "long preface" in _text(page, "listing")
+
+
 @pytest.mark.parametrize(
     ("page", "page_type"),
     [
@@ -466,6 +545,8 @@ def test_main_landmark_needs_its_share_of_the_text() -> None:
         ("post_region", 1.5),
         ("whole_posts", -0.5),
         ("post_comments", 2.0),
+        ("menu_link_chars", 0),
+        ("before_heading_share", 1.5),
     ],
 )
 def test_out_of_range_options_are_refused(option: str, value: float) -> None:
