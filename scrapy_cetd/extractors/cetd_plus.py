@@ -237,12 +237,12 @@ class CetdPlusExtractor(Extractor):
         whole page keeps the menus its template did not mark as ``<nav>``, which a service
         page's many short sections make common. What the company offers is listed in longer
         entries, or in entries that are not links.
-    26. ``before_heading_share`` (listing, collection, service): with step 14, the content
-        starts at the first ``<h1>`` with text inside what it keeps (a list's heading, a
-        service page's hero): the elements that end before that heading go (the site's
-        header, breadcrumbs and banners that its template did not mark as furniture), unless
-        they hold at least this share of the kept text (a template that puts its ``<h1>``
-        late, under much of the content).
+    26. ``before_heading_share`` (listing, collection, documentation, service): with step 14,
+        the content starts at the first ``<h1>`` with text inside what it keeps (a list's
+        heading, a documentation page's title, a service page's hero): the elements that end
+        before that heading go (the site's header, breadcrumbs and banners that its template
+        did not mark as furniture), unless they hold at least this share of the kept text (a
+        template that puts its ``<h1>`` late, under much of the content).
     27. ``remove_controls`` (listing, collection): with step 14, the controls kept with the
         content go: ``<button>`` (add to cart, save, compare, show more) and ``<label>`` (the
         labels of a filter's checkboxes or of a sort order that the template left outside

@@ -90,7 +90,7 @@ class Profile:
     in a drawer or a script shows it on a click."""
     heading_start: bool = False
     """With ``whole_page``: the content starts at the page's first ``<h1>`` (a list's
-    heading, a service page's hero): what its template puts before it (the site's header,
+    heading, a documentation page's title, a service page's hero): what its template puts before it (the site's header,
     breadcrumbs, banners) is no part of it, unless it holds much of the text."""
     controls: bool = False
     """With ``whole_page``: the controls inside the records (buttons to add an item to the
@@ -136,7 +136,7 @@ PROFILES: dict[str, Profile] = {
         controls=True,
         badges=True,
     ),
-    "documentation": Profile("documentation", whole_page=True),
+    "documentation": Profile("documentation", whole_page=True, heading_start=True),
     "service": Profile(
         "service",
         hidden=True,

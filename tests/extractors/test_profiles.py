@@ -304,6 +304,7 @@ def test_service_drops_menus_of_short_links() -> None:
         (LISTING, "listing", "Furniture restoration"),
         (LISTING, "collection", "Furniture restoration"),
         (SERVICE, "service", "Do you work in winter"),
+        (DOCUMENTATION, "documentation", "retries = 5"),
     ],
 )
 def test_the_content_starts_at_the_heading(page: str, page_type: str, kept: str) -> None:
