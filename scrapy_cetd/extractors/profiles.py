@@ -90,8 +90,9 @@ class Profile:
     in a drawer or a script shows it on a click."""
     heading_start: bool = False
     """With ``whole_page``: the content starts at the page's first ``<h1>`` (a list's
-    heading, a documentation page's title, a service page's hero): what its template puts before it (the site's header,
-    breadcrumbs, banners) is no part of it, unless it holds much of the text."""
+    heading, a documentation page's title, a service page's hero): what its template puts
+    before it (the site's header, breadcrumbs, banners) is no part of it, unless it holds much
+    of the text."""
     controls: bool = False
     """With ``whole_page``: the controls inside the records (buttons to add an item to the
     cart, to save or compare it; the labels of the filters and sort orders a template left
