@@ -12,7 +12,7 @@ from __future__ import annotations
 import html
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 import lxml.html
@@ -385,32 +385,28 @@ REVIEW_SHARE = 0.5
 page (a template that names its page ``review``)."""
 
 
+Attributes = Callable[[str], str | None]
+"""An element's ``get``: the value of an attribute, or ``None``."""
+
+
+def is_review(get: Attributes) -> bool:
+    """Whether an element is a review: a schema.org ``Review`` item (``itemtype``, or
+    ``itemprop="review"``), or an ``id`` or ``class`` with a word of :data:`REVIEW_NAMES`."""
+    names = f"{get('id') or ''} {get('class') or ''}"
+    return (
+        "review" in (get("itemprop") or "").split()
+        or (get("itemtype") or "").endswith("schema.org/Review")
+        or (
+            "eview" in names
+            and any(word.lower() in REVIEW_NAMES for word in _NAME_WORDS.findall(names))
+        )
+    )
+
+
 def review_sections(view: DomView, chars: Sequence[int]) -> list[bool]:
-    """The elements of ``view`` that are its reviews, their descendants included: a schema.org
-    ``Review`` item (``itemtype``, or ``itemprop="review"``), or an element whose ``id`` or
-    ``class`` has a word of :data:`REVIEW_NAMES`, holding less than :data:`REVIEW_SHARE` of
-    the view's text. One pass over the view, every element's proxy held until the end (lxml
-    frees a proxy by walking up to the closest ancestor that has one)."""
-    elements = list(view.elements)
-    parent, most = view.parent, REVIEW_SHARE * chars[0]
-    reviews = [False] * len(elements)
-    for i in range(1, len(elements)):
-        if not i % CHECK_EVERY:
-            check_deadline("finding the reviews")
-        if reviews[parent[i]]:
-            reviews[i] = True
-        elif chars[i] < most:
-            get = elements[i].get
-            names = f"{get('id') or ''} {get('class') or ''}"
-            reviews[i] = (
-                "review" in (get("itemprop") or "").split()
-                or (get("itemtype") or "").endswith("schema.org/Review")
-                or (
-                    "eview" in names
-                    and any(word.lower() in REVIEW_NAMES for word in _NAME_WORDS.findall(names))
-                )
-            )
-    return reviews
+    """The elements of ``view`` that are its reviews (:func:`is_review`), their descendants
+    included (:func:`named_sections`)."""
+    return named_sections(view, chars, is_review, "finding the reviews")
 
 
 SIGNATURE_NAME = "signature"
@@ -419,25 +415,38 @@ SIGNATURE_NAME = "signature"
 templates' own name for it."""
 
 
+def is_signature(get: Attributes) -> bool:
+    """Whether an element is a poster's signature: its ``id``, ``class`` or ``data-role``
+    holds :data:`SIGNATURE_NAME`."""
+    names = f"{get('id') or ''} {get('class') or ''} {get('data-role') or ''}"
+    return SIGNATURE_NAME in names.lower()
+
+
 def signature_sections(view: DomView, chars: Sequence[int]) -> list[bool]:
-    """The elements of ``view`` that are posters' signatures, their descendants included: an
-    element whose ``id``, ``class`` or ``data-role`` holds :data:`SIGNATURE_NAME`, holding less
-    than :data:`REVIEW_SHARE` of the view's text (more is the page's wrapper, not a
-    signature). One pass over the view, every element's proxy held until the end (lxml frees
-    a proxy by walking up to the closest ancestor that has one)."""
+    """The elements of ``view`` that are posters' signatures (:func:`is_signature`), their
+    descendants included (:func:`named_sections`)."""
+    return named_sections(view, chars, is_signature, "finding the signatures")
+
+
+def named_sections(
+    view: DomView, chars: Sequence[int], named: Callable[[Attributes], bool], task: str
+) -> list[bool]:
+    """The elements of ``view`` that ``named`` says are a section of their kind, with their
+    descendants, among those holding less than :data:`REVIEW_SHARE` of the view's text (more
+    is the page's wrapper, in a template that names its page after them). One pass over the
+    view, every element's proxy held until the end (lxml frees a proxy by walking up to the
+    closest ancestor that has one); ``task`` names the pass when its time runs out."""
     elements = list(view.elements)
     parent, most = view.parent, REVIEW_SHARE * chars[0]
-    signatures = [False] * len(elements)
+    found = [False] * len(elements)
     for i in range(1, len(elements)):
         if not i % CHECK_EVERY:
-            check_deadline("finding the signatures")
-        if signatures[parent[i]]:
-            signatures[i] = True
+            check_deadline(task)
+        if found[parent[i]]:
+            found[i] = True
         elif chars[i] < most:
-            get = elements[i].get
-            names = f"{get('id') or ''} {get('class') or ''} {get('data-role') or ''}"
-            signatures[i] = SIGNATURE_NAME in names.lower()
-    return signatures
+            found[i] = named(elements[i].get)
+    return found
 
 
 MIN_DETAIL_LISTS = 2
