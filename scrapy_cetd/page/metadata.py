@@ -20,6 +20,7 @@ left out.
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import warnings
@@ -424,9 +425,19 @@ def _nested(item: dict[str, Any], *keys: str) -> object:
 
 
 def _string(value: object) -> str | None:
+    """A JSON-LD value as text: the first of a list, its character references decoded
+    (:func:`_json_text`)."""
     if isinstance(value, list) and value:
         value = value[0]
-    return _clean(value) if isinstance(value, str) else None
+    return _clean(_json_text(value)) if isinstance(value, str) else None
+
+
+def _json_text(value: str) -> str:
+    """A JSON-LD string with its HTML character references decoded: JSON holds text, but
+    many CMSs write the HTML-escaped title into it (``Planning Tools &#8211; Caterer``,
+    ``Eating Plate &bull; The Nutrition Source``), which would then neither read as written
+    nor match the page's ``<h1>`` or ``<title>``."""
+    return html.unescape(value) if "&" in value else value
 
 
 def _clean(value: str | None) -> str | None:
@@ -454,7 +465,7 @@ def _person_names(value: object) -> Iterator[str]:
         if isinstance(name, list):
             name = name[0] if name else None
         if isinstance(name, str):
-            yield name
+            yield _json_text(name)
 
 
 def _author_name(element: etree._Element) -> etree._Element:
@@ -558,7 +569,7 @@ def _unique(values: Iterable[str]) -> tuple[str, ...]:
 
 def _keywords(value: object) -> list[str]:
     values = value if isinstance(value, list) else [value]
-    strings = [item for item in values[:_MAX_VALUES] if isinstance(item, str)]
+    strings = [_json_text(item) for item in values[:_MAX_VALUES] if isinstance(item, str)]
     return _split_keywords(strings)
 
 

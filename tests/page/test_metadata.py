@@ -213,6 +213,26 @@ def test_a_structured_title_that_neither_title_nor_heading_holds_is_not_the_head
     assert page_metadata(kept).title == "Time loops in film, a list"
 
 
+def test_character_references_in_json_ld_are_decoded() -> None:
+    # many CMSs write the HTML-escaped title and names into their JSON-LD
+    tree = page(
+        json_ld(
+            {
+                "@type": "BlogPosting",
+                "headline": "Planning Tools &#8211; Caterer Sheet &bull; Happily",
+                "author": {"@type": "Person", "name": "Ana &amp; Jos&eacute;"},
+                "keywords": ["Q&amp;A"],
+            }
+        )
+        + "<title>Planning Tools \u2013 Caterer Sheet • Happily</title>",
+        "<h1>Planning Tools \u2013 Caterer Sheet</h1>",
+    )
+    found = page_metadata(tree)
+    assert found.title == "Planning Tools \u2013 Caterer Sheet"
+    assert found.authors == ("Ana", "José")
+    assert found.tags == ("Q&A",)
+
+
 def test_a_first_heading_the_title_does_not_name_gives_way_to_one_it_does() -> None:
     tree = page(
         "<title>Academy of Art Earns 19 Honors</title>",
