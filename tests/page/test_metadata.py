@@ -147,6 +147,26 @@ def test_time_element_and_url_date_through_htmldate() -> None:
     assert found.published == "2020-07-14"
 
 
+def test_an_article_date_written_next_to_its_headline_is_found() -> None:
+    body = (
+        "<div class='page'><header><div class='post-header'><h1>Council approves the budget</h1>"
+        "<div><p>November 2, 2022</p></div></div></header>"
+        "<div class='entry'><p>The council approved the budget.</p></div></div>"
+        "<footer><div><div><p>Copyright 2025, all rights reserved.</p></div></div></footer>"
+    )
+    tree = page(body=body)
+    assert page_metadata(tree, page_type="article").published == "2022-11-02"
+    # on other types, and when the type is not known, only the fast mode is used
+    assert page_metadata(tree, page_type="listing").published is None
+    assert page_metadata(tree).published is None
+    # an article whose only date is the footer's copyright year gets none
+    footer = body[body.index("<footer>") :]
+    undated = page(
+        body="<main><div><div><h1>About us</h1><p>We write.</p></div></div></main>" + footer
+    )
+    assert page_metadata(undated, page_type="article").published is None
+
+
 def test_the_earlier_of_declared_and_found_dates_is_the_publication() -> None:
     head = "<meta property='article:published_time' content='2019-05-02T10:00:00Z'>"
     found = page_metadata(page(head), url="https://news.example/2019/04/30/story")
