@@ -4,8 +4,9 @@
 (``@graph`` included), microdata, the Open Graph / Twitter / ``article:*`` / ``citation_*`` and
 Dublin Core ``<meta>`` tags, a byline next to the headline, and the publication date found by
 `htmldate <https://htmldate.readthedocs.io>`_ (``<time>`` elements, the date in the URL, the
-patterns of common CMSs). The language is the page's declared one checked against the text by
-`py3langid <https://pypi.org/project/py3langid/>`_, whose model ships inside its package.
+patterns of common CMSs; on an article, the dates written next to its headline). The
+language is the page's declared one checked against the text by `py3langid
+<https://pypi.org/project/py3langid/>`_, whose model ships inside its package.
 
 Every step is linear in the page: the scripts and tags are found by one walk over the
 attributes, each JSON-LD script is parsed once and walked iteratively, and at most a bounded
@@ -145,8 +146,8 @@ def page_metadata(
 ) -> Metadata:
     """The :class:`Metadata` of the document that holds ``tree``; ``url`` is the page's address
     (for its date and for absolute links), ``text`` its main content (for its language),
-    ``page_type`` its type (:data:`~scrapy_cetd.page.page_types.PAGE_TYPES`; an article's
-    date is searched for further, see :meth:`_Reader.published`).
+    ``page_type`` its type (:data:`~scrapy_cetd.page.page_types.PAGE_TYPES`): on an article
+    whose markup gives no date, the dates written next to its headline are read too.
 
     The tree is read, never modified."""
     reader = _Reader(tree.getroottree().getroot(), url)
