@@ -362,13 +362,16 @@ def test_time_grows_linearly_with_the_page() -> None:
             "microdata": "<p itemprop='author'><b itemprop='name'> </b></p>" * (size // 50),
             "bylines": "<h1>t</h1>" + "<p class='byline'>By A B</p>" * (size // 30),
             "text": "<h1>t</h1>" + "<p>Words of a long page, 12 May 2020.</p>" * (size // 40),
+            "undated": "<div><div><div><h1>t</h1>" + "<p>Words, no date.</p>" * (size // 20),
         }
 
     for name in shapes(0):
 
         def make(size: int, name: str = name) -> Callable[[], object]:
             tree = page(body=shapes(size)[name])
-            return lambda: page_metadata(tree, url="https://example.com/a", text=ENGLISH)
+            return lambda: page_metadata(
+                tree, url="https://example.com/a", text=ENGLISH, page_type="article"
+            )
 
         assert growth(make, 10_000, 100_000) < TENFOLD, name
 
