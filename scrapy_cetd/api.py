@@ -86,7 +86,11 @@ class CompletingExtractor:
             result = replace(result, html="")
         result = sanitize(result)
         try:
-            found = page_metadata(tree, url=url, text=result.text) if outputs.metadata else None
+            found = (
+                page_metadata(tree, url=url, text=result.text, page_type=result.page_type)
+                if outputs.metadata
+                else None
+            )
             html, markdown = (
                 finish_html(
                     result.html,

@@ -46,6 +46,7 @@ import re
 import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from itertools import chain
 from urllib.parse import urljoin
 
 from lxml import etree
@@ -714,16 +715,28 @@ def _language(element: etree._Element) -> str:
 
 def _layout_tables(root: etree._Element) -> dict[etree._Element, bool]:
     """For every table below ``root``, whether it is a layout table (see the module's
-    docstring), in one walk; empty when there is none."""
-    if next(root.iter("table"), None) is None:
-        return {}
+    docstring); empty when there is none. Only the tables are walked, each outermost one
+    once with the tables it holds: the rest of the content, most of it on most pages, is
+    not."""
     layout: dict[etree._Element, bool] = {}
+    steps = 0
+    for table in root.iter("table"):
+        if table is not root and table not in layout:  # a held table was walked with its own
+            steps = _walk_table(table, layout, steps)
+    return layout
+
+
+def _walk_table(table: etree._Element, layout: dict[etree._Element, bool], before: int) -> int:
+    """Record in ``layout`` whether ``table`` and each table inside it is a layout table, in
+    one walk over ``table``; the steps walked so far, the ``before`` earlier ones included."""
     cells: dict[etree._Element, int] = {}
     open_tables: list[etree._Element] = []
     structure: list[bool] = []
     """For each open element: whether it is a table's own structure (table, row group, row)."""
-    for step, (event, element) in enumerate(_walk(root)):
-        if step & _CHECK_EVERY == _CHECK_EVERY:
+    events = chain((("start", table),), _walk(table), (("end", table),))
+    steps = before
+    for steps, (event, element) in enumerate(events, before + 1):
+        if steps & _CHECK_EVERY == _CHECK_EVERY:
             check_deadline("finding the layout tables")
         tag = local_tag(element)
         inside = structure[-1] if structure else False
@@ -745,12 +758,12 @@ def _layout_tables(root: etree._Element) -> dict[etree._Element, bool]:
         else:
             structure.pop()
             if tag == "table":
-                table = open_tables.pop()
-                if cells[table] < 2:
-                    layout[table] = True
+                nested = open_tables.pop()
+                if cells[nested] < 2:
+                    layout[nested] = True
             if structure and structure[-1] and (element.tail or "").strip():
                 layout[open_tables[-1]] = True
-    return layout
+    return steps
 
 
 def _walk(root: etree._Element) -> Iterator[tuple[str, etree._Element]]:

@@ -4,8 +4,9 @@
 (``@graph`` included), microdata, the Open Graph / Twitter / ``article:*`` / ``citation_*`` and
 Dublin Core ``<meta>`` tags, a byline next to the headline, and the publication date found by
 `htmldate <https://htmldate.readthedocs.io>`_ (``<time>`` elements, the date in the URL, the
-patterns of common CMSs). The language is the page's declared one checked against the text by
-`py3langid <https://pypi.org/project/py3langid/>`_, whose model ships inside its package.
+patterns of common CMSs; on an article, the dates written next to its headline). The
+language is the page's declared one checked against the text by `py3langid
+<https://pypi.org/project/py3langid/>`_, whose model ships inside its package.
 
 Every step is linear in the page: the scripts and tags are found by one walk over the
 attributes, each JSON-LD script is parsed once and walked iteratively, and at most a bounded
@@ -20,6 +21,7 @@ left out.
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import warnings
@@ -125,20 +127,31 @@ _WORD = re.compile(r"[^\W_]+")
 """A word of a title, for comparing titles (letters and digits of any script)."""
 _HEADING_IN_TITLE = 0.75
 """Share of an ``<h1>``'s words found in ``<title>`` for the two to name the same page."""
+_SECTION_LEVELS = 3
+"""Levels above the headline's ``<h1>`` searched for an article's written date: the
+headline's block, the header that holds it with the byline, and the article around them.
+Fewer miss the bylines set beside the headline's block; more reach the sidebars and the
+footer and their dates."""
 _STRUCTURED_IN_TITLE = 0.5
 """Share of a structured title's words found in the page's agreeing ``<title>`` or ``<h1>``
 below which it names something else."""
 
 
 def page_metadata(
-    tree: etree._Element, *, url: str | None = None, text: str | None = None
+    tree: etree._Element,
+    *,
+    url: str | None = None,
+    text: str | None = None,
+    page_type: str | None = None,
 ) -> Metadata:
     """The :class:`Metadata` of the document that holds ``tree``; ``url`` is the page's address
-    (for its date and for absolute links), ``text`` its main content (for its language).
+    (for its date and for absolute links), ``text`` its main content (for its language),
+    ``page_type`` its type (:data:`~scrapy_cetd.page.page_types.PAGE_TYPES`): on an article
+    whose markup gives no date, the dates written next to its headline are read too.
 
     The tree is read, never modified."""
     reader = _Reader(tree.getroottree().getroot(), url)
-    return reader.metadata(text)
+    return reader.metadata(text, page_type)
 
 
 def load_libraries() -> None:
@@ -209,7 +222,7 @@ class _Reader:
                 return value
         return None
 
-    def metadata(self, text: str | None) -> Metadata:
+    def metadata(self, text: str | None, page_type: str | None = None) -> Metadata:
         article = _main_item(self.json_items)
         site_name = (
             _string(_first(self.json_items, _SITE_TYPES, "name"))
@@ -224,8 +237,7 @@ class _Reader:
             or _iso(self._microdata_value("datePublished"))
             or _first_iso(self._all_meta(_META_PUBLISHED[2:]))
         )
-        found = self._htmldate(original=True)
-        published = _earliest(declared, found)
+        published = _earliest(declared, self.published(page_type))
         modified = (
             _iso(_string(article.get("dateModified")))
             or _iso(self._microdata_value("dateModified"))
@@ -333,14 +345,29 @@ class _Reader:
             return language
         return declared
 
-    def _htmldate(self, *, original: bool) -> str | None:
+    def published(self, page_type: str | None) -> str | None:
+        """The publication date htmldate finds: in its fast mode on the whole page, then, on
+        an article where that finds none, in its extensive mode (the dates written in the
+        text, ``November 2, 2022``) on the headline's section only (:func:`_headline_section`).
+
+        An article is dated content, and its date is often written in a byline next to its
+        headline with no markup that the fast mode reads. The extensive mode on the whole
+        page would take the footer's copyright year or a sidebar's date on most pages that
+        have no date; other types (listings, products, services, documentation) carry the
+        dates of other things (offers, comments, releases) and get the fast mode alone."""
+        found = self._htmldate(self.root, extensive=False)
+        if found is None and page_type == "article":
+            section = _headline_section(self.root)
+            if section is not None:
+                found = self._htmldate(section, extensive=True)
+        return found
+
+    def _htmldate(self, root: etree._Element, *, extensive: bool) -> str | None:
         from htmldate import find_date  # imported when asked for: it loads dateparser's data
 
         _ignore_unknown_zones()
         try:
-            found = find_date(
-                self.root, extensive_search=False, original_date=original, url=self.url
-            )
+            found = find_date(root, extensive_search=extensive, original_date=True, url=self.url)
         except Exception:  # a third-party heuristic that fails must not lose the rest
             return None
         return found if isinstance(found, str) else None
@@ -424,9 +451,19 @@ def _nested(item: dict[str, Any], *keys: str) -> object:
 
 
 def _string(value: object) -> str | None:
+    """A JSON-LD value as text: the first of a list, its character references decoded
+    (:func:`_json_text`)."""
     if isinstance(value, list) and value:
         value = value[0]
-    return _clean(value) if isinstance(value, str) else None
+    return _clean(_json_text(value)) if isinstance(value, str) else None
+
+
+def _json_text(value: str) -> str:
+    """A JSON-LD string with its HTML character references decoded: JSON holds text, but
+    many CMSs write the HTML-escaped title into it (``Planning Tools &#8211; Caterer``,
+    ``Eating Plate &bull; The Nutrition Source``), which would then neither read as written
+    nor match the page's ``<h1>`` or ``<title>``."""
+    return html.unescape(value) if "&" in value else value
 
 
 def _clean(value: str | None) -> str | None:
@@ -454,7 +491,7 @@ def _person_names(value: object) -> Iterator[str]:
         if isinstance(name, list):
             name = name[0] if name else None
         if isinstance(name, str):
-            yield name
+            yield _json_text(name)
 
 
 def _author_name(element: etree._Element) -> etree._Element:
@@ -558,7 +595,7 @@ def _unique(values: Iterable[str]) -> tuple[str, ...]:
 
 def _keywords(value: object) -> list[str]:
     values = value if isinstance(value, list) else [value]
-    strings = [item for item in values[:_MAX_VALUES] if isinstance(item, str)]
+    strings = [_json_text(item) for item in values[:_MAX_VALUES] if isinstance(item, str)]
     return _split_keywords(strings)
 
 
@@ -615,6 +652,22 @@ def _headline_heading(root: etree._Element, document_title: str | None) -> str |
         if _share(text, document_title) >= _HEADING_IN_TITLE:
             return text
     return first
+
+
+def _headline_section(root: etree._Element) -> etree._Element | None:
+    """The part of the page around its headline: the first ``<h1>``'s ancestor
+    :data:`_SECTION_LEVELS` levels up (or the highest below the root), where an article's
+    byline and date are; ``None`` when the page has no ``<h1>``."""
+    heading = next(root.iter("h1"), None)
+    if heading is None:
+        return None
+    section = heading
+    for _ in range(_SECTION_LEVELS):
+        parent = section.getparent()
+        if parent is None or parent is root:
+            break
+        section = parent
+    return section
 
 
 def _share(part: str, whole: str) -> float:

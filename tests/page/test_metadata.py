@@ -147,6 +147,26 @@ def test_time_element_and_url_date_through_htmldate() -> None:
     assert found.published == "2020-07-14"
 
 
+def test_an_article_date_written_next_to_its_headline_is_found() -> None:
+    body = (
+        "<div class='page'><header><div class='post-header'><h1>Council approves the budget</h1>"
+        "<div><p>November 2, 2022</p></div></div></header>"
+        "<div class='entry'><p>The council approved the budget.</p></div></div>"
+        "<footer><div><div><p>Copyright 2025, all rights reserved.</p></div></div></footer>"
+    )
+    tree = page(body=body)
+    assert page_metadata(tree, page_type="article").published == "2022-11-02"
+    # on other types, and when the type is not known, only the fast mode is used
+    assert page_metadata(tree, page_type="listing").published is None
+    assert page_metadata(tree).published is None
+    # an article whose only date is the footer's copyright year gets none
+    footer = body[body.index("<footer>") :]
+    undated = page(
+        body="<main><div><div><h1>About us</h1><p>We write.</p></div></div></main>" + footer
+    )
+    assert page_metadata(undated, page_type="article").published is None
+
+
 def test_the_earlier_of_declared_and_found_dates_is_the_publication() -> None:
     head = "<meta property='article:published_time' content='2019-05-02T10:00:00Z'>"
     found = page_metadata(page(head), url="https://news.example/2019/04/30/story")
@@ -211,6 +231,26 @@ def test_a_structured_title_that_neither_title_nor_heading_holds_is_not_the_head
         "<h1>List of films featuring time loops</h1>",
     )
     assert page_metadata(kept).title == "Time loops in film, a list"
+
+
+def test_character_references_in_json_ld_are_decoded() -> None:
+    # many CMSs write the HTML-escaped title and names into their JSON-LD
+    tree = page(
+        json_ld(
+            {
+                "@type": "BlogPosting",
+                "headline": "Planning Tools &#8211; Caterer Sheet &bull; Happily",
+                "author": {"@type": "Person", "name": "Ana &amp; Jos&eacute;"},
+                "keywords": ["Q&amp;A"],
+            }
+        )
+        + "<title>Planning Tools \u2013 Caterer Sheet • Happily</title>",
+        "<h1>Planning Tools \u2013 Caterer Sheet</h1>",
+    )
+    found = page_metadata(tree)
+    assert found.title == "Planning Tools \u2013 Caterer Sheet"
+    assert found.authors == ("Ana", "José")
+    assert found.tags == ("Q&A",)
 
 
 def test_a_first_heading_the_title_does_not_name_gives_way_to_one_it_does() -> None:
@@ -322,13 +362,16 @@ def test_time_grows_linearly_with_the_page() -> None:
             "microdata": "<p itemprop='author'><b itemprop='name'> </b></p>" * (size // 50),
             "bylines": "<h1>t</h1>" + "<p class='byline'>By A B</p>" * (size // 30),
             "text": "<h1>t</h1>" + "<p>Words of a long page, 12 May 2020.</p>" * (size // 40),
+            "undated": "<div><div><div><h1>t</h1>" + "<p>Words, no date.</p>" * (size // 20),
         }
 
     for name in shapes(0):
 
         def make(size: int, name: str = name) -> Callable[[], object]:
             tree = page(body=shapes(size)[name])
-            return lambda: page_metadata(tree, url="https://example.com/a", text=ENGLISH)
+            return lambda: page_metadata(
+                tree, url="https://example.com/a", text=ENGLISH, page_type="article"
+            )
 
         assert growth(make, 10_000, 100_000) < TENFOLD, name
 
