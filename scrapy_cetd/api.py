@@ -29,6 +29,7 @@ from scrapy_cetd.page.parse import (
     Source,
     decoding_notes,
     html_response,
+    markup_reason,
     page_tree,
     response_tree,
     utf8_page,
@@ -206,7 +207,7 @@ def extract_with(
         tree = source
     elif isinstance(source, str):
         body, text = utf8_page(source)
-        refused = limits.size_reason(len(body)) or limits.markup_reason(text)
+        refused = limits.size_reason(len(body)) or markup_reason(text, limits.max_attributes)
         if refused is not None:
             return refused.result(name)
         tree = page_tree(body, text, url)
@@ -216,7 +217,7 @@ def extract_with(
         too_large = limits.size_reason(len(response.body))
         if too_large is not None:
             return too_large.result(name)
-        refused = limits.markup_reason(response.text)
+        refused = markup_reason(response.text, limits.max_attributes)
         if refused is not None:
             return refused.result(name)
         tree = response_tree(response)

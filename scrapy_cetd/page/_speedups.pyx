@@ -48,7 +48,7 @@ from cpython.unicode cimport (
     PyUnicode_READ,
 )
 from libc.math cimport log
-from libc.string cimport memcmp, memcpy, strcmp, strpbrk
+from libc.string cimport memchr, memcmp, memcpy, strcmp, strpbrk
 from lxml.includes.etreepublic cimport (
     LXML_VERSION_STRING,
     _Document,
@@ -83,6 +83,7 @@ import operator
 import lxml.html
 from lxml import etree
 
+from scrapy_cetd.guard import _scan as guard_scan
 from scrapy_cetd.limits import check_deadline
 
 
@@ -2907,3 +2908,128 @@ def weighted_sums(start, rows, values):
         return None
     finally:
         PyMem_Free(sums)
+
+
+# --- the markup guard (scrapy_cetd.guard), before the parse (page.parse) -------------------------
+
+cdef inline Py_ssize_t attribute_end(
+    int kind, void* data, Py_ssize_t length, Py_ssize_t i, Py_ssize_t* reach
+) noexcept:
+    """Where one match of :data:`scrapy_cetd.guard._ATTRIBUTE` from ``i`` ends, or -1 when it
+    does not match there: separators, a name, then an optional ``=`` and value (quoted, to the
+    closing quote or the end of the text, or unquoted). Each part is a repetition over a class
+    that excludes what follows it, so the regular expression never backtracks into one, and
+    this reads it forwards, once. ``reach`` is set to the furthest position read."""
+    cdef Py_UCS4 c
+    cdef Py_UCS4 quote
+    cdef Py_ssize_t j
+    while i < length:  # [\s/]*
+        c = PyUnicode_READ(kind, data, i)
+        if c != 0x2F and not is_space(c):
+            break
+        i += 1
+    reach[0] = i
+    if i >= length or PyUnicode_READ(kind, data, i) == 0x3E:  # [^\s/>]
+        return -1
+    i += 1
+    while i < length:  # [^\s/>=]*
+        c = PyUnicode_READ(kind, data, i)
+        if c == 0x2F or c == 0x3E or c == 0x3D or is_space(c):
+            break
+        i += 1
+    j = i
+    while j < length and is_space(PyUnicode_READ(kind, data, j)):  # (?:\s*=
+        j += 1
+    reach[0] = j
+    if j >= length or PyUnicode_READ(kind, data, j) != 0x3D:
+        return i  # no value: the match ends with the name
+    j += 1
+    while j < length and is_space(PyUnicode_READ(kind, data, j)):  # \s*
+        j += 1
+    if j < length:
+        quote = PyUnicode_READ(kind, data, j)
+        if quote == 0x22 or quote == 0x27:  # "[^"]*(?:"|\Z) or '[^']*(?:'|\Z)
+            j += 1
+            while j < length and PyUnicode_READ(kind, data, j) != quote:
+                j += 1
+            reach[0] = j
+            return j + 1 if j < length else j
+    while j < length:  # [^\s>]*
+        c = PyUnicode_READ(kind, data, j)
+        if c == 0x3E or is_space(c):
+            break
+        j += 1
+    reach[0] = j
+    return j
+
+
+cdef inline Py_ssize_t next_lt(int kind, void* data, Py_ssize_t length, Py_ssize_t i) noexcept:
+    """The first ``<`` of the text at ``i`` or after it, or -1 (``memchr`` on a 1-byte text)."""
+    cdef const char* found
+    if kind == PyUnicode_1BYTE_KIND:
+        if i >= length:
+            return -1
+        found = <const char*>memchr(<const char*>data + i, 0x3C, length - i)
+        return -1 if found is NULL else found - <const char*>data
+    while i < length:
+        if PyUnicode_READ(kind, data, i) == 0x3C:
+            return i
+        i += 1
+    return -1
+
+
+cdef bint may_hold_a_long_tag(str text, Py_ssize_t max_attributes):
+    """``False`` when no ``<`` followed by an ASCII letter, wherever it stands, begins a tag of
+    more than ``max_attributes`` attributes as the guard reads one (the name, then
+    :func:`attribute_end` repeated): the guard's scan, which reads only the tags that stand in
+    data, then finds none either. ``True`` when one does, or when reading the tags from every
+    ``<`` would cost more than a few times the text's length (tags that begin inside others'
+    values, read again from there): the scan, linear, then decides."""
+    cdef Py_ssize_t length = PyUnicode_GET_LENGTH(text)
+    cdef int kind = PyUnicode_KIND(text)
+    cdef void* data = PyUnicode_DATA(text)
+    cdef Py_ssize_t budget = 4 * length + 4096
+    cdef Py_ssize_t i = 0
+    cdef Py_ssize_t j
+    cdef Py_ssize_t end
+    cdef Py_ssize_t count
+    cdef Py_ssize_t reach = 0
+    cdef Py_UCS4 c
+    while True:
+        i = next_lt(kind, data, length, i)
+        if i < 0 or i + 1 >= length:
+            return False
+        c = PyUnicode_READ(kind, data, i + 1)
+        if not (0x41 <= c <= 0x5A or 0x61 <= c <= 0x7A):
+            i += 1
+            continue
+        j = i + 2
+        while j < length:  # the rest of the name, [^\s/>]*
+            c = PyUnicode_READ(kind, data, j)
+            if c == 0x2F or c == 0x3E or is_space(c):
+                break
+            j += 1
+        count = 0
+        end = attribute_end(kind, data, length, j, &reach)
+        while end >= 0:
+            count += 1
+            if count > max_attributes:
+                return True
+            end = attribute_end(kind, data, length, end, &reach)
+        budget -= reach - i + 1
+        if budget < 0:
+            return True
+        i += 1
+
+
+def markup_scan(text, max_attributes):
+    """:func:`scrapy_cetd.page.parse.markup_scan`: the guard's reason to refuse ``text``, or
+    ``""``. One C loop over the text (:func:`may_hold_a_long_tag`) clears most pages; the
+    guard's own scan (:func:`scrapy_cetd.guard._scan`, which
+    :func:`~scrapy_cetd.guard.markup_problem` gives the same answer as) reads the others.
+    ``None`` for a text that is no ``str`` or a limit that is no positive ``int``."""
+    if type(text) is not str or type(max_attributes) is not int or max_attributes < 1:
+        return None
+    if not may_hold_a_long_tag(<str>text, max_attributes):
+        return ""
+    return guard_scan(text, max_attributes) or ""

@@ -699,6 +699,7 @@ PAGES_ = st.lists(
 class Case:
     """A generated page, its view and counts, and random choices over its elements."""
 
+    html: str
     root: etree._Element
     body: etree._Element
     view: DomView
@@ -722,6 +723,7 @@ class Case:
         modes = [rng.choice((Keep.DROP, Keep.SHELL, Keep.TEXT, Keep.TEXT)) for _ in range(size)]
         switches = (rng.random() < 0.5, rng.random() < 0.5, rng.random() < 0.5)
         return cls(
+            html=html,
             root=root,
             body=page_body,
             view=view,
@@ -805,6 +807,7 @@ ARGUMENTS: dict[str, Callable[[Case], tuple[Any, ...]]] = {
         c.counts.run_chars,
     ),
     "class_words": lambda c: (c.body,),
+    "markup_scan": lambda c: (c.html, 1 + round(3 * c.ratio)),
     "weighted_sums": lambda c: (
         [0.5, -1.25, 3.0],
         [(value, -value / 3, value * 1e-9) for value in c.values],
