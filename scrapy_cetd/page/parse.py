@@ -308,16 +308,23 @@ def page_tree(body: bytes, text: str, url: str | None = None) -> etree._Element:
     ``text`` that :func:`utf8_page` gives for ``source``, parsed as Scrapy's selector parses
     that response (parsel's parser, the base URL Scrapy finds in the first 4,096 characters),
     from ``body`` itself rather than from a third copy of the page, which parsel would encode
-    from the text: the page's UTF-8 is already there when the text has no leading or trailing
-    white space and no NUL, which parsel removes. Raises :class:`NotADocumentError`."""
+    from the text: the page's UTF-8 is already there, less the white space at its ends that
+    parsel strips (when that is ASCII), unless it holds a NUL, which parsel removes. Raises
+    :class:`NotADocumentError`."""
     problem = document_problem(body, text)
     if problem is not None:
         raise NotADocumentError(f"not an HTML document: {problem}")
     encoded = body[len(codecs.BOM_UTF8) :] if body.startswith(codecs.BOM_UTF8) else body
     content = text.strip()
     if b"\x00" in encoded:
-        content = content.replace("\x00", "")
-    data = encoded if content is text else content.encode("utf-8")
+        data = content.replace("\x00", "").encode("utf-8")
+    elif content is text:
+        data = encoded
+    else:  # white space at the ends: cut from the bytes when it is ASCII
+        head = len(text) - len(text.lstrip())
+        tail = len(text) - head - len(content)
+        ends = text[:head] + text[len(text) - tail :]
+        data = encoded[head : len(encoded) - tail] if ends.isascii() else content.encode("utf-8")
     try:
         base_url = get_base_url(text[:4096], url or _BLANK_URL, "utf-8")
         return _parsed(data, base_url)
