@@ -178,6 +178,13 @@ def class_words(root: etree._Element) -> set[str] | None: ...
 def weighted_sums(
     start: list[float], rows: list[tuple[float, ...]], values: list[float]
 ) -> list[float] | None: ...
+def tree_scores(
+    read: list[float],
+    nodes: tuple[tuple[int, ...], tuple[float, ...], tuple[int, ...], tuple[int, ...]],
+    values: tuple[float, ...],
+    roots: tuple[tuple[int, int], ...],
+    baseline: tuple[float, ...],
+) -> list[float] | None: ...
 
 # scrapy_cetd.page.parse
 def markup_scan(text: str, max_attributes: int) -> str | None: ...

@@ -2910,6 +2910,75 @@ def weighted_sums(start, rows, values):
         PyMem_Free(sums)
 
 
+
+def tree_scores(read, nodes, values, roots, baseline):
+    """:func:`scrapy_cetd.page.page_types.tree_scores`: each class's baseline plus the leaf
+    value of each of its trees, added in the order of ``roots`` as Python adds floats; ``None``
+    for features that are not all floats, or trees that are not laid out as
+    :class:`~scrapy_cetd.page.page_types.BoostedTrees` lays them (a child out of range, a walk
+    longer than the nodes)."""
+    if (
+        type(read) is not list
+        or type(nodes) is not tuple
+        or len(<tuple>nodes) != 4
+        or type(values) is not tuple
+        or type(roots) is not tuple
+        or type(baseline) is not tuple
+    ):
+        return None
+    feature, threshold, left, right = nodes
+    cdef Py_ssize_t size = len(values)
+    cdef Py_ssize_t inputs = len(read)
+    cdef Py_ssize_t classes = len(baseline)
+    if (
+        type(feature) is not tuple or type(threshold) is not tuple or type(left) is not tuple
+        or type(right) is not tuple or len(<tuple>feature) != size
+        or len(<tuple>threshold) != size or len(<tuple>left) != size
+        or len(<tuple>right) != size
+    ):
+        return None
+    cdef double* scores = <double*>PyMem_Malloc(max(classes, 1) * sizeof(double))
+    cdef Py_ssize_t k, node, at, steps
+    cdef double value
+    if scores is NULL:
+        raise MemoryError()
+    try:
+        for k in range(classes):
+            item = (<tuple>baseline)[k]
+            if type(item) is not float:
+                return None
+            scores[k] = <double>item
+        for pair in <tuple>roots:
+            if type(pair) is not tuple or len(<tuple>pair) != 2:
+                return None
+            k = as_index((<tuple>pair)[0], 0, classes)
+            node = as_index((<tuple>pair)[1], 0, size)
+            steps = 0
+            at = as_index((<tuple>feature)[node], -1, inputs)
+            while at >= 0:
+                steps += 1
+                if steps > size:
+                    return None
+                item = (<list>read)[at]
+                bound = (<tuple>threshold)[node]
+                if type(item) is not float or type(bound) is not float:
+                    return None
+                if <double>item <= <double>bound:
+                    node = as_index((<tuple>left)[node], 0, size)
+                else:
+                    node = as_index((<tuple>right)[node], 0, size)
+                at = as_index((<tuple>feature)[node], -1, inputs)
+            item = (<tuple>values)[node]
+            if type(item) is not float:
+                return None
+            value = <double>item
+            scores[k] = scores[k] + value
+        return [scores[k] for k in range(classes)]
+    except NotHandledError:
+        return None
+    finally:
+        PyMem_Free(scores)
+
 # --- the markup guard (scrapy_cetd.guard), before the parse (page.parse) -------------------------
 
 cdef inline Py_ssize_t attribute_end(

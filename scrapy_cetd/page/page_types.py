@@ -15,7 +15,7 @@ train``), turn them into a probability per type: a dot product per type and a fe
 comparisons per tree. The body's counts, the class names' words and the dot products' numeric
 part come from compiled passes of :mod:`scrapy_cetd.page.accel` when it is built
 (:func:`body_counts`, :func:`class_words`, :func:`weighted_sums`, each with its pure-Python
-reference).
+reference), and so do the trees' walks (:func:`tree_scores`).
 """
 
 from __future__ import annotations
@@ -762,17 +762,31 @@ class BoostedTrees:
         """The probability of each class, in the order of :attr:`trees`."""
         get = features.get
         read = [get(name, 0.0) for name in self._inputs]
-        feature, threshold, left, right = self._nodes
-        values = self._values
-        scores = list(self.baseline)
-        for k, root in self._roots:
-            node = root
+        return _softmax(tree_scores(read, self._nodes, self._values, self._roots, self.baseline))
+
+
+@accel.twin(accel.compiled.tree_scores)
+def tree_scores(
+    read: list[float],
+    nodes: tuple[tuple[int, ...], tuple[float, ...], tuple[int, ...], tuple[int, ...]],
+    values: tuple[float, ...],
+    roots: tuple[tuple[int, int], ...],
+    baseline: tuple[float, ...],
+) -> list[float]:
+    """Each class's score: its ``baseline`` plus the leaf value each of its trees reaches for
+    the features ``read`` (the trees laid end to end as :class:`BoostedTrees` lays them, each
+    leaf added in the order of ``roots``), in pure Python: the reference the compiled pass
+    reproduces."""
+    feature, threshold, left, right = nodes
+    scores = list(baseline)
+    for k, root in roots:
+        node = root
+        at = feature[node]
+        while at >= 0:
+            node = left[node] if read[at] <= threshold[node] else right[node]
             at = feature[node]
-            while at >= 0:
-                node = left[node] if read[at] <= threshold[node] else right[node]
-                at = feature[node]
-            scores[k] += values[node]
-        return _softmax(scores)
+        scores[k] += values[node]
+    return scores
 
 
 def _softmax(scores: Sequence[float]) -> list[float]:

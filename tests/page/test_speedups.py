@@ -739,6 +739,20 @@ class Case:
         )
 
 
+TREES = page_types.BoostedTrees(
+    (0.5, -0.25),
+    (
+        (page_types.Tree.from_json([["a", 0.5, 1, 2], ["b", 1.25, 3, 4], [1.5], [-2.0], [0.125]]),),
+        (
+            page_types.Tree.from_json([["b", 0.0, 1, 2], [0.75], [-0.5]]),
+            page_types.Tree.from_json([[3.0]]),
+        ),
+    ),
+)
+"""Small boosted trees of two classes for ``tree_scores`` (the shipped model's are checked on
+every dataset page)."""
+
+
 ARGUMENTS: dict[str, Callable[[Case], tuple[Any, ...]]] = {
     "build_view": lambda c: (c.body, c.switches[0]),
     "attribute_owners": lambda c: (
@@ -808,6 +822,13 @@ ARGUMENTS: dict[str, Callable[[Case], tuple[Any, ...]]] = {
     ),
     "class_words": lambda c: (c.body,),
     "markup_scan": lambda c: (c.html, 1 + round(3 * c.ratio)),
+    "tree_scores": lambda c: (
+        [c.values[i % len(c.values)] - 1.0 for i in range(len(TREES._inputs))],
+        TREES._nodes,
+        TREES._values,
+        TREES._roots,
+        TREES.baseline,
+    ),
     "weighted_sums": lambda c: (
         [0.5, -1.25, 3.0],
         [(value, -value / 3, value * 1e-9) for value in c.values],
