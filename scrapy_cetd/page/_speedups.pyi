@@ -178,6 +178,13 @@ def class_words(root: etree._Element) -> set[str] | None: ...
 def weighted_sums(
     start: list[float], rows: list[tuple[float, ...]], values: list[float]
 ) -> list[float] | None: ...
+def link_counts(
+    elements: Sequence[etree._Element],
+    tags: list[str],
+    chars: list[int],
+    link_chars: list[int],
+    in_link: list[bool],
+) -> tuple[int, ...] | None: ...
 def tree_scores(
     read: list[float],
     nodes: tuple[tuple[int, ...], tuple[float, ...], tuple[int, ...], tuple[int, ...]],

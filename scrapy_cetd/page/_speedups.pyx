@@ -2911,6 +2911,90 @@ def weighted_sums(start, rows, values):
 
 
 
+cdef enum:
+    LONG_LINK_CHARS = 30  # page_types.LONG_LINK_CHARS
+
+# page_types._SUBHEADINGS, by level (h4 to h6 counted together), and page_types.MEDIA
+cdef dict LINK_KINDS = {"h2": 2, "h3": 3, "h4": 4, "h5": 4, "h6": 4, "img": 1, "picture": 1,
+                        "svg": 1, "video": 1}
+
+
+def link_counts(elements, tags, chars, link_chars, in_link):
+    """:func:`scrapy_cetd.page.page_types.link_counts`: the fields of its ``LinkCounts`` from a
+    view's elements (each link's ``href`` read off its libxml2 node, no proxy made) and their
+    tags, characters, link characters and link flags; ``None`` for lists it does not handle."""
+    if (
+        not is_elements(elements) or type(tags) is not list or type(chars) is not list
+        or type(link_chars) is not list or type(in_link) is not list
+    ):
+        return None
+    cdef Py_ssize_t size = len(tags)
+    if len(elements) != size or len(chars) != size or len(link_chars) != size or len(in_link) != size:
+        return None
+    try:
+        return _link_counts(elements, <list>tags, <list>chars, <list>link_chars, <list>in_link, size)
+    except NotHandledError:
+        return None
+
+
+cdef tuple _link_counts(
+    object elements, list tags, list chars, list link_chars, list in_link, Py_ssize_t size
+):
+    cdef long long links = 0, link_total = 0, long_total = 0, headings = 0, linked_headings = 0
+    cdef long long media = 0, linked_media = 0, h2 = 0, h3 = 0, h4_to_h6 = 0
+    cdef long long c
+    cdef long long target_links = 0, shared = 0, shared_links = 0
+    cdef int kind
+    cdef dict targets = {}
+    cdef xmlNode* node
+    cdef xmlAttr* attribute
+    for i in range(size):
+        tag = tags[i]
+        if type(tag) is not str:
+            raise NotHandledError("not a tag")
+        if tag == "a":
+            c = count_at(chars, i)
+            links += 1
+            link_total += c
+            if c >= LONG_LINK_CHARS:
+                long_total += c
+            node = node_at(elements, i)
+            attribute = find_attribute(node, "href")
+            if attribute is not NULL:
+                href = attributeValue(node, attribute)
+                if href:
+                    key = href.strip()
+                    targets[key] = targets.get(key, 0) + 1
+            continue
+        found = LINK_KINDS.get(tag)
+        if found is None:
+            continue
+        kind = found
+        if kind == 1:
+            media += 1
+            flag = in_link[i]
+            if type(flag) is not bool:
+                raise NotHandledError("not a flag")
+            linked_media += flag is True
+            continue
+        headings += 1
+        if kind == 2:
+            h2 += 1
+        elif kind == 3:
+            h3 += 1
+        else:
+            h4_to_h6 += 1
+        c = count_at(chars, i)
+        if c and 2 * count_at(link_chars, i) >= c:
+            linked_headings += 1
+    for count in targets.values():
+        target_links += <long long>count
+        if <long long>count >= 2:
+            shared += 1
+            shared_links += <long long>count
+    return (links, link_total, long_total, headings, linked_headings, media, linked_media,
+            target_links, shared, shared_links, h2, h3, h4_to_h6)
+
 def tree_scores(read, nodes, values, roots, baseline):
     """:func:`scrapy_cetd.page.page_types.tree_scores`: each class's baseline plus the leaf
     value of each of its trees, added in the order of ``roots`` as Python adds floats; ``None``

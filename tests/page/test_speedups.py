@@ -821,6 +821,13 @@ ARGUMENTS: dict[str, Callable[[Case], tuple[Any, ...]]] = {
         c.counts.run_chars,
     ),
     "class_words": lambda c: (c.body,),
+    "link_counts": lambda c: (
+        c.view.elements,
+        c.view.tags,
+        c.counts.chars,
+        c.counts.link_chars,
+        c.view.in_link,
+    ),
     "markup_scan": lambda c: (c.html, 1 + round(3 * c.ratio)),
     "tree_scores": lambda c: (
         [c.values[i % len(c.values)] - 1.0 for i in range(len(TREES._inputs))],
