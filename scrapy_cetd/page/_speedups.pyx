@@ -3063,6 +3063,38 @@ def tree_scores(read, nodes, values, roots, baseline):
     finally:
         PyMem_Free(scores)
 
+
+def outermost_named(root, tag):
+    """:func:`scrapy_cetd.extractors.cetd_plus._outermost`: the elements named ``tag`` (no
+    namespace) below ``root`` that lie inside no other one, in document order, found in one
+    walk over the libxml2 nodes that skips the subtree of each one found (a proxy is made for
+    those alone); ``None`` for a root it does not handle or an element of that local name in a
+    namespace."""
+    if not isinstance(root, _Element) or type(tag) is not str:
+        return None
+    cdef _Element element = <_Element>root
+    cdef xmlNode* c_root = element._c_node
+    if c_root is NULL or c_root.type != XML_ELEMENT_NODE:
+        return None
+    encoded = (<str>tag).encode("utf-8")
+    cdef const char* name = <const char*>encoded
+    cdef list found = []
+    cdef xmlNode* node = c_root.children
+    cdef Py_ssize_t step = 0
+    while node is not NULL:
+        step += 1
+        tick(step, "finding elements by name")
+        if node.type == XML_ELEMENT_NODE and strcmp(<const char*>node.name, name) == 0:
+            if node.ns is not NULL:
+                return None
+            found.append(elementFactory(element._doc, node))
+            while node is not c_root and node.next is NULL:  # past its subtree
+                node = node.parent
+            node = NULL if node is c_root else node.next
+        else:
+            node = next_in_subtree(node, c_root)
+    return found
+
 # --- the markup guard (scrapy_cetd.guard), before the parse (page.parse) -------------------------
 
 cdef inline Py_ssize_t attribute_end(

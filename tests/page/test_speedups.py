@@ -828,6 +828,7 @@ ARGUMENTS: dict[str, Callable[[Case], tuple[Any, ...]]] = {
         c.counts.link_chars,
         c.view.in_link,
     ),
+    "outermost_named": lambda c: (c.root, "div" if c.switches[1] else "p"),
     "markup_scan": lambda c: (c.html, 1 + round(3 * c.ratio)),
     "tree_scores": lambda c: (
         [c.values[i % len(c.values)] - 1.0 for i in range(len(TREES._inputs))],
