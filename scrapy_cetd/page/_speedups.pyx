@@ -62,8 +62,10 @@ from lxml.includes.etreepublic cimport (
 from lxml.includes.tree cimport (
     XML_CDATA_SECTION_NODE,
     XML_COMMENT_NODE,
+    XML_DOCUMENT_NODE,
     XML_ELEMENT_NODE,
     XML_ENTITY_REF_NODE,
+    XML_HTML_DOCUMENT_NODE,
     XML_PI_NODE,
     XML_TEXT_NODE,
     XML_XINCLUDE_END,
@@ -3094,6 +3096,112 @@ def outermost_named(root, tag):
         else:
             node = next_in_subtree(node, c_root)
     return found
+
+
+cdef str node_string(xmlNode* element):
+    """The XPath string-value of ``element``: its descendant text nodes' content, in document
+    order (:data:`scrapy_cetd.page.markup._STRING`); :class:`NotHandledError` for an entity
+    reference, whose text XPath would read from elsewhere."""
+    cdef list parts = []
+    cdef xmlNode* node = element.children
+    while node is not NULL:
+        if node.type == XML_TEXT_NODE or node.type == XML_CDATA_SECTION_NODE:
+            if node.content is not NULL:
+                parts.append(PyUnicode_DecodeUTF8(<char*>node.content, _strlen(<char*>node.content), NULL))
+        elif node.type == XML_ENTITY_REF_NODE:
+            raise NotHandledError("an entity reference")
+        node = next_in_subtree(node, element)
+    return "".join(parts)
+
+
+cdef inline bint named(xmlNode* node, const char* name) except -1:
+    """``node`` is an element named ``name`` without a namespace; :class:`NotHandledError` for
+    one of that local name in a namespace, which XPath's name test would not select."""
+    if node.type != XML_ELEMENT_NODE or strcmp(<const char*>node.name, name) != 0:
+        return False
+    if node.ns is not NULL:
+        raise NotHandledError("an element in a namespace")
+    return True
+
+
+cdef str attribute_or_none(xmlNode* node, const char* name):
+    """The value of the attribute ``name`` (no namespace) of ``node``, or ``None``."""
+    cdef xmlAttr* attribute = find_attribute(node, name)
+    return None if attribute is NULL else attributeValue(node, attribute)
+
+
+def title_text(tree):
+    """:func:`scrapy_cetd.page.markup.title_text`: the page's headline, read in one walk below
+    ``tree`` for its ``<h1>`` (skipping the subtree of each one without text) and, without
+    one, one walk over the document for its ``og:title``, ``twitter:title`` and ``<title>``;
+    ``""`` when it has none; ``None`` for a tree it does not handle."""
+    if not isinstance(tree, _Element):
+        return None
+    cdef xmlNode* c_root = (<_Element>tree)._c_node
+    if c_root is NULL or c_root.type != XML_ELEMENT_NODE:
+        return None
+    try:
+        return _title_text(c_root)
+    except (NotHandledError, UnicodeDecodeError):
+        return None
+
+
+cdef str _title_text(xmlNode* c_root):
+    cdef xmlNode* node = c_root
+    cdef Py_ssize_t step = 0
+    cdef str text
+    cdef str og = None
+    cdef str twitter = None
+    cdef str title = None
+    while node is not NULL:  # descendant-or-self::h1
+        step += 1
+        tick(step, "reading the title")
+        if named(node, "h1"):
+            text = " ".join(node_string(node).split())
+            if text:
+                return text
+            while node is not c_root and node.next is NULL:  # past its subtree
+                node = node.parent
+            node = NULL if node is c_root else node.next
+        else:
+            node = next_in_subtree(node, c_root)
+    node = c_root.doc.children
+    while node is not NULL:  # //meta[@property='og:title']/@content, then twitter's, //title/text()
+        step += 1
+        tick(step, "reading the title")
+        if og is None and named(node, "meta") and attribute_or_none(node, "property") == "og:title":
+            value = attribute_or_none(node, "content")
+            if value is not None:
+                og = " ".join(value.split()) or None
+        if twitter is None and named(node, "meta") and attribute_or_none(node, "name") == "twitter:title":
+            value = attribute_or_none(node, "content")
+            if value is not None:
+                twitter = " ".join(value.split()) or None
+        if title is None and named(node, "title"):
+            child = node.children
+            while child is not NULL and title is None:
+                if child.type == XML_ELEMENT_NODE:  # XPath orders its text among the title's
+                    raise NotHandledError("an element inside a title")
+                if child.type == XML_TEXT_NODE or child.type == XML_CDATA_SECTION_NODE:
+                    if child.content is not NULL:
+                        title = " ".join(PyUnicode_DecodeUTF8(
+                            <char*>child.content, _strlen(<char*>child.content), NULL
+                        ).split()) or None
+                child = child.next
+        node = next_in_document(node)
+    return og or twitter or title or ""
+
+
+cdef inline xmlNode* next_in_document(xmlNode* node) noexcept:
+    """The node after ``node`` in document order (NULL after the last): the first child of an
+    element, else the next sibling of the node or of its closest ancestor that has one."""
+    if node.type == XML_ELEMENT_NODE and node.children is not NULL:
+        return node.children
+    while node.next is NULL:
+        node = node.parent
+        if node is NULL or node.type == XML_DOCUMENT_NODE or node.type == XML_HTML_DOCUMENT_NODE:
+            return NULL
+    return node.next
 
 # --- the markup guard (scrapy_cetd.guard), before the parse (page.parse) -------------------------
 

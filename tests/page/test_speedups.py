@@ -830,6 +830,7 @@ ARGUMENTS: dict[str, Callable[[Case], tuple[Any, ...]]] = {
     ),
     "outermost_named": lambda c: (c.root, "div" if c.switches[1] else "p"),
     "markup_scan": lambda c: (c.html, 1 + round(3 * c.ratio)),
+    "title_text": lambda c: (c.root if c.switches[2] else c.body,),
     "tree_scores": lambda c: (
         [c.values[i % len(c.values)] - 1.0 for i in range(len(TREES._inputs))],
         TREES._nodes,
