@@ -25,7 +25,15 @@ from scrapy_cetd.limits import (
 from scrapy_cetd.page.metadata import load_libraries, page_metadata
 from scrapy_cetd.page.output import document_base, finish_html, text_only
 from scrapy_cetd.page.page_types import PageType, classify_tree
-from scrapy_cetd.page.parse import Source, decoding_notes, html_response, response_tree
+from scrapy_cetd.page.parse import (
+    Source,
+    decoding_notes,
+    html_response,
+    markup_reason,
+    page_tree,
+    response_tree,
+    utf8_page,
+)
 from scrapy_cetd.result import ExtractionResult, sanitize
 
 
@@ -172,21 +180,48 @@ def extract(
         build_extractor(algorithm, options),
         Outputs(html=html, metadata=metadata, markdown=markdown, clean_html=clean_html),
     )
-    name = extractor.name
     limits = Limits(
         max_body_size=max_body_size,
         max_nodes=max_nodes,
         time_budget=time_budget,
         max_attributes=max_attributes,
     )
+    return extract_with(extractor, limits, source, url=url, encoding=encoding, start=start)
+
+
+def extract_with(
+    extractor: CompletingExtractor,
+    limits: Limits,
+    source: Source,
+    *,
+    url: str | None = None,
+    encoding: str | None = None,
+    start: float | None = None,
+) -> ExtractionResult:
+    """:func:`extract` with its extractor and limits built beforehand, for a caller that
+    extracts many pages with the same options (a corpus step): the same result. The time
+    budget counts from ``start``, a :func:`time.monotonic` time (by default, from this call).
+
+    A ``str`` page is read without the Scrapy response that :func:`extract` would otherwise
+    build (:func:`~scrapy_cetd.page.parse.utf8_page`, :func:`~scrapy_cetd.page.parse.page_tree`):
+    it is encoded once, and parsed from those bytes, into the same tree."""
+    start = time.monotonic() if start is None else start
+    name = extractor.name
     if isinstance(source, etree._Element):
         tree = source
+    elif isinstance(source, str):
+        body, text = utf8_page(source)
+        refused = limits.size_reason(len(body)) or markup_reason(text, limits.max_attributes)
+        if refused is not None:
+            return refused.result(name)
+        tree = page_tree(body, text, url)
+        del body, text  # the tree holds the page from here on
     else:
         response = html_response(source, url=url, encoding=encoding)
         too_large = limits.size_reason(len(response.body))
         if too_large is not None:
             return too_large.result(name)
-        refused = limits.markup_reason(response.text)
+        refused = markup_reason(response.text, limits.max_attributes)
         if refused is not None:
             return refused.result(name)
         tree = response_tree(response)

@@ -13,8 +13,11 @@ from conftest import STORM_PAGE, parse
 
 import scrapy_cetd
 from scrapy_cetd import ALGORITHMS, ExtractionResult, classify_page_type, extract, get_extractor
+from scrapy_cetd.api import CompletingExtractor, Outputs, extract_with
 from scrapy_cetd.evaluation.datasets import default_datasets_root, find_datasets
+from scrapy_cetd.limits import Limits
 from scrapy_cetd.page.parse import NotADocumentError, encode_text
+from scrapy_cetd.result import Reason
 
 
 def test_registry_names() -> None:
@@ -229,3 +232,25 @@ def test_the_html_option_is_checked() -> None:
         extract(STORM_PAGE, html="no")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match=r"clean_html=True .* html=False"):
         extract(STORM_PAGE, html=False, clean_html=True)
+
+
+def test_extract_with_a_prebuilt_extractor_gives_extract_s_result() -> None:
+    """:func:`extract_with` is :func:`extract` with its extractor and limits built once: the
+    same result for a ``str`` page (read without a Scrapy response), bytes and a tree, and
+    the same refusals."""
+    extractor = CompletingExtractor(get_extractor("cetd-plus"), Outputs(html=False))
+    limits = Limits(max_attributes=5)
+    wide = "<p " + " ".join(f"a{i}=1" for i in range(9)) + ">x</p>"
+    for source in (
+        STORM_PAGE,
+        "\ufeff \n" + STORM_PAGE,
+        STORM_PAGE.encode(),
+        parse(STORM_PAGE),
+        wide,
+    ):
+        expected = extract(source, html=False, max_attributes=5, url="https://example.com/")
+        assert extract_with(extractor, limits, source, url="https://example.com/") == expected
+    assert extract_with(extractor, limits, wide).reason_code == Reason.MAX_ATTRIBUTES
+    assert extract_with(extractor, Limits(max_body_size=10), STORM_PAGE).reason_code == (
+        Reason.MAX_BODY_SIZE
+    )

@@ -36,7 +36,7 @@ except ImportError as error:  # pragma: no cover - depends on the installed extr
         "pip install 'scrapy-cetd[datatrove]'"
     ) from error
 
-from scrapy_cetd.api import extract
+from scrapy_cetd.api import CompletingExtractor, Outputs, extract_with
 from scrapy_cetd.corpus.records import identify_language
 from scrapy_cetd.extractors.registry import DEFAULT_ALGORITHM, build_extractor
 from scrapy_cetd.guard import DEFAULT_MAX_ATTRIBUTES
@@ -93,8 +93,9 @@ class CetdExtractor(BaseExtractor):  # type: ignore[misc]  # datatrove is untype
         **options: Any,
     ) -> None:
         super().__init__(timeout)
-        build_extractor(algorithm, options)  # an unknown algorithm or option fails here
-        Limits(max_bytes, max_nodes, None, max_attributes)  # and a limit that is no limit
+        extractor = build_extractor(algorithm, options)  # an unknown algorithm or option fails here
+        self.limits = Limits(max_bytes, max_nodes, timeout, max_attributes)  # and a bad limit
+        self.extractor = CompletingExtractor(extractor, Outputs(html=False, metadata=metadata))
         self.algorithm = algorithm
         self.metadata = metadata
         self.max_bytes = max_bytes
@@ -111,18 +112,7 @@ class CetdExtractor(BaseExtractor):  # type: ignore[misc]  # datatrove is untype
         with ``text``, ``code`` (the :class:`~scrapy_cetd.result.Reason` of an empty result,
         or ``None``) and ``metadata``. Runs in the sandbox process."""
         try:
-            result = extract(
-                html,
-                algorithm=self.algorithm,
-                url=url,
-                max_body_size=self.max_bytes,
-                max_nodes=self.max_nodes,
-                max_attributes=self.max_attributes,
-                time_budget=self.timeout,
-                html=False,
-                metadata=self.metadata,
-                **self.options,
-            )
+            result = extract_with(self.extractor, self.limits, html, url=url)
         except NotADocumentError:
             return {"text": "", "code": Reason.NOT_A_DOCUMENT.value, "metadata": {}}
         found = result.metadata

@@ -733,10 +733,13 @@ def _fallback_view(view: DomView, visible: int) -> DomView | None:
     return best
 
 
+@accel.twin(accel.compiled.outermost_named)
 def _outermost(root: etree._Element, tag: str) -> list[etree._Element]:
     """The elements named ``tag`` below ``root`` that lie inside no other one, in document
     order, listed by XPath (no proxy is made for the other elements, and those made are held
-    together and freed deepest first: lxml walks up from a proxy freed alone)."""
+    together and freed deepest first: lxml walks up from a proxy freed alone), in pure Python:
+    the reference the compiled pass reproduces in one walk over the nodes, which skips the
+    subtree of each element found."""
     found = root.xpath(f"descendant::{tag}")
     assert isinstance(found, list)
     outermost: list[etree._Element] = []

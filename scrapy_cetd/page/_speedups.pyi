@@ -178,3 +178,26 @@ def class_words(root: etree._Element) -> set[str] | None: ...
 def weighted_sums(
     start: list[float], rows: list[tuple[float, ...]], values: list[float]
 ) -> list[float] | None: ...
+def link_counts(
+    elements: Sequence[etree._Element],
+    tags: list[str],
+    chars: list[int],
+    link_chars: list[int],
+    in_link: list[bool],
+) -> tuple[int, ...] | None: ...
+def tree_scores(
+    read: list[float],
+    nodes: tuple[tuple[int, ...], tuple[float, ...], tuple[int, ...], tuple[int, ...]],
+    values: tuple[float, ...],
+    roots: tuple[tuple[int, int], ...],
+    baseline: tuple[float, ...],
+) -> list[float] | None: ...
+
+# scrapy_cetd.extractors.cetd_plus
+def outermost_named(root: etree._Element, tag: str) -> list[etree._Element] | None: ...
+
+# scrapy_cetd.page.markup
+def title_text(tree: etree._Element) -> str | None: ...
+
+# scrapy_cetd.page.parse
+def markup_scan(text: str, max_attributes: int) -> str | None: ...

@@ -48,7 +48,7 @@ from cpython.unicode cimport (
     PyUnicode_READ,
 )
 from libc.math cimport log
-from libc.string cimport memcmp, memcpy, strcmp, strpbrk
+from libc.string cimport memchr, memcmp, memcpy, strcmp, strpbrk
 from lxml.includes.etreepublic cimport (
     LXML_VERSION_STRING,
     _Document,
@@ -62,8 +62,10 @@ from lxml.includes.etreepublic cimport (
 from lxml.includes.tree cimport (
     XML_CDATA_SECTION_NODE,
     XML_COMMENT_NODE,
+    XML_DOCUMENT_NODE,
     XML_ELEMENT_NODE,
     XML_ENTITY_REF_NODE,
+    XML_HTML_DOCUMENT_NODE,
     XML_PI_NODE,
     XML_TEXT_NODE,
     XML_XINCLUDE_END,
@@ -83,6 +85,7 @@ import operator
 import lxml.html
 from lxml import etree
 
+from scrapy_cetd.guard import _scan as guard_scan
 from scrapy_cetd.limits import check_deadline
 
 
@@ -2907,3 +2910,419 @@ def weighted_sums(start, rows, values):
         return None
     finally:
         PyMem_Free(sums)
+
+
+
+cdef enum:
+    LONG_LINK_CHARS = 30  # page_types.LONG_LINK_CHARS
+
+# page_types._SUBHEADINGS, by level (h4 to h6 counted together), and page_types.MEDIA
+cdef dict LINK_KINDS = {"h2": 2, "h3": 3, "h4": 4, "h5": 4, "h6": 4, "img": 1, "picture": 1,
+                        "svg": 1, "video": 1}
+
+
+def link_counts(elements, tags, chars, link_chars, in_link):
+    """:func:`scrapy_cetd.page.page_types.link_counts`: the fields of its ``LinkCounts`` from a
+    view's elements (each link's ``href`` read off its libxml2 node, no proxy made) and their
+    tags, characters, link characters and link flags; ``None`` for lists it does not handle."""
+    if (
+        not is_elements(elements) or type(tags) is not list or type(chars) is not list
+        or type(link_chars) is not list or type(in_link) is not list
+    ):
+        return None
+    cdef Py_ssize_t size = len(tags)
+    if len(elements) != size or len(chars) != size or len(link_chars) != size or len(in_link) != size:
+        return None
+    try:
+        return _link_counts(elements, <list>tags, <list>chars, <list>link_chars, <list>in_link, size)
+    except NotHandledError:
+        return None
+
+
+cdef tuple _link_counts(
+    object elements, list tags, list chars, list link_chars, list in_link, Py_ssize_t size
+):
+    cdef long long links = 0, link_total = 0, long_total = 0, headings = 0, linked_headings = 0
+    cdef long long media = 0, linked_media = 0, h2 = 0, h3 = 0, h4_to_h6 = 0
+    cdef long long c
+    cdef long long target_links = 0, shared = 0, shared_links = 0
+    cdef int kind
+    cdef dict targets = {}
+    cdef xmlNode* node
+    cdef xmlAttr* attribute
+    for i in range(size):
+        tag = tags[i]
+        if type(tag) is not str:
+            raise NotHandledError("not a tag")
+        if tag == "a":
+            c = count_at(chars, i)
+            links += 1
+            link_total += c
+            if c >= LONG_LINK_CHARS:
+                long_total += c
+            node = node_at(elements, i)
+            attribute = find_attribute(node, "href")
+            if attribute is not NULL:
+                href = attributeValue(node, attribute)
+                if href:
+                    key = href.strip()
+                    targets[key] = targets.get(key, 0) + 1
+            continue
+        found = LINK_KINDS.get(tag)
+        if found is None:
+            continue
+        kind = found
+        if kind == 1:
+            media += 1
+            flag = in_link[i]
+            if type(flag) is not bool:
+                raise NotHandledError("not a flag")
+            linked_media += flag is True
+            continue
+        headings += 1
+        if kind == 2:
+            h2 += 1
+        elif kind == 3:
+            h3 += 1
+        else:
+            h4_to_h6 += 1
+        c = count_at(chars, i)
+        if c and 2 * count_at(link_chars, i) >= c:
+            linked_headings += 1
+    for count in targets.values():
+        target_links += <long long>count
+        if <long long>count >= 2:
+            shared += 1
+            shared_links += <long long>count
+    return (links, link_total, long_total, headings, linked_headings, media, linked_media,
+            target_links, shared, shared_links, h2, h3, h4_to_h6)
+
+def tree_scores(read, nodes, values, roots, baseline):
+    """:func:`scrapy_cetd.page.page_types.tree_scores`: each class's baseline plus the leaf
+    value of each of its trees, added in the order of ``roots`` as Python adds floats; ``None``
+    for features that are not all floats, or trees that are not laid out as
+    :class:`~scrapy_cetd.page.page_types.BoostedTrees` lays them (a child out of range, a walk
+    longer than the nodes)."""
+    if (
+        type(read) is not list
+        or type(nodes) is not tuple
+        or len(<tuple>nodes) != 4
+        or type(values) is not tuple
+        or type(roots) is not tuple
+        or type(baseline) is not tuple
+    ):
+        return None
+    feature, threshold, left, right = nodes
+    cdef Py_ssize_t size = len(values)
+    cdef Py_ssize_t inputs = len(read)
+    cdef Py_ssize_t classes = len(baseline)
+    if (
+        type(feature) is not tuple or type(threshold) is not tuple or type(left) is not tuple
+        or type(right) is not tuple or len(<tuple>feature) != size
+        or len(<tuple>threshold) != size or len(<tuple>left) != size
+        or len(<tuple>right) != size
+    ):
+        return None
+    cdef double* scores = <double*>PyMem_Malloc(max(classes, 1) * sizeof(double))
+    cdef Py_ssize_t k, node, at, steps
+    cdef double value
+    if scores is NULL:
+        raise MemoryError()
+    try:
+        for k in range(classes):
+            item = (<tuple>baseline)[k]
+            if type(item) is not float:
+                return None
+            scores[k] = <double>item
+        for pair in <tuple>roots:
+            if type(pair) is not tuple or len(<tuple>pair) != 2:
+                return None
+            k = as_index((<tuple>pair)[0], 0, classes)
+            node = as_index((<tuple>pair)[1], 0, size)
+            steps = 0
+            at = as_index((<tuple>feature)[node], -1, inputs)
+            while at >= 0:
+                steps += 1
+                if steps > size:
+                    return None
+                item = (<list>read)[at]
+                bound = (<tuple>threshold)[node]
+                if type(item) is not float or type(bound) is not float:
+                    return None
+                if <double>item <= <double>bound:
+                    node = as_index((<tuple>left)[node], 0, size)
+                else:
+                    node = as_index((<tuple>right)[node], 0, size)
+                at = as_index((<tuple>feature)[node], -1, inputs)
+            item = (<tuple>values)[node]
+            if type(item) is not float:
+                return None
+            value = <double>item
+            scores[k] = scores[k] + value
+        return [scores[k] for k in range(classes)]
+    except NotHandledError:
+        return None
+    finally:
+        PyMem_Free(scores)
+
+
+def outermost_named(root, tag):
+    """:func:`scrapy_cetd.extractors.cetd_plus._outermost`: the elements named ``tag`` (no
+    namespace) below ``root`` that lie inside no other one, in document order, found in one
+    walk over the libxml2 nodes that skips the subtree of each one found (a proxy is made for
+    those alone); ``None`` for a root it does not handle or an element of that local name in a
+    namespace."""
+    if not isinstance(root, _Element) or type(tag) is not str:
+        return None
+    cdef _Element element = <_Element>root
+    cdef xmlNode* c_root = element._c_node
+    if c_root is NULL or c_root.type != XML_ELEMENT_NODE:
+        return None
+    encoded = (<str>tag).encode("utf-8")
+    cdef const char* name = <const char*>encoded
+    cdef list found = []
+    cdef xmlNode* node = c_root.children
+    cdef Py_ssize_t step = 0
+    while node is not NULL:
+        step += 1
+        tick(step, "finding elements by name")
+        if node.type == XML_ELEMENT_NODE and strcmp(<const char*>node.name, name) == 0:
+            if node.ns is not NULL:
+                return None
+            found.append(elementFactory(element._doc, node))
+            while node is not c_root and node.next is NULL:  # past its subtree
+                node = node.parent
+            node = NULL if node is c_root else node.next
+        else:
+            node = next_in_subtree(node, c_root)
+    return found
+
+
+cdef str node_string(xmlNode* element):
+    """The XPath string-value of ``element``: its descendant text nodes' content, in document
+    order (:data:`scrapy_cetd.page.markup._STRING`); :class:`NotHandledError` for an entity
+    reference, whose text XPath would read from elsewhere."""
+    cdef list parts = []
+    cdef xmlNode* node = element.children
+    while node is not NULL:
+        if node.type == XML_TEXT_NODE or node.type == XML_CDATA_SECTION_NODE:
+            if node.content is not NULL:
+                parts.append(PyUnicode_DecodeUTF8(<char*>node.content, _strlen(<char*>node.content), NULL))
+        elif node.type == XML_ENTITY_REF_NODE:
+            raise NotHandledError("an entity reference")
+        node = next_in_subtree(node, element)
+    return "".join(parts)
+
+
+cdef inline bint named(xmlNode* node, const char* name) except -1:
+    """``node`` is an element named ``name`` without a namespace; :class:`NotHandledError` for
+    one of that local name in a namespace, which XPath's name test would not select."""
+    if node.type != XML_ELEMENT_NODE or strcmp(<const char*>node.name, name) != 0:
+        return False
+    if node.ns is not NULL:
+        raise NotHandledError("an element in a namespace")
+    return True
+
+
+cdef str attribute_or_none(xmlNode* node, const char* name):
+    """The value of the attribute ``name`` (no namespace) of ``node``, or ``None``."""
+    cdef xmlAttr* attribute = find_attribute(node, name)
+    return None if attribute is NULL else attributeValue(node, attribute)
+
+
+def title_text(tree):
+    """:func:`scrapy_cetd.page.markup.title_text`: the page's headline, read in one walk below
+    ``tree`` for its ``<h1>`` (skipping the subtree of each one without text) and, without
+    one, one walk over the document for its ``og:title``, ``twitter:title`` and ``<title>``;
+    ``""`` when it has none; ``None`` for a tree it does not handle."""
+    if not isinstance(tree, _Element):
+        return None
+    cdef xmlNode* c_root = (<_Element>tree)._c_node
+    if c_root is NULL or c_root.type != XML_ELEMENT_NODE:
+        return None
+    try:
+        return _title_text(c_root)
+    except (NotHandledError, UnicodeDecodeError):
+        return None
+
+
+cdef str _title_text(xmlNode* c_root):
+    cdef xmlNode* node = c_root
+    cdef Py_ssize_t step = 0
+    cdef str text
+    cdef str og = None
+    cdef str twitter = None
+    cdef str title = None
+    while node is not NULL:  # descendant-or-self::h1
+        step += 1
+        tick(step, "reading the title")
+        if named(node, "h1"):
+            text = " ".join(node_string(node).split())
+            if text:
+                return text
+            while node is not c_root and node.next is NULL:  # past its subtree
+                node = node.parent
+            node = NULL if node is c_root else node.next
+        else:
+            node = next_in_subtree(node, c_root)
+    node = c_root.doc.children
+    while node is not NULL:  # //meta[@property='og:title']/@content, then twitter's, //title/text()
+        step += 1
+        tick(step, "reading the title")
+        if og is None and named(node, "meta") and attribute_or_none(node, "property") == "og:title":
+            value = attribute_or_none(node, "content")
+            if value is not None:
+                og = " ".join(value.split()) or None
+        if twitter is None and named(node, "meta") and attribute_or_none(node, "name") == "twitter:title":
+            value = attribute_or_none(node, "content")
+            if value is not None:
+                twitter = " ".join(value.split()) or None
+        if title is None and named(node, "title"):
+            child = node.children
+            while child is not NULL and title is None:
+                if child.type == XML_ELEMENT_NODE:  # XPath orders its text among the title's
+                    raise NotHandledError("an element inside a title")
+                if child.type == XML_TEXT_NODE or child.type == XML_CDATA_SECTION_NODE:
+                    if child.content is not NULL:
+                        title = " ".join(PyUnicode_DecodeUTF8(
+                            <char*>child.content, _strlen(<char*>child.content), NULL
+                        ).split()) or None
+                child = child.next
+        node = next_in_document(node)
+    return og or twitter or title or ""
+
+
+cdef inline xmlNode* next_in_document(xmlNode* node) noexcept:
+    """The node after ``node`` in document order (NULL after the last): the first child of an
+    element, else the next sibling of the node or of its closest ancestor that has one."""
+    if node.type == XML_ELEMENT_NODE and node.children is not NULL:
+        return node.children
+    while node.next is NULL:
+        node = node.parent
+        if node is NULL or node.type == XML_DOCUMENT_NODE or node.type == XML_HTML_DOCUMENT_NODE:
+            return NULL
+    return node.next
+
+# --- the markup guard (scrapy_cetd.guard), before the parse (page.parse) -------------------------
+
+cdef inline Py_ssize_t attribute_end(
+    int kind, void* data, Py_ssize_t length, Py_ssize_t i, Py_ssize_t* reach
+) noexcept:
+    """Where one match of :data:`scrapy_cetd.guard._ATTRIBUTE` from ``i`` ends, or -1 when it
+    does not match there: separators, a name, then an optional ``=`` and value (quoted, to the
+    closing quote or the end of the text, or unquoted). Each part is a repetition over a class
+    that excludes what follows it, so the regular expression never backtracks into one, and
+    this reads it forwards, once. ``reach`` is set to the furthest position read."""
+    cdef Py_UCS4 c
+    cdef Py_UCS4 quote
+    cdef Py_ssize_t j
+    while i < length:  # [\s/]*
+        c = PyUnicode_READ(kind, data, i)
+        if c != 0x2F and not is_space(c):
+            break
+        i += 1
+    reach[0] = i
+    if i >= length or PyUnicode_READ(kind, data, i) == 0x3E:  # [^\s/>]
+        return -1
+    i += 1
+    while i < length:  # [^\s/>=]*
+        c = PyUnicode_READ(kind, data, i)
+        if c == 0x2F or c == 0x3E or c == 0x3D or is_space(c):
+            break
+        i += 1
+    j = i
+    while j < length and is_space(PyUnicode_READ(kind, data, j)):  # (?:\s*=
+        j += 1
+    reach[0] = j
+    if j >= length or PyUnicode_READ(kind, data, j) != 0x3D:
+        return i  # no value: the match ends with the name
+    j += 1
+    while j < length and is_space(PyUnicode_READ(kind, data, j)):  # \s*
+        j += 1
+    if j < length:
+        quote = PyUnicode_READ(kind, data, j)
+        if quote == 0x22 or quote == 0x27:  # "[^"]*(?:"|\Z) or '[^']*(?:'|\Z)
+            j += 1
+            while j < length and PyUnicode_READ(kind, data, j) != quote:
+                j += 1
+            reach[0] = j
+            return j + 1 if j < length else j
+    while j < length:  # [^\s>]*
+        c = PyUnicode_READ(kind, data, j)
+        if c == 0x3E or is_space(c):
+            break
+        j += 1
+    reach[0] = j
+    return j
+
+
+cdef inline Py_ssize_t next_lt(int kind, void* data, Py_ssize_t length, Py_ssize_t i) noexcept:
+    """The first ``<`` of the text at ``i`` or after it, or -1 (``memchr`` on a 1-byte text)."""
+    cdef const char* found
+    if kind == PyUnicode_1BYTE_KIND:
+        if i >= length:
+            return -1
+        found = <const char*>memchr(<const char*>data + i, 0x3C, length - i)
+        return -1 if found is NULL else found - <const char*>data
+    while i < length:
+        if PyUnicode_READ(kind, data, i) == 0x3C:
+            return i
+        i += 1
+    return -1
+
+
+cdef bint may_hold_a_long_tag(str text, Py_ssize_t max_attributes):
+    """``False`` when no ``<`` followed by an ASCII letter, wherever it stands, begins a tag of
+    more than ``max_attributes`` attributes as the guard reads one (the name, then
+    :func:`attribute_end` repeated): the guard's scan, which reads only the tags that stand in
+    data, then finds none either. ``True`` when one does, or when reading the tags from every
+    ``<`` would cost more than a few times the text's length (tags that begin inside others'
+    values, read again from there): the scan, linear, then decides."""
+    cdef Py_ssize_t length = PyUnicode_GET_LENGTH(text)
+    cdef int kind = PyUnicode_KIND(text)
+    cdef void* data = PyUnicode_DATA(text)
+    cdef Py_ssize_t budget = 4 * length + 4096
+    cdef Py_ssize_t i = 0
+    cdef Py_ssize_t j
+    cdef Py_ssize_t end
+    cdef Py_ssize_t count
+    cdef Py_ssize_t reach = 0
+    cdef Py_UCS4 c
+    while True:
+        i = next_lt(kind, data, length, i)
+        if i < 0 or i + 1 >= length:
+            return False
+        c = PyUnicode_READ(kind, data, i + 1)
+        if not (0x41 <= c <= 0x5A or 0x61 <= c <= 0x7A):
+            i += 1
+            continue
+        j = i + 2
+        while j < length:  # the rest of the name, [^\s/>]*
+            c = PyUnicode_READ(kind, data, j)
+            if c == 0x2F or c == 0x3E or is_space(c):
+                break
+            j += 1
+        count = 0
+        end = attribute_end(kind, data, length, j, &reach)
+        while end >= 0:
+            count += 1
+            if count > max_attributes:
+                return True
+            end = attribute_end(kind, data, length, end, &reach)
+        budget -= reach - i + 1
+        if budget < 0:
+            return True
+        i += 1
+
+
+def markup_scan(text, max_attributes):
+    """:func:`scrapy_cetd.page.parse.markup_scan`: the guard's reason to refuse ``text``, or
+    ``""``. One C loop over the text (:func:`may_hold_a_long_tag`) clears most pages; the
+    guard's own scan (:func:`scrapy_cetd.guard._scan`, which
+    :func:`~scrapy_cetd.guard.markup_problem` gives the same answer as) reads the others.
+    ``None`` for a text that is no ``str`` or a limit that is no positive ``int``."""
+    if type(text) is not str or type(max_attributes) is not int or max_attributes < 1:
+        return None
+    if not may_hold_a_long_tag(<str>text, max_attributes):
+        return ""
+    return guard_scan(text, max_attributes) or ""

@@ -17,6 +17,7 @@ from typing import Any
 from lxml import etree
 
 from scrapy_cetd.limits import check_deadline
+from scrapy_cetd.page import accel
 from scrapy_cetd.page.dom import attribute_owners, local_tag
 
 DISCUSSION_TYPES = frozenset({"discussionforumposting", "qapage", "question", "socialmediaposting"})
@@ -210,7 +211,15 @@ def text_of(element: etree._Element) -> str:
 
 def page_title(tree: etree._Element) -> str | None:
     """The page's headline: its first non-empty ``<h1>``, else its ``og:title``,
-    ``twitter:title`` or ``<title>``.
+    ``twitter:title`` or ``<title>`` (:func:`title_text`); ``None`` when it has none."""
+    return title_text(tree) or None
+
+
+@accel.twin(accel.compiled.title_text)
+def title_text(tree: etree._Element) -> str:
+    """The text of :func:`page_title`, ``""`` when the page has none, in pure Python: the
+    reference the compiled pass reproduces in one walk below ``tree`` and, for a page without
+    a ``<h1>`` of text, one walk over the document (where XPath walks it once per source).
 
     Linear in the page: the text of each ``<h1>`` is read once (:func:`text_of`), and not again
     for the headings nested in one without text. The headings are listed by one XPath query,
@@ -237,4 +246,4 @@ def page_title(tree: etree._Element) -> str | None:
             text = " ".join(str(value).split())
             if text:
                 return text
-    return None
+    return ""

@@ -15,7 +15,7 @@ train``), turn them into a probability per type: a dot product per type and a fe
 comparisons per tree. The body's counts, the class names' words and the dot products' numeric
 part come from compiled passes of :mod:`scrapy_cetd.page.accel` when it is built
 (:func:`body_counts`, :func:`class_words`, :func:`weighted_sums`, each with its pure-Python
-reference).
+reference), and so do the trees' walks (:func:`tree_scores`).
 """
 
 from __future__ import annotations
@@ -515,9 +515,62 @@ def _link_features(view: DomView, counts: NodeCounts) -> dict[str, float]:
     of items, each a linked title and a linked picture), the targets that two links or more
     share and the share of the links that point at them (a card links its picture and its
     title to the same page), and the subheadings by level."""
-    tags, chars, link_chars, in_link = view.tags, counts.chars, counts.link_chars, view.in_link
-    elements = view.elements
-    total = chars[0]
+    n = LinkCounts._make(
+        link_counts(view.elements, view.tags, counts.chars, counts.link_chars, view.in_link)
+    )
+    return {
+        "long_link_share": _share(n.long_link_chars, counts.chars[0]),
+        "chars_per_link": _log(n.link_chars / n.links) if n.links else 0.0,
+        "linked_headings": _log(n.linked_headings),
+        "linked_heading_share": _share(n.linked_headings, n.headings),
+        "linked_media_share": _share(n.linked_media, n.media),
+        "shared_targets": _log(n.shared_targets),
+        "shared_target_share": _share(n.shared_target_links, n.target_links),
+        "h2": _log(n.h2),
+        "h3": _log(n.h3),
+        "h4_to_h6": _log(n.h4_to_h6),
+    }
+
+
+class LinkCounts(NamedTuple):
+    """What :func:`link_counts` counts in a view, for :func:`_link_features`."""
+
+    links: int
+    """``<a>`` elements."""
+    link_chars: int
+    """The characters of their text."""
+    long_link_chars: int
+    """The characters of those of :data:`LONG_LINK_CHARS` or more."""
+    headings: int
+    """Subheadings (``<h2>`` to ``<h6>``)."""
+    linked_headings: int
+    """Subheadings with text, at least half of it link text."""
+    media: int
+    """:data:`MEDIA` elements."""
+    linked_media: int
+    """Those inside a link."""
+    target_links: int
+    """Links with an ``href``."""
+    shared_targets: int
+    """Targets (``href``, stripped) that two of them or more point at."""
+    shared_target_links: int
+    """The links that point at those."""
+    h2: int
+    h3: int
+    h4_to_h6: int
+
+
+@accel.twin(accel.compiled.link_counts)
+def link_counts(
+    elements: Sequence[etree._Element],
+    tags: list[str],
+    chars: list[int],
+    link_chars: list[int],
+    in_link: list[bool],
+) -> tuple[int, ...]:
+    """The fields of :class:`LinkCounts` for a view's ``elements`` (their ``tags``, ``chars``,
+    ``link_chars`` and ``in_link``), in pure Python: the reference the compiled pass
+    reproduces."""
     link_text: list[int] = []
     targets: Counter[str] = Counter()
     headings = linked_headings = media = linked_media = 0
@@ -536,18 +589,21 @@ def _link_features(view: DomView, counts: NodeCounts) -> dict[str, float]:
             media += 1
             linked_media += in_link[i]
     shared = [n for n in targets.values() if n >= 2]
-    return {
-        "long_link_share": _share(sum(n for n in link_text if n >= LONG_LINK_CHARS), total),
-        "chars_per_link": _log(sum(link_text) / len(link_text)) if link_text else 0.0,
-        "linked_headings": _log(linked_headings),
-        "linked_heading_share": _share(linked_headings, headings),
-        "linked_media_share": _share(linked_media, media),
-        "shared_targets": _log(len(shared)),
-        "shared_target_share": _share(sum(shared), sum(targets.values())),
-        "h2": _log(levels["h2"]),
-        "h3": _log(levels["h3"]),
-        "h4_to_h6": _log(levels["h4"] + levels["h5"] + levels["h6"]),
-    }
+    return (
+        len(link_text),
+        sum(link_text),
+        sum(n for n in link_text if n >= LONG_LINK_CHARS),
+        headings,
+        linked_headings,
+        media,
+        linked_media,
+        sum(targets.values()),
+        len(shared),
+        sum(shared),
+        levels["h2"],
+        levels["h3"],
+        levels["h4"] + levels["h5"] + levels["h6"],
+    )
 
 
 _RECORD_PARTS = (_LINK, _MEDIA, _TIME, _HEADING, _FIELD, _PARAGRAPH, _QUOTE)
@@ -762,17 +818,31 @@ class BoostedTrees:
         """The probability of each class, in the order of :attr:`trees`."""
         get = features.get
         read = [get(name, 0.0) for name in self._inputs]
-        feature, threshold, left, right = self._nodes
-        values = self._values
-        scores = list(self.baseline)
-        for k, root in self._roots:
-            node = root
+        return _softmax(tree_scores(read, self._nodes, self._values, self._roots, self.baseline))
+
+
+@accel.twin(accel.compiled.tree_scores)
+def tree_scores(
+    read: list[float],
+    nodes: tuple[tuple[int, ...], tuple[float, ...], tuple[int, ...], tuple[int, ...]],
+    values: tuple[float, ...],
+    roots: tuple[tuple[int, int], ...],
+    baseline: tuple[float, ...],
+) -> list[float]:
+    """Each class's score: its ``baseline`` plus the leaf value each of its trees reaches for
+    the features ``read`` (the trees laid end to end as :class:`BoostedTrees` lays them, each
+    leaf added in the order of ``roots``), in pure Python: the reference the compiled pass
+    reproduces."""
+    feature, threshold, left, right = nodes
+    scores = list(baseline)
+    for k, root in roots:
+        node = root
+        at = feature[node]
+        while at >= 0:
+            node = left[node] if read[at] <= threshold[node] else right[node]
             at = feature[node]
-            while at >= 0:
-                node = left[node] if read[at] <= threshold[node] else right[node]
-                at = feature[node]
-            scores[k] += values[node]
-        return _softmax(scores)
+        scores[k] += values[node]
+    return scores
 
 
 def _softmax(scores: Sequence[float]) -> list[float]:

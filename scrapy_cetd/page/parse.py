@@ -15,10 +15,12 @@ browser ignores a label it does not know.
 
 from __future__ import annotations
 
+import codecs
 import json
 import re
 from dataclasses import dataclass
 
+import lxml.html
 import parsel
 import webencodings
 from charset_normalizer import from_bytes
@@ -31,7 +33,12 @@ from w3lib.encoding import (
     read_bom,
     resolve_encoding,
 )
+from w3lib.html import get_base_url
 from webencodings.labels import LABELS as WHATWG_LABELS
+
+from scrapy_cetd.guard import markup_problem
+from scrapy_cetd.page import accel
+from scrapy_cetd.result import EmptyReason, Reason
 
 Source = str | bytes | etree._Element
 """An HTML document as text, as undecoded bytes, or as an already parsed lxml tree."""
@@ -257,6 +264,84 @@ def html_response(
         chosen = detect_encoding(body) if plan.detect else plan.encoding
         return HtmlResponse(url or _BLANK_URL, body=body, headers=headers, encoding=chosen)
     raise TypeError(f"source must be str, bytes or an lxml element, not {type(source).__name__}")
+
+
+def utf8_page(source: str) -> tuple[bytes, str]:
+    """The ``body`` and ``text`` of ``html_response(source)``, without the response: ``source``
+    in UTF-8 (:func:`encode_text`) and the text Scrapy decodes from it, which is ``source``
+    itself less a leading BOM (or, when lone surrogates were repaired, the repaired text). It
+    saves decoding again what was just encoded; :func:`page_tree` parses them."""
+    try:
+        body = source.encode("utf-8")
+    except UnicodeEncodeError:
+        body = encode_text(source)
+        text = body.decode("utf-8")
+    else:
+        text = source
+    return body, text[1:] if body.startswith(codecs.BOM_UTF8) else text
+
+
+def markup_reason(text: str, max_attributes: int | None) -> EmptyReason | None:
+    """:meth:`Limits(max_attributes=max_attributes).markup_reason(text)
+    <scrapy_cetd.limits.Limits.markup_reason>`: the reason the guard refuses the page ``text``
+    before it is parsed, or ``None``, found by the compiled pass when it is built
+    (:func:`markup_scan`)."""
+    if max_attributes is None:
+        return None
+    problem = markup_scan(text, max_attributes)
+    return EmptyReason(problem, Reason.MAX_ATTRIBUTES) if problem else None
+
+
+@accel.twin(accel.compiled.markup_scan)
+def markup_scan(text: str, max_attributes: int) -> str:
+    """The reason :func:`scrapy_cetd.guard.markup_problem` gives to refuse ``text``, or ``""``
+    when it lets the page be parsed, in pure Python: the reference the compiled pass
+    reproduces. The guard's searches in C cost about a tenth of a page's extraction, mostly
+    in reading every quoted attribute value twice; the compiled pass reads each tag's
+    attributes from every ``<`` in one loop and runs the guard's scan only when one may have
+    too many."""
+    return markup_problem(text, max_attributes=max_attributes) or ""
+
+
+def page_tree(body: bytes, text: str, url: str | None = None) -> etree._Element:
+    """The tree of ``response_tree(html_response(source, url=url))`` for the ``body`` and
+    ``text`` that :func:`utf8_page` gives for ``source``, parsed as Scrapy's selector parses
+    that response (parsel's parser, the base URL Scrapy finds in the first 4,096 characters),
+    from ``body`` itself rather than from a third copy of the page, which parsel would encode
+    from the text: the page's UTF-8 is already there, less the white space at its ends that
+    parsel strips (when that is ASCII), unless it holds a NUL, which parsel removes. Raises
+    :class:`NotADocumentError`."""
+    problem = document_problem(body, text)
+    if problem is not None:
+        raise NotADocumentError(f"not an HTML document: {problem}")
+    encoded = body[len(codecs.BOM_UTF8) :] if body.startswith(codecs.BOM_UTF8) else body
+    content = text.strip()
+    if b"\x00" in encoded:
+        data = content.replace("\x00", "").encode("utf-8")
+    elif content is text:
+        data = encoded
+    else:  # white space at the ends: cut from the bytes when it is ASCII
+        head = len(text) - len(text.lstrip())
+        tail = len(text) - head - len(content)
+        ends = text[:head] + text[len(text) - tail :]
+        data = encoded[head : len(encoded) - tail] if ends.isascii() else content.encode("utf-8")
+    try:
+        base_url = get_base_url(text[:4096], url or _BLANK_URL, "utf-8")
+        return _parsed(data, base_url)
+    except ValueError:  # as selector_root: no base URL Scrapy can resolve
+        return _parsed(data, None)
+
+
+def _parsed(data: bytes, base_url: str | None) -> etree._Element:
+    """The root parsel's selector builds for a text whose UTF-8, stripped of white space at its
+    ends and of NULs, is ``data``: the same parser and options, and ``<html/>`` for a page
+    that leaves no tree (parsel's ``create_root_node``, which would encode the text again)."""
+    parser = lxml.html.HTMLParser(recover=True, encoding="utf-8", huge_tree=True)
+    url = {} if base_url is None else {"base_url": base_url}
+    root: etree._Element | None = etree.fromstring(data or b"<html/>", parser=parser, **url)
+    if root is None:
+        root = etree.fromstring(b"<html/>", parser=parser, **url)
+    return root
 
 
 def document_problem(body: bytes, text: str) -> str | None:

@@ -90,6 +90,18 @@ def test_it_keeps_the_document_contract_of_the_trafilatura_step(warcs: Path) -> 
     assert {doc.id for doc in theirs} <= set(read) and len(ours) == len(read)
 
 
+def test_each_document_s_text_is_that_of_extract(warcs: Path) -> None:
+    """The step builds its extractor once and reads the document's ``str`` without a Scrapy
+    response: each text and page type is still what ``extract()`` gives for that ``str``."""
+    step = CetdExtractor()
+    for doc in warc_documents(warcs):
+        url = doc.metadata["url"]
+        expected = scrapy_cetd.extract(doc.text, url=url, html=False, time_budget=step.timeout)
+        found = step.extract_document(doc.text, url)
+        assert found["text"] == expected.text
+        assert found["metadata"] == {"page_type": expected.page_type}
+
+
 class SlowExtractor(CetdPlusExtractor):
     """cetd-plus, asleep for a second on pages whose URL says ``slow`` (a hung extraction)."""
 

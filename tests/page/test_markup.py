@@ -9,7 +9,8 @@ from conftest import STORM_PAGE, deep_chain, parse
 from lxml import etree
 from ratios import TENFOLD, growth
 
-from scrapy_cetd.page.markup import page_markup, page_title
+from scrapy_cetd.page import accel
+from scrapy_cetd.page.markup import page_markup, page_title, title_text
 
 
 def test_page_markup_reads_json_ld_microdata_and_open_graph() -> None:
@@ -160,3 +161,31 @@ def test_page_title_reads_each_heading_once() -> None:
     etree.SubElement(headings[0], "h1").text = "a "
     etree.SubElement(headings[0][-1], "b").text = "b"
     assert page_title(headings) == "a b"
+
+
+TITLED_PAGES = [
+    "<h1> </h1><h1>x <b>y</b></h1>",
+    "<h1><h1>in</h1></h1><h1>b</h1>",
+    "<h1></h1><meta property='og:title' content=' O  g '>",
+    "<meta property='og:title'><meta name='twitter:title' content='T'><title> t </title>",
+    "<title>a</title><meta property='og:title' content=''>",
+    "<h1><!-- c -->a<!--x-->b</h1>",
+    "<html><head><title>  </title><title>2</title></head></html>",
+    "<p>none</p>",
+    "<h1>\u00a0x\u2003y</h1>",
+]
+"""Pages whose headline comes from each source, past empty ones."""
+
+
+def test_the_compiled_title_is_the_reference_s() -> None:
+    """The compiled walk gives :func:`title_text`'s reference answer, from the document or
+    from its body, on pages of HTML and on an XML tree (CDATA, nested titles)."""
+    trees = [parse(page) for page in TITLED_PAGES]
+    trees += [body for tree in trees if (body := tree.find("body")) is not None]
+    xml = "<r><title>a<title>b</title></title><h1><![CDATA[c]]></h1></r>"
+    trees.append(etree.fromstring(xml, etree.XMLParser(strip_cdata=False)))
+    for tree in trees:
+        expected = title_text.reference(tree)
+        assert accel.compiled.title_text(tree) in (expected, None)
+        assert page_title(tree) == (expected or None)
+    assert [title_text(tree) for tree in trees[:5]] == ["x y", "in", "O g", "T", "a"]

@@ -699,6 +699,7 @@ PAGES_ = st.lists(
 class Case:
     """A generated page, its view and counts, and random choices over its elements."""
 
+    html: str
     root: etree._Element
     body: etree._Element
     view: DomView
@@ -722,6 +723,7 @@ class Case:
         modes = [rng.choice((Keep.DROP, Keep.SHELL, Keep.TEXT, Keep.TEXT)) for _ in range(size)]
         switches = (rng.random() < 0.5, rng.random() < 0.5, rng.random() < 0.5)
         return cls(
+            html=html,
             root=root,
             body=page_body,
             view=view,
@@ -735,6 +737,20 @@ class Case:
             drop=furniture.boilerplate(view, counts.chars, structural=True, comments=True),
             ratio=rng.choice((0.0, 0.3, 1.0)),
         )
+
+
+TREES = page_types.BoostedTrees(
+    (0.5, -0.25),
+    (
+        (page_types.Tree.from_json([["a", 0.5, 1, 2], ["b", 1.25, 3, 4], [1.5], [-2.0], [0.125]]),),
+        (
+            page_types.Tree.from_json([["b", 0.0, 1, 2], [0.75], [-0.5]]),
+            page_types.Tree.from_json([[3.0]]),
+        ),
+    ),
+)
+"""Small boosted trees of two classes for ``tree_scores`` (the shipped model's are checked on
+every dataset page)."""
 
 
 ARGUMENTS: dict[str, Callable[[Case], tuple[Any, ...]]] = {
@@ -805,6 +821,23 @@ ARGUMENTS: dict[str, Callable[[Case], tuple[Any, ...]]] = {
         c.counts.run_chars,
     ),
     "class_words": lambda c: (c.body,),
+    "link_counts": lambda c: (
+        c.view.elements,
+        c.view.tags,
+        c.counts.chars,
+        c.counts.link_chars,
+        c.view.in_link,
+    ),
+    "outermost_named": lambda c: (c.root, "div" if c.switches[1] else "p"),
+    "markup_scan": lambda c: (c.html, 1 + round(3 * c.ratio)),
+    "title_text": lambda c: (c.root if c.switches[2] else c.body,),
+    "tree_scores": lambda c: (
+        [c.values[i % len(c.values)] - 1.0 for i in range(len(TREES._inputs))],
+        TREES._nodes,
+        TREES._values,
+        TREES._roots,
+        TREES.baseline,
+    ),
     "weighted_sums": lambda c: (
         [0.5, -1.25, 3.0],
         [(value, -value / 3, value * 1e-9) for value in c.values],
