@@ -69,7 +69,8 @@ class CetdExtractor(BaseExtractor):  # type: ignore[misc]  # datatrove is untype
     (``max_attributes=None`` skips its scan of the page before the parse: the sandbox's
     timeout then bounds a parse slowed by a tag of thousands of attributes, which ``extract()``
     refuses). The text is ``extract()``'s, asked for alone (``html=False``), with the
-    extractor and limits built once, here (:func:`scrapy_cetd.api.extract_with`). With ``metadata``, the page's ``title``,
+    extractor and limits built once, here (:func:`scrapy_cetd.api.extract_with`). With
+    ``metadata``, the page's ``title``,
     ``authors`` and ``published`` are added to ``doc.metadata`` (a value the page does not give
     is left out; reading them costs about 60% more time per page, so it is off by default, as
     the ``Trafilatura`` step adds none); ``page_type`` is added when the algorithm classifies
