@@ -22,6 +22,7 @@ from scrapy_cetd.limits import (
     Limits,
     TreeExtractor,
 )
+from scrapy_cetd.page.dom import count_elements
 from scrapy_cetd.page.metadata import load_libraries, page_metadata
 from scrapy_cetd.page.output import document_base, finish_html, text_only
 from scrapy_cetd.page.page_types import PageType, classify_tree
@@ -226,7 +227,8 @@ def extract_with(
             return refused.result(name)
         tree = response_tree(response)
         del response  # its body and decoded text: the tree holds the page from here on
-    result = limits.extract(extractor, tree, url=url, start=start)
+    elements = None if limits.max_nodes is None else count_elements(tree)
+    result = limits.extract(extractor, tree, url=url, start=start, elements=elements)
     notes = decoding_notes(source, encoding)
     return replace(result, notes=result.notes + notes) if notes else result
 

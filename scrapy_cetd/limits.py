@@ -176,8 +176,13 @@ class Limits:
         *,
         url: str | None = None,
         start: float | None = None,
+        elements: int | None = None,
     ) -> ExtractionResult:
         """``extractor.extract(tree, url=url)`` within ``max_nodes`` and ``time_budget``.
+
+        ``elements`` is the number of elements of ``tree`` (itself included) when the caller
+        has counted them (:func:`scrapy_cetd.api.extract` counts them with a compiled pass);
+        ``None``: they are counted here, by libxml2's XPath.
 
         The budget counts from ``start``, a :func:`time.monotonic` time (by default, from this
         call): a crawl passes the time its response arrived, so that waiting for a worker
@@ -194,7 +199,7 @@ class Limits:
         with deadline(self.time_budget, start=start):
             try:
                 if self.max_nodes is not None:
-                    count = _count_elements(tree)
+                    count = _count_elements(tree) if elements is None else elements
                     if count > self.max_nodes:
                         raise LimitExceededError(
                             Reason.MAX_NODES, f"{count:,} elements, more than {self.max_nodes:,}"

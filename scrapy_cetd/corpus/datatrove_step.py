@@ -66,10 +66,11 @@ class CetdExtractor(BaseExtractor):  # type: ignore[misc]  # datatrove is untype
     ``algorithm`` and ``options`` are those of :func:`scrapy_cetd.extract`; ``timeout`` is
     the seconds a document may take (datatrove's default, 1 s); ``max_bytes``, ``max_nodes``
     and ``max_attributes`` are ``extract()``'s limits, with its defaults
-    (``max_attributes=None`` skips its scan of the page before the parse, about a tenth of a
-    document's time: the sandbox's timeout then bounds a parse slowed by a tag of thousands of
-    attributes, which ``extract()`` refuses). The text is ``extract()``'s, asked for alone
-    (``html=False``). With ``metadata``, the page's ``title``,
+    (``max_attributes=None`` skips its scan of the page before the parse: the sandbox's
+    timeout then bounds a parse slowed by a tag of thousands of attributes, which ``extract()``
+    refuses). The text is ``extract()``'s, asked for alone (``html=False``), with the
+    extractor and limits built once, here (:func:`scrapy_cetd.api.extract_with`). With
+    ``metadata``, the page's ``title``,
     ``authors`` and ``published`` are added to ``doc.metadata`` (a value the page does not give
     is left out; reading them costs about 60% more time per page, so it is off by default, as
     the ``Trafilatura`` step adds none); ``page_type`` is added when the algorithm classifies

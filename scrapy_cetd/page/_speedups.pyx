@@ -3203,6 +3203,26 @@ cdef inline xmlNode* next_in_document(xmlNode* node) noexcept:
             return NULL
     return node.next
 
+
+def count_elements(tree):
+    """:func:`scrapy_cetd.page.dom.count_elements`: the element nodes of ``tree``'s subtree,
+    itself included, counted in one walk; ``None`` for a tree it does not handle or one that
+    holds an entity reference (whose expansion XPath may walk)."""
+    if not isinstance(tree, _Element):
+        return None
+    cdef xmlNode* c_root = (<_Element>tree)._c_node
+    if c_root is NULL or c_root.type != XML_ELEMENT_NODE:
+        return None
+    cdef Py_ssize_t count = 0
+    cdef xmlNode* node = c_root
+    while node is not NULL:
+        if node.type == XML_ELEMENT_NODE:
+            count += 1
+        elif node.type == XML_ENTITY_REF_NODE:
+            return None
+        node = next_in_subtree(node, c_root)
+    return count
+
 # --- the markup guard (scrapy_cetd.guard), before the parse (page.parse) -------------------------
 
 cdef inline Py_ssize_t attribute_end(

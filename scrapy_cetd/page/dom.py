@@ -70,6 +70,19 @@ def is_hidden(element: etree._Element) -> bool:
     return "display:none" in compact or "visibility:hidden" in compact
 
 
+_ELEMENTS = etree.XPath("count(descendant-or-self::*)")
+
+
+@accel.twin(accel.compiled.count_elements)
+def count_elements(tree: etree._Element) -> int:
+    """The elements of ``tree``, itself included, counted by libxml2's XPath as
+    :class:`~scrapy_cetd.limits.Limits` counts them for ``max_nodes``, in pure Python: the
+    reference the compiled pass reproduces in a walk over the nodes."""
+    count = _ELEMENTS(tree)
+    assert isinstance(count, float)
+    return int(count)
+
+
 def find_body(root: etree._Element) -> etree._Element | None:
     """The ``<body>`` of the document that contains ``root``, or ``root`` itself when it is an
     element below ``<html>`` (a fragment the caller chose). ``None`` when the document has no

@@ -829,6 +829,7 @@ ARGUMENTS: dict[str, Callable[[Case], tuple[Any, ...]]] = {
         c.view.in_link,
     ),
     "outermost_named": lambda c: (c.root, "div" if c.switches[1] else "p"),
+    "count_elements": lambda c: (c.root if c.switches[1] else c.body,),
     "markup_scan": lambda c: (c.html, 1 + round(3 * c.ratio)),
     "title_text": lambda c: (c.root if c.switches[2] else c.body,),
     "tree_scores": lambda c: (
