@@ -3,6 +3,8 @@ stays a small multiple of the page's parse.
 
 Times are compared as ratios in the same run (the best of three runs at each size), never
 against the clock: a linear step grows about 100x from 10 kB to 1 MB, a quadratic one 10,000x.
+A budget's overrun is counted in the process's CPU time, which other processes on the machine
+do not stretch.
 """
 
 from __future__ import annotations
@@ -126,13 +128,13 @@ def test_pruning_grows_linearly_and_stays_within_its_budget(shape: str) -> None:
         lambda: prune_tag_paths(small, **options)
     )
     assert ratio < LINEAR, f"{shape}: 100x the page took {ratio:.0f}x the time"
-    start = time.perf_counter()
+    start = time.process_time()
     _, region = prune_tag_paths_region(large, time_budget=2, **options)
-    assert time.perf_counter() - start < 2 + 1
+    assert time.process_time() - start < 2 + 1
     assert region.reason is None or region.reason.startswith("time_budget exceeded")
-    start = time.perf_counter()
+    start = time.process_time()
     pruned, region = prune_tag_paths_region(large, time_budget=0.01, **options)
-    assert time.perf_counter() - start < 0.01 + 1
+    assert time.process_time() - start < 0.01 + 1
     assert region.reason is not None
     assert region.reason.startswith("time_budget exceeded")
     assert len(elements_at(pruned, "//*")) == len(elements_at(large, "//*"))  # nothing lost
@@ -206,14 +208,15 @@ def test_memory_stays_under_ten_times_the_parse(shape: str, tmp_path: Path) -> N
 
 def test_a_page_of_a_quarter_million_tiny_elements_stops_at_its_budget() -> None:
     """1 MB of unclosed paragraphs, 250,000 siblings, without max_nodes (seconds of work on
-    any machine): the call returns within its budget plus 1 s, wherever the budget runs out,
-    the trimming of the copy included. The budget is a small share of the work, so it runs out
-    however fast the machine is."""
+    any machine): the call returns within its budget plus 1 s of work, wherever the budget runs
+    out, the trimming of the copy included. The budget is a small share of the work, so it runs
+    out however fast the machine is. The work is the process's CPU time: other processes on a
+    loaded machine stretch the wall clock past the budget, never the work."""
     html = "<html><body>" + "<p>a" * 250_000 + "</body></html>"
     tree = lxml.html.document_fromstring(html, parser=lxml.html.HTMLParser(huge_tree=True))
-    start = time.perf_counter()
+    start = time.process_time()
     pruned, region = prune_tag_paths_region(tree, max_nodes=None, time_budget=0.25)
-    assert time.perf_counter() - start < 0.25 + 1
+    assert time.process_time() - start < 0.25 + 1
     assert region.reason is not None
     assert region.reason.startswith("time_budget exceeded")
     assert len(pruned) == len(tree)
