@@ -954,27 +954,13 @@ def _drop_captions(view: DomView, counts: NodeCounts, modes: list[Keep]) -> None
     for vocabulary, image_number in vocabularies.items():
         for word in vocabulary:
             images_of.setdefault(word, []).append(image_number)
-    size, chars, parent = len(view), counts.chars, view.parent
+    size, chars = len(view), counts.chars
     in_output = kept_elements(view, modes)
     small = [
         0 < chars[i] <= 2 * longest and in_output[i] and modes[i] == Keep.TEXT for i in range(size)
     ]
-    total, in_alts = [0] * size, [0] * size
-    own: dict[int, list[str]] = {}  # the tokens of each small element's own text
-    end = list(range(1, size + 1))  # one past each element's last descendant
+    total, in_alts, end, own = _caption_counts(view.parent, small, view.runs, images_of)
     heading = holding(view, [tag in HEADING_TAGS for tag in view.tags])
-    for i in range(size - 1, 0, -1):
-        end[parent[i]] = max(end[parent[i]], end[i])
-        if small[i]:
-            words = tokens(" ".join(view.runs[i]))
-            if words:
-                own[i] = words
-            total[i] += len(words)
-            in_alts[i] += sum(word in images_of for word in words)
-            total[parent[i]] += total[i]
-            in_alts[parent[i]] += in_alts[i]
-        if not i % CHECK_EVERY:
-            check_deadline("finding captions")
     half = _kept_chars(view, counts, modes) / 2
     bearers = sorted(own)  # the small elements with tokens, in document order
     before = [0, *accumulate(len(own[j]) for j in bearers)]  # their tokens before each
@@ -1010,6 +996,34 @@ def _drop_captions(view: DomView, counts: NodeCounts, modes: list[Keep]) -> None
             modes[i] = Keep.DROP
             for j in range(i, end[i]):
                 small[j] = False
+
+
+@accel.twin(accel.compiled.caption_counts)
+def _caption_counts(
+    parent: list[int], small: Sequence[bool], runs: list[list[str]], images_of: dict[str, list[int]]
+) -> tuple[list[int], list[int], list[int], dict[int, list[str]]]:
+    """The bottom-up counts of :func:`_drop_captions`, in pure Python: the reference the
+    compiled pass reproduces. For each element: the tokens of its ``small`` elements' own text
+    (itself and, through an unbroken chain of small elements, those below it), how many of them
+    are words of the images (keys of ``images_of``), one past its last descendant; and the
+    tokens of each small element's own text that has any."""
+    size = len(parent)
+    total, in_alts = [0] * size, [0] * size
+    own: dict[int, list[str]] = {}
+    end = list(range(1, size + 1))
+    for i in range(size - 1, 0, -1):
+        end[parent[i]] = max(end[parent[i]], end[i])
+        if small[i]:
+            words = tokens(" ".join(runs[i]))
+            if words:
+                own[i] = words
+            total[i] += len(words)
+            in_alts[i] += sum(word in images_of for word in words)
+            total[parent[i]] += total[i]
+            in_alts[parent[i]] += in_alts[i]
+        if not i % CHECK_EVERY:
+            check_deadline("finding captions")
+    return total, in_alts, end, own
 
 
 def _kept_chars(view: DomView, counts: NodeCounts, modes: Sequence[Keep]) -> int:
