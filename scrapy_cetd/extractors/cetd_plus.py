@@ -15,7 +15,7 @@ from bisect import bisect_left
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from itertools import accumulate
+from itertools import accumulate, compress
 
 from lxml import etree
 
@@ -687,8 +687,10 @@ def _sparing_content_form(
     ``<form>`` says how a page is used, not what its text is, and pages wrap their main content
     in one (a list of results to tick, an order form around the product)."""
     parent, tags = view.parent, view.tags
+    if "form" not in tags:
+        return drop
     forms = [
-        i for i in range(1, len(view)) if drop[i] and not drop[parent[i]] and tags[i] == "form"
+        i for i, tag in enumerate(tags) if tag == "form" and i and drop[i] and not drop[parent[i]]
     ]
     if not forms:
         return drop
@@ -900,11 +902,10 @@ def _drop_galleries(view: DomView, counts: NodeCounts, modes: list[Keep]) -> Non
     class, that each show media, unless they hold :data:`GALLERY_MAX_SHARE` of the kept text."""
     size = len(view)
     tags, chars, parent = view.tags, counts.chars, view.parent
-    media = holding(view, [tag in MEDIA_TAGS for tag in tags])
+    media = holding(view, MEDIA_TAGS)
     media_children = [0] * size
-    for c in range(1, size):
-        if media[c]:
-            media_children[parent[c]] += 1
+    for c in compress(range(1, size), media[1:]):
+        media_children[parent[c]] += 1
     candidates = [p for p in range(size) if media_children[p] >= GALLERY_MIN_CARDS]
     if not candidates:
         return
@@ -960,7 +961,7 @@ def _drop_captions(view: DomView, counts: NodeCounts, modes: list[Keep]) -> None
         0 < chars[i] <= 2 * longest and in_output[i] and modes[i] == Keep.TEXT for i in range(size)
     ]
     total, in_alts, end, own = _caption_counts(view.parent, small, view.runs, images_of)
-    heading = holding(view, [tag in HEADING_TAGS for tag in view.tags])
+    heading = holding(view, HEADING_TAGS)
     half = _kept_chars(view, counts, modes) / 2
     bearers = sorted(own)  # the small elements with tokens, in document order
     before = [0, *accumulate(len(own[j]) for j in bearers)]  # their tokens before each

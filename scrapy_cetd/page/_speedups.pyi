@@ -79,6 +79,9 @@ def density_sums(
 
 # scrapy_cetd.page.flags
 def ancestors_of(parent: list[int], content: Sequence[bool]) -> list[bool] | None: ...
+def holding_tags(
+    parent: list[int], tags: list[str], names: frozenset[str]
+) -> list[bool] | None: ...
 
 # scrapy_cetd.page.output: ``keep`` is (DROP, SHELL, TEXT), the modes in ``modes``
 def content_modes(

@@ -1577,6 +1577,34 @@ def ancestors_of(parent, content):
         PyMem_Free(below)
 
 
+def holding_tags(parent, tags, names):
+    """:func:`scrapy_cetd.page.flags.holding_tags`; ``None`` for a malformed view."""
+    if type(parent) is not list or type(tags) is not list or type(names) is not frozenset:
+        return None
+    cdef Py_ssize_t size = len(parent)
+    cdef Py_ssize_t* parents = NULL
+    cdef char* held = NULL
+    try:
+        if len(tags) != size:
+            raise NotHandledError("fields of different lengths")
+        parents = load_parents(parent, size)
+        held = <char*>PyMem_Malloc(max(size, 1))
+        if held is NULL:
+            raise MemoryError()
+        for i in range(size):
+            tick(i, "finding named elements")
+            held[i] = 1 if tags[i] in <frozenset>names else 0
+        for i in range(size - 1, 0, -1):
+            if held[i]:
+                held[parents[i]] = 1
+        return [held[i] != 0 for i in range(size)]
+    except NotHandledError:
+        return None
+    finally:
+        PyMem_Free(parents)
+        PyMem_Free(held)
+
+
 cdef char* kept_flags(Py_ssize_t* parents, char* codes, Py_ssize_t size) except NULL:
     """:func:`scrapy_cetd.page.output.kept_elements` on parents and mode codes."""
     cdef char* kept = <char*>PyMem_Malloc(max(size, 1))

@@ -796,6 +796,7 @@ ARGUMENTS: dict[str, Callable[[Case], tuple[Any, ...]]] = {
         c.switches[0],
     ),
     "ancestors_of": lambda c: (c.view.parent, c.content),
+    "holding_tags": lambda c: (c.view.parent, c.view.tags, frozenset({"p", "a", "img"})),
     "content_modes": lambda c: (c.view.parent, c.content, c.shells, c.switches[0], KEEP),
     "own_modes": lambda c: (c.view.parent, c.content, KEEP),
     "kept_elements": lambda c: (c.view.parent, c.modes, KEEP),
