@@ -52,7 +52,6 @@ from scrapy_cetd.page.dom import (
     build_view,
     hidden_text_length,
     local_tag,
-    normalized_length,
     viewed_body,
 )
 from scrapy_cetd.page.flags import ancestors_of, holding, within
@@ -625,7 +624,7 @@ class CetdPlusExtractor(Extractor):
         if self.post_comments is not None and profile is not None and profile.post_comments:
             drop_post_comments(view, counts.chars, posts, modes, self.post_comments)
         if self.shell_prose_chars is not None:
-            _keep_shell_prose(view, modes, self.shell_prose_chars)
+            _keep_shell_prose(view, counts, modes, self.shell_prose_chars)
         check_deadline("after keeping the shells' prose")
         if not markup.not_an_article:
             if self.link_block_ratio < 1:
@@ -837,15 +836,18 @@ def _headline(view: DomView) -> int | None:
     return None
 
 
-def _keep_shell_prose(view: DomView, modes: list[Keep], min_chars: int) -> None:
+def _keep_shell_prose(view: DomView, counts: NodeCounts, modes: list[Keep], min_chars: int) -> None:
     """Let the shells below the root that hold ``min_chars`` or more of their own text keep it
-    (step 7), with the inline elements it runs through: links, emphasis, line breaks."""
-    runs, tags, depth = view.runs, view.tags, view.depth
+    (step 7), with the inline elements it runs through: links, emphasis, line breaks. Only
+    the shells are visited; one whose inline elements kept their text with it is no shell any
+    more, and is passed over."""
+    run_chars, tags, depth = counts.run_chars, view.tags, view.depth
     size = len(view)
-    for i in range(1, size):
-        if not i % CHECK_EVERY:
+    shells = [i for i, mode in enumerate(modes) if i and mode == Keep.SHELL]
+    for step, i in enumerate(shells, 1):
+        if not step % CHECK_EVERY:
             check_deadline("keeping the shells' prose")
-        if modes[i] != Keep.SHELL or sum(map(normalized_length, runs[i])) < min_chars:
+        if modes[i] != Keep.SHELL or sum(run_chars[i]) < min_chars:
             continue
         modes[i] = Keep.TEXT
         for c in view.children[i]:
