@@ -11,7 +11,23 @@ _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffe\uffff]+")
 noncharacters U+FFFE and U+FFFF: no page shows them, XML cannot hold them, and libxml2 keeps
 them in the text of a damaged page."""
 
+_KEPT_BYTES = bytes([0x09, 0x0A, 0x0D, *range(0x20, 0x7F), *range(0x80, 0x100)])
+"""The UTF-8 bytes that are no part of a :data:`_CONTROL` character below U+FFFE."""
+
 _SPACES = re.compile(r"\s+")
+
+
+def _has_control(text: str) -> bool:
+    """Whether ``text`` holds a :data:`_CONTROL` character, found as its UTF-8 bytes: the
+    characters below U+0080 are the bytes below 0x80, which no other character's bytes are,
+    and one pass of C code deletes all the others, where the regular expression would step
+    through the text a character at a time (several times slower on an almost always clean
+    text, which every result is checked for)."""
+    return (
+        bool(text.encode("utf-8", "surrogatepass").translate(None, _KEPT_BYTES))
+        or "\ufffe" in text
+        or "\uffff" in text
+    )
 
 
 class Reason(str, Enum):
@@ -165,9 +181,9 @@ def sanitize(result: ExtractionResult) -> ExtractionResult:
     """
     title = result.title
     if not (
-        _CONTROL.search(result.text)
-        or _CONTROL.search(result.html)
-        or (title is not None and _CONTROL.search(title))
+        _has_control(result.text)
+        or _has_control(result.html)
+        or (title is not None and _has_control(title))
     ):
         return result
     lines = (_SPACES.sub(" ", line).strip() for line in _CONTROL.sub("", result.text).split("\n"))

@@ -12,6 +12,8 @@ from typing import Any
 import pytest
 from conftest import PipelineHarness
 from crawlkit import article
+from hypothesis import given
+from hypothesis import strategies as st
 from lxml import etree
 from scrapy import Request
 from scrapy.http import HtmlResponse
@@ -21,7 +23,7 @@ from scrapy_cetd import ALGORITHMS, EmptyReason, ExtractionResult, Reason
 from scrapy_cetd.cli import main
 from scrapy_cetd.corpus import FileSummary
 from scrapy_cetd.limits import LimitExceededError
-from scrapy_cetd.result import sanitize
+from scrapy_cetd.result import _CONTROL, _has_control, sanitize
 
 STORY = article("Storm warning")
 FRAMESET = (
@@ -87,6 +89,16 @@ def test_text_made_only_of_control_characters_is_no_visible_text() -> None:
         "no visible text",
         Reason.NO_VISIBLE_TEXT,
     )
+
+
+@given(
+    text=st.text()
+    | st.text(st.sampled_from("a\t\n\r\x00\x1f\x7f\x80\u00e9\ufffd\ufffe\uffff\U0001f600\ud800"))
+)
+def test_control_characters_are_found_as_the_expression_finds_them(text: str) -> None:
+    """The byte scan of :func:`sanitize` finds a control character where the regular
+    expression does, whatever the text's characters (surrogates, noncharacters, emoji)."""
+    assert _has_control(text) == (_CONTROL.search(text) is not None)
 
 
 def test_a_result_with_content_has_no_code() -> None:

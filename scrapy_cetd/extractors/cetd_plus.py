@@ -15,7 +15,7 @@ from bisect import bisect_left
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from itertools import accumulate
+from itertools import accumulate, compress
 
 from lxml import etree
 
@@ -52,7 +52,6 @@ from scrapy_cetd.page.dom import (
     build_view,
     hidden_text_length,
     local_tag,
-    normalized_length,
     viewed_body,
 )
 from scrapy_cetd.page.flags import ancestors_of, holding, within
@@ -625,7 +624,7 @@ class CetdPlusExtractor(Extractor):
         if self.post_comments is not None and profile is not None and profile.post_comments:
             drop_post_comments(view, counts.chars, posts, modes, self.post_comments)
         if self.shell_prose_chars is not None:
-            _keep_shell_prose(view, modes, self.shell_prose_chars)
+            _keep_shell_prose(view, counts, modes, self.shell_prose_chars)
         check_deadline("after keeping the shells' prose")
         if not markup.not_an_article:
             if self.link_block_ratio < 1:
@@ -687,8 +686,10 @@ def _sparing_content_form(
     ``<form>`` says how a page is used, not what its text is, and pages wrap their main content
     in one (a list of results to tick, an order form around the product)."""
     parent, tags = view.parent, view.tags
+    if "form" not in tags:
+        return drop
     forms = [
-        i for i in range(1, len(view)) if drop[i] and not drop[parent[i]] and tags[i] == "form"
+        i for i, tag in enumerate(tags) if tag == "form" and i and drop[i] and not drop[parent[i]]
     ]
     if not forms:
         return drop
@@ -835,15 +836,18 @@ def _headline(view: DomView) -> int | None:
     return None
 
 
-def _keep_shell_prose(view: DomView, modes: list[Keep], min_chars: int) -> None:
+def _keep_shell_prose(view: DomView, counts: NodeCounts, modes: list[Keep], min_chars: int) -> None:
     """Let the shells below the root that hold ``min_chars`` or more of their own text keep it
-    (step 7), with the inline elements it runs through: links, emphasis, line breaks."""
-    runs, tags, depth = view.runs, view.tags, view.depth
+    (step 7), with the inline elements it runs through: links, emphasis, line breaks. Only
+    the shells are visited; one whose inline elements kept their text with it is no shell any
+    more, and is passed over."""
+    run_chars, tags, depth = counts.run_chars, view.tags, view.depth
     size = len(view)
-    for i in range(1, size):
-        if not i % CHECK_EVERY:
+    shells = [i for i, mode in enumerate(modes) if i and mode == Keep.SHELL]
+    for step, i in enumerate(shells, 1):
+        if not step % CHECK_EVERY:
             check_deadline("keeping the shells' prose")
-        if modes[i] != Keep.SHELL or sum(map(normalized_length, runs[i])) < min_chars:
+        if modes[i] != Keep.SHELL or sum(run_chars[i]) < min_chars:
             continue
         modes[i] = Keep.TEXT
         for c in view.children[i]:
@@ -900,11 +904,10 @@ def _drop_galleries(view: DomView, counts: NodeCounts, modes: list[Keep]) -> Non
     class, that each show media, unless they hold :data:`GALLERY_MAX_SHARE` of the kept text."""
     size = len(view)
     tags, chars, parent = view.tags, counts.chars, view.parent
-    media = holding(view, [tag in MEDIA_TAGS for tag in tags])
+    media = holding(view, MEDIA_TAGS)
     media_children = [0] * size
-    for c in range(1, size):
-        if media[c]:
-            media_children[parent[c]] += 1
+    for c in compress(range(1, size), media[1:]):
+        media_children[parent[c]] += 1
     candidates = [p for p in range(size) if media_children[p] >= GALLERY_MIN_CARDS]
     if not candidates:
         return
@@ -954,27 +957,13 @@ def _drop_captions(view: DomView, counts: NodeCounts, modes: list[Keep]) -> None
     for vocabulary, image_number in vocabularies.items():
         for word in vocabulary:
             images_of.setdefault(word, []).append(image_number)
-    size, chars, parent = len(view), counts.chars, view.parent
+    size, chars = len(view), counts.chars
     in_output = kept_elements(view, modes)
     small = [
         0 < chars[i] <= 2 * longest and in_output[i] and modes[i] == Keep.TEXT for i in range(size)
     ]
-    total, in_alts = [0] * size, [0] * size
-    own: dict[int, list[str]] = {}  # the tokens of each small element's own text
-    end = list(range(1, size + 1))  # one past each element's last descendant
-    heading = holding(view, [tag in HEADING_TAGS for tag in view.tags])
-    for i in range(size - 1, 0, -1):
-        end[parent[i]] = max(end[parent[i]], end[i])
-        if small[i]:
-            words = tokens(" ".join(view.runs[i]))
-            if words:
-                own[i] = words
-            total[i] += len(words)
-            in_alts[i] += sum(word in images_of for word in words)
-            total[parent[i]] += total[i]
-            in_alts[parent[i]] += in_alts[i]
-        if not i % CHECK_EVERY:
-            check_deadline("finding captions")
+    total, in_alts, end, own = _caption_counts(view.parent, small, view.runs, images_of)
+    heading = holding(view, HEADING_TAGS)
     half = _kept_chars(view, counts, modes) / 2
     bearers = sorted(own)  # the small elements with tokens, in document order
     before = [0, *accumulate(len(own[j]) for j in bearers)]  # their tokens before each
@@ -1010,6 +999,34 @@ def _drop_captions(view: DomView, counts: NodeCounts, modes: list[Keep]) -> None
             modes[i] = Keep.DROP
             for j in range(i, end[i]):
                 small[j] = False
+
+
+@accel.twin(accel.compiled.caption_counts)
+def _caption_counts(
+    parent: list[int], small: Sequence[bool], runs: list[list[str]], images_of: dict[str, list[int]]
+) -> tuple[list[int], list[int], list[int], dict[int, list[str]]]:
+    """The bottom-up counts of :func:`_drop_captions`, in pure Python: the reference the
+    compiled pass reproduces. For each element: the tokens of its ``small`` elements' own text
+    (itself and, through an unbroken chain of small elements, those below it), how many of them
+    are words of the images (keys of ``images_of``), one past its last descendant; and the
+    tokens of each small element's own text that has any."""
+    size = len(parent)
+    total, in_alts = [0] * size, [0] * size
+    own: dict[int, list[str]] = {}
+    end = list(range(1, size + 1))
+    for i in range(size - 1, 0, -1):
+        end[parent[i]] = max(end[parent[i]], end[i])
+        if small[i]:
+            words = tokens(" ".join(runs[i]))
+            if words:
+                own[i] = words
+            total[i] += len(words)
+            in_alts[i] += sum(word in images_of for word in words)
+            total[parent[i]] += total[i]
+            in_alts[parent[i]] += in_alts[i]
+        if not i % CHECK_EVERY:
+            check_deadline("finding captions")
+    return total, in_alts, end, own
 
 
 def _kept_chars(view: DomView, counts: NodeCounts, modes: Sequence[Keep]) -> int:

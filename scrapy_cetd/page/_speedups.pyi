@@ -79,6 +79,9 @@ def density_sums(
 
 # scrapy_cetd.page.flags
 def ancestors_of(parent: list[int], content: Sequence[bool]) -> list[bool] | None: ...
+def holding_tags(
+    parent: list[int], tags: list[str], names: frozenset[str]
+) -> list[bool] | None: ...
 
 # scrapy_cetd.page.output: ``keep`` is (DROP, SHELL, TEXT), the modes in ``modes``
 def content_modes(
@@ -151,6 +154,9 @@ def outermost_chars(parent: list[int], content: Sequence[bool], chars: list[int]
 def kept_chars(
     parent: list[int], modes: Sequence[_Mode], chars: list[int], keep: tuple[_Mode, _Mode, _Mode]
 ) -> int | None: ...
+def caption_counts(
+    parent: list[int], small: Sequence[bool], runs: list[list[str]], images_of: dict[str, list[int]]
+) -> tuple[list[int], list[int], list[int], dict[int, list[str]]] | None: ...
 def drop_link_blocks(
     parent: list[int],
     tags: list[str],

@@ -1577,6 +1577,34 @@ def ancestors_of(parent, content):
         PyMem_Free(below)
 
 
+def holding_tags(parent, tags, names):
+    """:func:`scrapy_cetd.page.flags.holding_tags`; ``None`` for a malformed view."""
+    if type(parent) is not list or type(tags) is not list or type(names) is not frozenset:
+        return None
+    cdef Py_ssize_t size = len(parent)
+    cdef Py_ssize_t* parents = NULL
+    cdef char* held = NULL
+    try:
+        if len(tags) != size:
+            raise NotHandledError("fields of different lengths")
+        parents = load_parents(parent, size)
+        held = <char*>PyMem_Malloc(max(size, 1))
+        if held is NULL:
+            raise MemoryError()
+        for i in range(size):
+            tick(i, "finding named elements")
+            held[i] = 1 if tags[i] in <frozenset>names else 0
+        for i in range(size - 1, 0, -1):
+            if held[i]:
+                held[parents[i]] = 1
+        return [held[i] != 0 for i in range(size)]
+    except NotHandledError:
+        return None
+    finally:
+        PyMem_Free(parents)
+        PyMem_Free(held)
+
+
 cdef char* kept_flags(Py_ssize_t* parents, char* codes, Py_ssize_t size) except NULL:
     """:func:`scrapy_cetd.page.output.kept_elements` on parents and mode codes."""
     cdef char* kept = <char*>PyMem_Malloc(max(size, 1))
@@ -1668,6 +1696,102 @@ def outermost_chars(parent, content, chars):
     finally:
         PyMem_Free(parents)
         PyMem_Free(inside)
+
+
+cdef inline bint is_cjk(Py_UCS4 character) noexcept:
+    """A kana, CJK ideograph or hangul syllable: a token alone (:mod:`scrapy_cetd.page.words`)."""
+    return (
+        0x3040 <= character <= 0x30ff
+        or 0x3400 <= character <= 0x4dbf
+        or 0x4e00 <= character <= 0x9fff
+        or 0xac00 <= character <= 0xd7af
+        or 0xf900 <= character <= 0xfaff
+    )
+
+
+cdef list text_tokens(str text):
+    """:func:`scrapy_cetd.page.words.tokens`: the runs of characters the regular expression's
+    ``[^\\W_]`` matches (``str.isalnum``) of the lower-cased text, each CJK character alone."""
+    cdef str lowered = text.lower()
+    cdef list found = []
+    cdef Py_ssize_t size = len(lowered)
+    cdef Py_ssize_t start = -1
+    cdef Py_ssize_t i
+    cdef Py_UCS4 character
+    for i in range(size):
+        character = lowered[i]
+        if is_cjk(character):
+            if start >= 0:
+                found.append(lowered[start:i])
+                start = -1
+            found.append(lowered[i:i + 1])
+        elif character.isalnum():
+            if start < 0:
+                start = i
+        elif start >= 0:
+            found.append(lowered[start:i])
+            start = -1
+    if start >= 0:
+        found.append(lowered[start:size])
+    return found
+
+
+def caption_counts(parent, small, runs, images_of):
+    """:func:`scrapy_cetd.extractors.cetd_plus._caption_counts`; ``None`` for a malformed
+    view."""
+    if type(parent) is not list or type(runs) is not list or type(images_of) is not dict:
+        return None
+    cdef Py_ssize_t size = len(parent)
+    cdef Py_ssize_t* parents = NULL
+    cdef char* smalls = NULL
+    cdef long long* ends = NULL
+    cdef long long* totals = NULL
+    cdef long long* in_alts = NULL
+    cdef Py_ssize_t p
+    cdef long long shared
+    cdef dict own = {}
+    cdef list words
+    try:
+        if len(runs) != size or size == 0:
+            raise NotHandledError("fields of different lengths")
+        parents = load_parents(parent, size)
+        smalls = flags_of(small, size)
+        ends = int_array(size)
+        totals = int_array(size)
+        in_alts = int_array(size)
+        for i in range(size):
+            ends[i] = i + 1
+            totals[i] = 0
+            in_alts[i] = 0
+        for i in range(size - 1, 0, -1):
+            tick(i, "finding captions")
+            p = parents[i]
+            if ends[i] > ends[p]:
+                ends[p] = ends[i]
+            if smalls[i]:
+                element_runs = runs[i]
+                if type(element_runs) is not list:
+                    raise NotHandledError("runs not a list")
+                words = text_tokens(" ".join(<list>element_runs))
+                if words:
+                    own[i] = words
+                shared = 0
+                for word in words:
+                    if word in images_of:
+                        shared += 1
+                totals[i] += len(words)
+                in_alts[i] += shared
+                totals[p] += totals[i]
+                in_alts[p] += in_alts[i]
+        return int_list(totals, size), int_list(in_alts, size), int_list(ends, size), own
+    except NotHandledError:
+        return None
+    finally:
+        PyMem_Free(parents)
+        PyMem_Free(smalls)
+        PyMem_Free(ends)
+        PyMem_Free(totals)
+        PyMem_Free(in_alts)
 
 
 def drop_link_blocks(parent, tags, chars, link_chars, list modes, double ratio,

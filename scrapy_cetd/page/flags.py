@@ -23,9 +23,17 @@ def within(view: DomView, flags: Sequence[bool]) -> list[bool]:
     return inside
 
 
-def holding(view: DomView, flags: Sequence[bool]) -> list[bool]:
-    """Which elements are flagged or have a flagged element below them."""
-    return [bool(own) or below for own, below in zip(flags, ancestors_of(view, flags), strict=True)]
+def holding(view: DomView, names: frozenset[str]) -> list[bool]:
+    """Which elements are named one of ``names`` (tags) or have such an element below them."""
+    return holding_tags(view.parent, view.tags, names)
+
+
+@accel.twin(accel.compiled.holding_tags)
+def holding_tags(parent: list[int], tags: list[str], names: frozenset[str]) -> list[bool]:
+    """:func:`holding` on a view's parents and tags, in pure Python: the reference the
+    compiled pass reproduces."""
+    named = [tag in names for tag in tags]
+    return [own or below for own, below in zip(named, below_flags(parent, named), strict=True)]
 
 
 def ancestors_of(view: DomView, content: Sequence[bool]) -> list[bool]:

@@ -48,5 +48,9 @@ def tokens(text: str) -> list[str]:
 
     Punctuation, underscores and whitespace separate tokens and are not tokens themselves.
     CJK characters are split apart because those scripts do not separate words by spaces.
+    ASCII text, most of the text compared, has no CJK character to split apart.
     """
-    return _TOKEN.findall(_CJK_CHAR.sub(r" \1 ", text.lower()))
+    lowered = text.lower()
+    if lowered.isascii():
+        return _TOKEN.findall(lowered)
+    return _TOKEN.findall(_CJK_CHAR.sub(r" \1 ", lowered))

@@ -28,7 +28,7 @@ from scrapy_cetd.evaluation.datasets import Page, default_datasets_root, find_da
 from scrapy_cetd.extractors import cetd, cetd_plus, furniture
 from scrapy_cetd.extractors.registry import get_extractor
 from scrapy_cetd.limits import LimitExceededError, deadline
-from scrapy_cetd.page import accel, density, dom, flags, markup, output, page_types
+from scrapy_cetd.page import accel, density, dom, flags, markup, output, page_types, words
 from scrapy_cetd.page.density import NodeCounts
 from scrapy_cetd.page.dom import DomView, find_body
 from scrapy_cetd.page.output import KEEP, Keep
@@ -753,6 +753,23 @@ TREES = page_types.BoostedTrees(
 every dataset page)."""
 
 
+def image_words(case: Case) -> dict[str, list[int]]:
+    """Every other token of a generated page's text, as the words of two images for
+    ``caption_counts``."""
+    text = " ".join(run for runs in case.view.runs for run in runs)
+    return {word: [0, 1][: 1 + n % 2] for n, word in enumerate(words.tokens(text)[::2])}
+
+
+@given(text=st.text())
+def test_caption_counts_split_text_as_tokens_does(text: str) -> None:
+    """The compiled caption counts split a text into :func:`scrapy_cetd.page.words.tokens`'s
+    tokens, whatever its characters (CJK alone, underscores, case that changes its length)."""
+    arguments = ([-1, 0], [False, True], [[], [text, text[::-1]]], {"a": [0]})
+    fast = COMPILED.caption_counts(*arguments)
+    with accel.reference_only():
+        assert fast == cetd_plus._caption_counts(*arguments)
+
+
 ARGUMENTS: dict[str, Callable[[Case], tuple[Any, ...]]] = {
     "build_view": lambda c: (c.body, c.switches[0]),
     "attribute_owners": lambda c: (
@@ -779,6 +796,7 @@ ARGUMENTS: dict[str, Callable[[Case], tuple[Any, ...]]] = {
         c.switches[0],
     ),
     "ancestors_of": lambda c: (c.view.parent, c.content),
+    "holding_tags": lambda c: (c.view.parent, c.view.tags, frozenset({"p", "a", "img"})),
     "content_modes": lambda c: (c.view.parent, c.content, c.shells, c.switches[0], KEEP),
     "own_modes": lambda c: (c.view.parent, c.content, KEEP),
     "kept_elements": lambda c: (c.view.parent, c.modes, KEEP),
@@ -809,6 +827,7 @@ ARGUMENTS: dict[str, Callable[[Case], tuple[Any, ...]]] = {
     ),
     "outermost_chars": lambda c: (c.view.parent, c.content, c.counts.chars),
     "kept_chars": lambda c: (c.view.parent, c.modes, c.counts.chars, KEEP),
+    "caption_counts": lambda c: (c.view.parent, c.content, c.view.runs, image_words(c)),
     "body_counts": lambda c: (
         c.view.elements,
         c.view.tags,
