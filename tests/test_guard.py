@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from lxml import etree
+from ratios import thread_seconds
 
 import scrapy_cetd
 from scrapy_cetd import guard, limits
@@ -83,17 +84,6 @@ def test_extract_refuses_the_page_before_parsing_it(monkeypatch: pytest.MonkeyPa
     assert "word" in scrapy_cetd.extract(page, max_attributes=None).text
 
 
-def _seconds(function: Callable[[], object]) -> float:
-    """The least CPU time of this thread over three runs (what a loaded machine leaves to a
-    run does not count)."""
-    best = float("inf")
-    for _ in range(3):
-        start = time.thread_time()
-        function()
-        best = min(best, time.thread_time() - start)
-    return best
-
-
 GROWTH: dict[str, str] = {
     "short_tags": "<p>x</p>",
     "quoted_tags": '<a href="/x" class="c">x</a>',
@@ -114,8 +104,8 @@ def test_the_scan_is_linear(shape: str) -> None:
     unit = GROWTH[shape]
     small = unit * (100_000 // len(unit))
     large = unit * (1_000_000 // len(unit))
-    ratio = _seconds(lambda: markup_problem(large)) / max(
-        _seconds(lambda: markup_problem(small)), 1e-4
+    ratio = thread_seconds(lambda: markup_problem(large)) / max(
+        thread_seconds(lambda: markup_problem(small)), 1e-4
     )
     assert ratio < 25, f"{shape}: 10x the text took {ratio:.0f}x the time"
 

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import random
-import time
-from collections.abc import Callable
 
 import pytest
 from conftest import STORM_PAGE
 from lxml import etree
+from ratios import thread_seconds
 
 from scrapy_cetd.guard import markup_problem
 from scrapy_cetd.limits import Limits
@@ -106,17 +105,7 @@ def test_markup_reason_is_linear_where_tags_begin_inside_tags(shape: str) -> Non
     hands the page to the guard's scan before it has read much more than the page."""
     small, large = shape[: len(shape) // 10], shape
     assert markup_reason(large, 1_000) == Limits().markup_reason(large)
-    ratio = _seconds(lambda: markup_reason(large, 1_000)) / max(
-        _seconds(lambda: markup_reason(small, 1_000)), 1e-4
+    ratio = thread_seconds(lambda: markup_reason(large, 1_000)) / max(
+        thread_seconds(lambda: markup_reason(small, 1_000)), 1e-4
     )
     assert ratio < 25, f"10x the text took {ratio:.0f}x the time"
-
-
-def _seconds(run: Callable[[], object]) -> float:
-    """The least CPU time of this thread over three runs of ``run``."""
-    best = float("inf")
-    for _ in range(3):
-        start = time.thread_time()
-        run()
-        best = min(best, time.thread_time() - start)
-    return best
