@@ -621,7 +621,12 @@ class CetdPlusExtractor(Extractor):
                 bound_to(view, modes, landmark)
         if self.post_region is not None and _holds(counts, posts, self.post_region):
             bound_to(view, modes, headed_region(view, counts.chars, view.parent[posts[0]]))
-        if self.post_comments is not None and profile is not None and profile.post_comments:
+        if (
+            posts
+            and self.post_comments is not None
+            and profile is not None
+            and profile.post_comments
+        ):
             drop_post_comments(view, counts.chars, posts, modes, self.post_comments)
         if self.shell_prose_chars is not None:
             _keep_shell_prose(view, counts, modes, self.shell_prose_chars)

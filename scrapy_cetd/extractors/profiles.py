@@ -457,8 +457,10 @@ for each post (one list of terms is the content's own)."""
 def detail_lists(view: DomView) -> list[bool]:
     """The elements of ``view`` that are repeated detail lists, their descendants included: the
     ``<dl>`` elements whose class and terms (the text of their ``<dt>`` children, in order) are
-    those of :data:`MIN_DETAIL_LISTS` or more ``<dl>`` of the view. Each text run is read once,
-    for the closest ``<dt>`` above it; the proxies of the lists are held until the end."""
+    those of :data:`MIN_DETAIL_LISTS` or more ``<dl>`` of the view. A ``<dl>`` without ``<dt>``
+    children (replies indented with ``<dd>``, terms grouped in ``<div>``) has no terms to
+    compare and is never one. Each text run is read once, for the closest ``<dt>`` above it;
+    the proxies of the lists are held until the end."""
     size, tags, parent, runs = len(view), view.tags, view.parent, view.runs
     term = [-1] * size  # the closest <dt> at or above each element
     labels: dict[int, list[str]] = {}
@@ -477,8 +479,9 @@ def detail_lists(view: DomView) -> list[bool]:
     for i in range(1, size):
         if tags[i] == "dl":
             held.append(element := view.elements[i])
-            terms = (" ".join(" ".join(labels[c]).split()) for c in view.children[i] if c in labels)
-            keys[i] = (element.get("class") or "", *terms)
+            terms = [" ".join(" ".join(labels[c]).split()) for c in view.children[i] if c in labels]
+            if terms:
+                keys[i] = (element.get("class") or "", *terms)
     repeated = Counter(keys.values())
     drop = [False] * size
     for i, key in keys.items():
@@ -699,6 +702,8 @@ def drop_badges(view: DomView, chars: Sequence[int], modes: list[Keep]) -> None:
         text = " ".join(" ".join(" ".join(view.runs[j]) for j in range(i, end)).split())
         if not any(character.isdigit() for character in text):
             found.setdefault(text, []).append(i)
+    if all(len(owners) < MIN_RECORDS for owners in found.values()):
+        return  # no text is repeated enough to be a badge: the records need not be counted
     least = max(MIN_RECORDS, BADGE_SHARE * most_records(view, chars, in_output))
     for owners in found.values():
         if len(owners) >= least:

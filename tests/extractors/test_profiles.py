@@ -561,3 +561,20 @@ def test_profiles_read_deep_pages_without_recursion(page_type: str) -> None:
     chain[-1].text = _prose("innermost text")
     result = CetdPlusExtractor(page_type=page_type).extract(root)
     assert "innermost text" in result.text
+
+
+def test_forum_keeps_replies_indented_with_description_lists() -> None:
+    """A ``<dl>`` without terms (a wiki's replies indented with ``<dd>``) is no list of details:
+    three such replies are kept, though their lists share a class and have no terms alike."""
+    replies = "".join(
+        f'<dl class="indent"><dd><span>{name}</span><p>{_prose(topic, 2)}</p></dd></dl>'
+        for name, topic in (
+            ("helper", "vinegar"),
+            ("chemist", "citric acid"),
+            ("plumber", "limescale"),
+        )
+    )
+    page = THREAD.replace('<section class="comments">', f'<section class="comments">{replies}')
+    with_profile = _text(page, "forum")
+    for topic in ("vinegar", "citric acid", "limescale"):
+        assert f"The {topic} was discussed" in with_profile
