@@ -462,8 +462,18 @@ def _json_text(value: str) -> str:
     """A JSON-LD string with its HTML character references decoded: JSON holds text, but
     many CMSs write the HTML-escaped title into it (``Planning Tools &#8211; Caterer``,
     ``Eating Plate &bull; The Nutrition Source``), which would then neither read as written
-    nor match the page's ``<h1>`` or ``<title>``."""
-    return html.unescape(value) if "&" in value else value
+    nor match the page's ``<h1>`` or ``<title>``. Only references closed by ``;`` are read:
+    HTML's legacy names without one (``&reg``, ``&sect``) also begin the parameters of a URL
+    (``?w=800&region=us``)."""
+    return _REFERENCE.sub(_unescape, value) if "&" in value else value
+
+
+_REFERENCE = re.compile(r"&(?:#[0-9]+|#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);")
+"""An HTML character reference closed by ``;``: numeric, hexadecimal or named."""
+
+
+def _unescape(reference: re.Match[str]) -> str:
+    return html.unescape(reference[0])
 
 
 def _clean(value: str | None) -> str | None:

@@ -253,6 +253,13 @@ def test_character_references_in_json_ld_are_decoded() -> None:
     assert found.tags == ("Q&A",)
 
 
+def test_a_url_in_json_ld_keeps_its_parameters() -> None:
+    # "&region" and "&sect" would be the legacy references to "®" and "§" without their ";"
+    image = "https://cdn.example.com/a.jpg?w=800&region=us&section=news"
+    tree = page(json_ld({"@type": "NewsArticle", "headline": "A", "image": image}), "<h1>A</h1>")
+    assert page_metadata(tree, url="https://example.com/a").image == image
+
+
 def test_a_first_heading_the_title_does_not_name_gives_way_to_one_it_does() -> None:
     tree = page(
         "<title>Academy of Art Earns 19 Honors</title>",
