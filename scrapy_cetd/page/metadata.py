@@ -666,7 +666,7 @@ def _headline_heading(root: etree._Element, document_title: str | None) -> str |
 
 def _headline_section(root: etree._Element) -> etree._Element | None:
     """The part of the page around its headline: the first ``<h1>``'s ancestor
-    :data:`_SECTION_LEVELS` levels up (or the highest below the root), where an article's
+    :data:`_SECTION_LEVELS` levels up (or the highest below ``<body>``), where an article's
     byline and date are; ``None`` when the page has no ``<h1>``."""
     heading = next(root.iter("h1"), None)
     if heading is None:
@@ -674,7 +674,7 @@ def _headline_section(root: etree._Element) -> etree._Element | None:
     section = heading
     for _ in range(_SECTION_LEVELS):
         parent = section.getparent()
-        if parent is None or parent is root:
+        if parent is None or parent is root or parent.tag == "body":
             break
         section = parent
     return section

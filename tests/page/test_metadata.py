@@ -165,6 +165,10 @@ def test_an_article_date_written_next_to_its_headline_is_found() -> None:
         body="<main><div><div><h1>About us</h1><p>We write.</p></div></div></main>" + footer
     )
     assert page_metadata(undated, page_type="article").published is None
+    # nor when its headline sits near the top of <body>: the search stops below it
+    for shallow in ("<h1>About us</h1>", "<div><h1>About us</h1></div>"):
+        undated = page(body=f"{shallow}<p>We write.</p>{footer}")
+        assert page_metadata(undated, page_type="article").published is None
 
 
 def test_the_earlier_of_declared_and_found_dates_is_the_publication() -> None:
