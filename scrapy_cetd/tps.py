@@ -906,22 +906,13 @@ def _complete_records(
             modes[i] = _KEEP
 
 
-def _subtree_end(view: DomView, root: int) -> int:
-    """One past the last element of ``root``'s subtree: a subtree is a run of the preorder,
-    the elements after ``root`` deeper than it."""
-    depth, end = view.depth, root + 1
-    while end < len(view) and depth[end] > depth[root]:
-        end += 1
-    return end
-
-
 def _keep_heading(view: DomView, chars: Sequence[int], modes: list[int]) -> None:
     """Keep the first ``<h1>`` of ``view`` that holds text (``chars``, the view's
     :func:`count_nodes` characters) with its subtree."""
     tags = view.tags
     heading = next((i for i in range(len(view)) if tags[i] == "h1" and chars[i]), None)
     if heading is not None:
-        end = _subtree_end(view, heading)
+        end = view.subtree_end(heading)
         modes[heading:end] = [_KEEP] * (end - heading)
 
 
@@ -933,7 +924,7 @@ def _bound_to_main_landmark(
     landmark = main_landmark(view, chars, share)
     if landmark is None:
         return
-    end = _subtree_end(view, landmark)
+    end = view.subtree_end(landmark)
     modes[:landmark] = [_DROP] * landmark
     modes[end:] = [_DROP] * (len(modes) - end)
 

@@ -826,16 +826,13 @@ def _outermost_chars(parent: list[int], content: Sequence[bool], chars: list[int
 def _headline(view: DomView) -> int | None:
     """The first ``<h1>`` of the view that has text. The headings inside one without text
     have none either, and are skipped: each text is read once."""
-    tags, depth, size = view.tags, view.depth, len(view)
+    tags, size = view.tags, len(view)
     i = 0
     while i < size:
         if tags[i] == "h1":
             if text_of(view.elements[i]).strip():
                 return i
-            end = i + 1
-            while end < size and depth[end] > depth[i]:
-                end += 1
-            i = end
+            i = view.subtree_end(i)
         else:
             i += 1
     return None
@@ -846,8 +843,7 @@ def _keep_shell_prose(view: DomView, counts: NodeCounts, modes: list[Keep], min_
     (step 7), with the inline elements it runs through: links, emphasis, line breaks. Only
     the shells are visited; one whose inline elements kept their text with it is no shell any
     more, and is passed over."""
-    run_chars, tags, depth = counts.run_chars, view.tags, view.depth
-    size = len(view)
+    run_chars, tags = counts.run_chars, view.tags
     shells = [i for i, mode in enumerate(modes) if i and mode == Keep.SHELL]
     for step, i in enumerate(shells, 1):
         if not step % CHECK_EVERY:
@@ -857,9 +853,7 @@ def _keep_shell_prose(view: DomView, counts: NodeCounts, modes: list[Keep], min_
         modes[i] = Keep.TEXT
         for c in view.children[i]:
             if modes[c] == Keep.DROP and (tags[c] not in BLOCK_TAGS or tags[c] == "br"):
-                end = c + 1
-                while end < size and depth[end] > depth[c]:
-                    end += 1
+                end = view.subtree_end(c)
                 modes[c:end] = [Keep.TEXT] * (end - c)
 
 

@@ -166,9 +166,7 @@ that measured better (products, service pages)."""
 def bound_to(view: DomView, modes: list[Keep], region: int) -> None:
     """Drop from ``modes`` what lies outside the element ``region``; its ancestors keep only
     what lies inside it (they become shells)."""
-    end = region + 1
-    while end < len(view) and view.depth[end] > view.depth[region]:
-        end += 1
+    end = view.subtree_end(region)
     above = set(view.ancestors(region))
     for i in range(len(view)):
         if region <= i < end:
@@ -211,7 +209,7 @@ def drop_repeated_blocks(view: DomView, modes: list[Keep]) -> None:
     """Drop each kept block without blocks below it whose text (spaces collapsed, at least
     :data:`REPEAT_MIN_CHARS` characters) is that of a kept block before it. One pass to find
     the blocks without blocks below, one over the kept ones: linear in the view."""
-    size, tags, parent, depth = len(view), view.tags, view.parent, view.depth
+    size, tags, parent = len(view), view.tags, view.parent
     block_below = [False] * size
     for i in range(size - 1, 0, -1):
         if block_below[i] or (tags[i] in BLOCK_TAGS and tags[i] not in _LINE_TAGS):
@@ -232,11 +230,8 @@ def drop_repeated_blocks(view: DomView, modes: list[Keep]) -> None:
         ):
             i += 1
             continue
-        end = i + 1
-        while end < size and depth[end] > depth[i]:
-            end += 1
-        text = " ".join(" ".join(run.split()) for j in range(i, end) for run in view.runs[j])
-        text = " ".join(text.split())
+        end = view.subtree_end(i)
+        text = view.collapsed_runs(i, end)
         if len(text) >= REPEAT_MIN_CHARS:
             if text in seen:
                 modes[i] = Keep.DROP
@@ -259,7 +254,7 @@ def drop_repeated_labels(view: DomView, chars: Sequence[int], modes: list[Keep])
     more of them have the same text (spaces collapsed): the controls and labels a thread
     repeats under each post ("Reply", "Quote", a poster's rank). Each text run is read once:
     below an element that is read, nothing is."""
-    size, depth = len(view), view.depth
+    size = len(view)
     in_output = kept_elements(view, modes)
     labels: dict[str, list[int]] = {}
     i = 1
@@ -269,11 +264,8 @@ def drop_repeated_labels(view: DomView, chars: Sequence[int], modes: list[Keep])
         if not (in_output[i] and modes[i] == Keep.TEXT and 0 < chars[i] <= LABEL_CHARS):
             i += 1
             continue
-        end = i + 1
-        while end < size and depth[end] > depth[i]:
-            end += 1
-        text = " ".join(run for j in range(i, end) for run in view.runs[j])
-        labels.setdefault(" ".join(text.split()), []).append(i)
+        end = view.subtree_end(i)
+        labels.setdefault(view.collapsed_runs(i, end), []).append(i)
         i = end
     for found in labels.values():
         if len(found) >= MIN_LABELS:
@@ -683,7 +675,7 @@ def drop_badges(view: DomView, chars: Sequence[int], modes: list[Keep]) -> None:
     a record's own data (a price, a count, a date), a link's text names the record; a short
     text repeated from card to card says nothing of one record. Each element is read once:
     the outermost short elements do not nest."""
-    size, parent, depth = len(view), view.parent, view.depth
+    size, parent = len(view), view.parent
     in_output = kept_elements(view, modes)
     found: dict[str, list[int]] = {}
     for i in range(1, size):
@@ -696,10 +688,7 @@ def drop_badges(view: DomView, chars: Sequence[int], modes: list[Keep]) -> None:
             and modes[i] == Keep.TEXT
         ):
             continue
-        end = i + 1
-        while end < size and depth[end] > depth[i]:
-            end += 1
-        text = " ".join(" ".join(" ".join(view.runs[j]) for j in range(i, end)).split())
+        text = view.collapsed_runs(i, view.subtree_end(i))
         if not any(character.isdigit() for character in text):
             found.setdefault(text, []).append(i)
     if all(len(owners) < MIN_RECORDS for owners in found.values()):

@@ -214,6 +214,22 @@ class DomView:
             yield index
             index = self.parent[index]
 
+    def subtree_end(self, index: int) -> int:
+        """One past the last index of ``index``'s subtree: a subtree is a run of the preorder,
+        the elements after ``index`` deeper than it."""
+        depth, size, end = self.depth, len(self.elements), index + 1
+        while end < size and depth[end] > depth[index]:
+            end += 1
+        return end
+
+    def collapsed_runs(self, start: int, end: int) -> str:
+        """The text runs of the elements ``start`` to ``end`` (a subtree, with
+        :meth:`subtree_end`), each element's runs in turn, white space collapsed: a key that
+        subtrees alike share (the order is the elements', not the reading order of their
+        text)."""
+        runs = self.runs
+        return " ".join(" ".join(run for j in range(start, end) for run in runs[j]).split())
+
 
 ViewFields = tuple[
     Sequence[etree._Element],

@@ -1,0 +1,43 @@
+"""The view's own walks: a subtree's end, its collapsed text, an element's ancestors."""
+
+from __future__ import annotations
+
+from conftest import deep_chain, parse
+
+from scrapy_cetd.page.dom import DomView, build_view, find_body
+
+
+def _view(html: str) -> DomView:
+    body = find_body(parse(html))
+    assert body is not None
+    return build_view(body)
+
+
+def test_a_subtree_ends_where_the_preorder_leaves_it() -> None:
+    view = _view("<body><div><p>a <b>b</b></p><p>c</p></div><p>d</p></body>")
+    div, first, bold, second, last = range(1, 6)
+    assert view.tags[div] == "div" and view.tags[last] == "p"
+    assert view.subtree_end(div) == last
+    assert view.subtree_end(first) == second
+    assert view.subtree_end(bold) == second
+    assert view.subtree_end(last) == len(view)
+    assert view.subtree_end(0) == len(view)
+    assert list(view.ancestors(bold)) == [first, div, 0]
+
+
+def test_collapsed_runs_join_each_elements_runs_with_single_spaces() -> None:
+    view = _view(
+        "<body><ul><li>Add  to\n cart</li></ul><ul><li> Add to <i>cart</i></li></ul></body>"
+    )
+    first, second = (i for i in range(len(view)) if view.tags[i] == "ul")
+    assert view.collapsed_runs(first, view.subtree_end(first)) == "Add to cart"
+    assert view.collapsed_runs(second, view.subtree_end(second)) == "Add to cart"
+    assert view.collapsed_runs(first, first) == ""
+
+
+def test_a_deep_subtree_is_walked_without_recursion() -> None:
+    _root, chain = deep_chain(20_000)
+    view = build_view(chain[0])
+    assert len(view) == 20_001
+    assert view.subtree_end(1) == len(view)
+    assert view.subtree_end(len(view) - 1) == len(view)
