@@ -181,8 +181,9 @@ class Limits:
         """``extractor.extract(tree, url=url)`` within ``max_nodes`` and ``time_budget``.
 
         ``elements`` is the number of elements of ``tree`` (itself included) when the caller
-        has counted them (:func:`scrapy_cetd.api.extract` counts them with a compiled pass);
-        ``None``: they are counted here, by libxml2's XPath.
+        has counted them (:func:`scrapy_cetd.api.extract` and the crawl's jobs count them with
+        a compiled pass, :func:`scrapy_cetd.page.dom.count_elements`); ``None``: they are
+        counted here, by libxml2's XPath.
 
         The budget counts from ``start``, a :func:`time.monotonic` time (by default, from this
         call): a crawl passes the time its response arrived, so that waiting for a worker

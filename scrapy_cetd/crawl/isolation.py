@@ -25,10 +25,12 @@ from typing import TYPE_CHECKING, Any
 from scrapy.http import TextResponse
 
 from scrapy_cetd.limits import LimitExceededError, Limits, TreeExtractor, check_deadline, deadline
+from scrapy_cetd.page.dom import count_elements
 from scrapy_cetd.page.parse import (
     NotADocumentError,
     document_problem,
     html_response,
+    markup_reason,
     readable_response,
     selector_root,
 )
@@ -73,14 +75,15 @@ def extract_response(
             problem = document_problem(response.body, response.text)
             if problem is not None:
                 raise NotADocumentError(f"not an HTML document: {problem}")
-            refused = limits.markup_reason(response.text)
+            refused = markup_reason(response.text, limits.max_attributes)
             if refused is not None:
                 return refused.result(name)
             tree = selector_root(response, cached=cached)
             check_deadline("after parsing")
         except LimitExceededError as exc:
             return exc.reason().result(name)
-    return limits.extract(extractor, tree, url=url, start=start)
+    elements = None if limits.max_nodes is None else count_elements(tree)
+    return limits.extract(extractor, tree, url=url, start=start, elements=elements)
 
 
 WORKER_NICENESS = 10
