@@ -242,11 +242,11 @@ class CetdPlusExtractor(Extractor):
         before that heading go (the site's header, breadcrumbs and banners that its template
         did not mark as furniture), unless they hold at least this share of the kept text (a
         template that puts its ``<h1>`` late, under much of the content).
-    27. ``remove_controls`` (listing, collection): with step 14, the controls kept with the
-        content go: ``<button>`` (add to cart, save, compare, show more) and ``<label>`` (the
-        labels of a filter's checkboxes or of a sort order that the template left outside
-        its furniture), unless one holds half the text (an unclosed ``<button>`` around the
-        page). A list's records are what they show, not what one can do with them.
+    27. ``remove_controls`` (listing, collection): with step 14, the labels of form fields
+        kept with the content go (``<label>``: a filter's checkboxes or a sort order that the
+        template left outside its furniture), unless one holds half the text (an unclosed
+        ``<label>`` around the page). Buttons stay: some lists show them as part of each
+        record.
     28. ``remove_badges`` (listing, collection): with step 14, the badges go: the outermost
         elements of fewer than 20 characters (the repeats step 15 leaves), not in a link and
         without digits, whose text three such elements or more share, as many as 70% of the

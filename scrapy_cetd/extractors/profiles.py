@@ -620,13 +620,14 @@ def drop_before_heading(
             modes[c] = Keep.DROP
 
 
-CONTROL_TAGS = frozenset({"button", "label"})
-"""Controls: buttons (add to cart, save, compare, show more) and the labels of form fields
-(a filter's checkboxes, a sort order)."""
+CONTROL_TAGS = frozenset({"label"})
+"""Controls whose text goes: the labels of form fields (a filter's checkboxes, a sort order).
+Buttons stay: some lists show their records' buttons as part of each record ("Save",
+"Quick add"), others leave them out, and no structure tells the two apart."""
 
 CONTROL_SHARE = 0.5
 """A control holding this share of the text or more wraps the content: a markup error (an
-unclosed ``<button>`` or ``<label>``), not a control."""
+unclosed ``<label>``), not a control."""
 
 
 def drop_controls(view: DomView, chars: Sequence[int], modes: list[Keep]) -> None:
