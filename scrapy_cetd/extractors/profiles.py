@@ -280,26 +280,31 @@ MIN_RECORD_CHARS = 10
 """The fewest characters a sibling needs to count as a record (an empty spacer is none)."""
 
 
+def sibling_runs(view: DomView, chars: Sequence[int], parent: int) -> list[list[int]]:
+    """The children of ``parent`` alike in tag and class, each with :data:`MIN_RECORD_CHARS`
+    characters or more, grouped (each group in document order, of any size); ``chars`` are the
+    view's :func:`count_nodes` characters."""
+    runs: dict[tuple[str, str], list[int]] = {}
+    for c in view.children[parent]:
+        if chars[c] >= MIN_RECORD_CHARS:
+            runs.setdefault((view.tags[c], view.elements[c].get("class") or ""), []).append(c)
+    return list(runs.values())
+
+
 def record_run(view: DomView, chars: Sequence[int], share: float) -> list[int]:
     """The records of a list or the posts of a thread: the run of :data:`MIN_RECORDS` or more
-    siblings alike in tag and class, each with :data:`MIN_RECORD_CHARS` characters or more,
-    that holds the most text, in document order; none when no run holds ``share`` of the text
-    of the view's root. Only the elements that hold that much are looked at, each child
-    once."""
-    size, children, tags = len(view), view.children, view.tags
+    siblings alike in tag and class (:func:`sibling_runs`) that holds the most text, in
+    document order; none when no run holds ``share`` of the text of the view's root. Only the
+    elements that hold that much are looked at, each child once."""
     least = max(share * chars[0], 1)
     best: list[int] = []
     best_chars = 0
     held: list[etree._Element] = []  # freed together at the end: lxml walks up from one alone
-    for p in range(size):
-        if chars[p] < least or len(children[p]) < MIN_RECORDS:
+    for p in range(len(view)):
+        if chars[p] < least or len(view.children[p]) < MIN_RECORDS:
             continue
         held.append(view.elements[p])  # its children's proxies, freed alone, stop at it
-        runs: dict[tuple[str, str], list[int]] = {}
-        for c in children[p]:
-            if chars[c] >= MIN_RECORD_CHARS:
-                runs.setdefault((tags[c], view.elements[c].get("class") or ""), []).append(c)
-        for run in runs.values():
+        for run in sibling_runs(view, chars, p):
             total = sum(chars[c] for c in run)
             if len(run) >= MIN_RECORDS and total > best_chars:
                 best, best_chars = run, total
@@ -646,22 +651,15 @@ size, a skill, a sector)."""
 
 
 def most_records(view: DomView, chars: Sequence[int], kept: Sequence[bool]) -> int:
-    """The number of records in the longest run of kept siblings alike in tag and class, each
-    with :data:`MIN_RECORD_CHARS` characters or more (0 when no element has
-    :data:`MIN_RECORDS` children)."""
-    children, tags = view.children, view.tags
+    """The number of records in the longest run of kept siblings alike in tag and class
+    (:func:`sibling_runs`; 0 when no kept element has :data:`MIN_RECORDS` children)."""
     most = 0
     held: list[etree._Element] = []  # freed together at the end: lxml walks up from one alone
     for p in range(len(view)):
-        if not kept[p] or len(children[p]) < MIN_RECORDS:
+        if not kept[p] or len(view.children[p]) < MIN_RECORDS:
             continue
         held.append(view.elements[p])  # its children's proxies, freed alone, stop at it
-        runs: Counter[tuple[str, str]] = Counter(
-            (tags[c], view.elements[c].get("class") or "")
-            for c in children[p]
-            if chars[c] >= MIN_RECORD_CHARS
-        )
-        most = max(most, max(runs.values(), default=0))
+        most = max(most, *(len(run) for run in sibling_runs(view, chars, p)), 0)
         if not p % CHECK_EVERY:
             check_deadline("counting the records")
     return most
