@@ -348,19 +348,26 @@ class _Reader:
     def published(self, page_type: str | None) -> str | None:
         """The publication date htmldate finds: in its fast mode on the whole page, then, on
         an article where that finds none, in its extensive mode (the dates written in the
-        text, ``November 2, 2022``) on the headline's section only (:func:`_headline_section`).
+        text, ``November 2, 2022``) on the headline's section (:func:`_headline_section`),
+        then on the whole page.
 
         An article is dated content, and its date is often written in a byline next to its
-        headline with no markup that the fast mode reads. The extensive mode on the whole
-        page would take the footer's copyright year or a sidebar's date on most pages that
-        have no date; other types (listings, products, services, documentation) carry the
-        dates of other things (offers, comments, releases) and get the fast mode alone."""
+        headline with no markup that the fast mode reads; the headline's section is searched
+        first, as the whole page also holds the dates of sidebars and comments. The extensive
+        mode completes a year or a month that it reads alone (a footer's copyright year, an
+        archive's "March 2024") to its first day: such a date is no day of publication, and
+        is not taken (:func:`_is_day`). Other types (listings, products, services,
+        documentation) carry the dates of other things (offers, comments, releases) and get
+        the fast mode alone."""
         found = self._htmldate(self.root, extensive=False)
-        if found is None and page_type == "article":
-            section = _headline_section(self.root)
-            if section is not None:
-                found = self._htmldate(section, extensive=True)
-        return found
+        if found is not None or page_type != "article":
+            return found
+        section = _headline_section(self.root)
+        for root in (self.root,) if section is None else (section, self.root):
+            found = self._htmldate(root, extensive=True)
+            if found is not None and _is_day(found):
+                return found
+        return None
 
     def _htmldate(self, root: etree._Element, *, extensive: bool) -> str | None:
         from htmldate import find_date  # imported when asked for: it loads dateparser's data
@@ -662,6 +669,13 @@ def _headline_heading(root: etree._Element, document_title: str | None) -> str |
         if _share(text, document_title) >= _HEADING_IN_TITLE:
             return text
     return first
+
+
+def _is_day(found: str) -> bool:
+    """Whether a date of htmldate's extensive mode names a day: that mode gives the first of
+    the month for a year or a month it read alone (``2025`` as ``2025-01-01``), and a text
+    that names the first day of a month is rarer than one that names a year."""
+    return found[8:10] != "01"
 
 
 def _headline_section(root: etree._Element) -> etree._Element | None:

@@ -159,16 +159,30 @@ def test_an_article_date_written_next_to_its_headline_is_found() -> None:
     # on other types, and when the type is not known, only the fast mode is used
     assert page_metadata(tree, page_type="listing").published is None
     assert page_metadata(tree).published is None
-    # an article whose only date is the footer's copyright year gets none
+    # an article whose only date is the footer's copyright year gets none: a year is no day
     footer = body[body.index("<footer>") :]
     undated = page(
         body="<main><div><div><h1>About us</h1><p>We write.</p></div></div></main>" + footer
     )
     assert page_metadata(undated, page_type="article").published is None
-    # nor when its headline sits near the top of <body>: the search stops below it
     for shallow in ("<h1>About us</h1>", "<div><h1>About us</h1></div>"):
         undated = page(body=f"{shallow}<p>We write.</p>{footer}")
         assert page_metadata(undated, page_type="article").published is None
+    # nor a month alone
+    archive = page(body="<main><div><h1>Our news</h1></div><p>Archive: March 2024</p></main>")
+    assert page_metadata(archive, page_type="article").published is None
+
+
+def test_an_article_date_far_from_its_headline_is_found_on_the_whole_page() -> None:
+    body = (
+        "<div class='top'><div><div><h1>Council approves the budget</h1></div></div></div>"
+        "<div class='entry'><p>The council approved the budget.</p></div>"
+        "<div class='entry'><p>We wrote this on November 2, 2022.</p></div>"
+        "<footer><p>Copyright 2025, all rights reserved.</p></footer>"
+    )
+    tree = page(body=body)
+    assert page_metadata(tree, page_type="article").published == "2022-11-02"
+    assert page_metadata(tree, page_type="service").published is None
 
 
 def test_the_earlier_of_declared_and_found_dates_is_the_publication() -> None:
