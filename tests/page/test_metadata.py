@@ -185,6 +185,20 @@ def test_an_article_date_far_from_its_headline_is_found_on_the_whole_page() -> N
     assert page_metadata(tree, page_type="service").published is None
 
 
+def test_the_extensive_search_reads_no_part_of_the_page_above_its_bound() -> None:
+    # each dated text goes to dateparser: a page of thousands of them would take seconds in a
+    # call that no time budget stops, so a part of the page that large is not read
+    def dated(paragraphs: int) -> etree._Element:
+        texts = "".join(
+            f"<p>Held on November {1 + n % 28}, {1990 + n % 30}, item {n}.</p>"
+            for n in range(paragraphs)
+        )
+        return page(body=f"<div><div><div><h1>Minutes</h1></div></div></div>{texts}")
+
+    assert page_metadata(dated(50), page_type="article").published is not None
+    assert page_metadata(dated(4000), page_type="article").published is None
+
+
 def test_the_earlier_of_declared_and_found_dates_is_the_publication() -> None:
     head = "<meta property='article:published_time' content='2019-05-02T10:00:00Z'>"
     found = page_metadata(page(head), url="https://news.example/2019/04/30/story")
