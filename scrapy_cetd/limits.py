@@ -95,6 +95,14 @@ def check_deadline(step: str) -> None:
         raise LimitExceededError(Reason.TIME_BUDGET, f"more than {current[1]:g} s, stopped {step}")
 
 
+def time_left() -> float | None:
+    """The seconds left in the running extraction's time budget (0 once it is spent), or
+    ``None`` outside an extraction with a budget: for a step that cannot check the deadline
+    while it runs (a third-party call) and must decide beforehand whether it fits."""
+    current = _DEADLINE.get()
+    return None if current is None else max(current[0] - time.monotonic(), 0.0)
+
+
 @contextlib.contextmanager
 def deadline(budget: float | None, *, start: float | None = None) -> Iterator[None]:
     """Give the code in the block (in this thread) ``budget`` seconds, checked by

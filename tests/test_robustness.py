@@ -44,7 +44,7 @@ from scrapy.http import HtmlResponse, Response
 
 import scrapy_cetd
 from scrapy_cetd import limits
-from scrapy_cetd.limits import Limits, check_deadline, deadline
+from scrapy_cetd.limits import Limits, check_deadline, deadline, time_left
 from scrapy_cetd.page.parse import readable_response, to_tree
 from scrapy_cetd.result import ExtractionResult
 
@@ -501,6 +501,20 @@ def test_budgets_nest_and_stay_in_their_thread() -> None:
         worker.join()
         assert seen == [None]  # another thread has its own (no) budget
     check_deadline("after the block")
+
+
+def test_time_left_is_the_budget_that_remains() -> None:
+    assert time_left() is None  # no budget
+    with deadline(1000.0):
+        left = time_left()
+        assert left is not None and 990.0 < left <= 1000.0
+        with deadline(5.0):
+            inner = time_left()
+            assert inner is not None and 0.0 < inner <= 5.0
+    with deadline(1e-9):
+        time.sleep(0.001)
+        assert time_left() == 0.0
+    assert time_left() is None
 
 
 def test_the_budget_works_off_the_main_thread_without_signals(

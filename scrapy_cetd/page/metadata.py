@@ -33,7 +33,7 @@ from urllib.parse import urljoin
 
 from lxml import etree
 
-from scrapy_cetd.limits import check_deadline
+from scrapy_cetd.limits import check_deadline, time_left
 from scrapy_cetd.page.dom import attribute_owners, count_elements, local_tag
 from scrapy_cetd.page.markup import ARTICLE_TYPES, text_of
 from scrapy_cetd.result import Metadata
@@ -357,7 +357,9 @@ class _Reader:
         mode completes a year or a month that it reads alone (a footer's copyright year, an
         archive's "March 2024") to its first day: such a date is no day of publication, and
         is not taken (:func:`_is_day`). The extensive mode reads a part of the page only when it
-        has at most :data:`_EXTENSIVE_MAX_ELEMENTS` elements. Other types (listings, products,
+        has at most :data:`_EXTENSIVE_MAX_ELEMENTS` elements, and fewer than the time budget
+        left allows at :data:`_EXTENSIVE_ELEMENTS_PER_SECOND` (it cannot be stopped once
+        started). Other types (listings, products,
         services, documentation) carry the dates of other things (offers, comments, releases)
         and get the fast mode alone."""
         found = self._htmldate(self.root, extensive=False)
@@ -366,7 +368,11 @@ class _Reader:
         section = _headline_section(self.root)
         for root in (self.root,) if section is None else (section, self.root):
             check_deadline("dating the article")
-            if count_elements(root) > _EXTENSIVE_MAX_ELEMENTS:
+            left = time_left()
+            most = _EXTENSIVE_MAX_ELEMENTS
+            if left is not None:
+                most = min(most, int(left * _EXTENSIVE_ELEMENTS_PER_SECOND))
+            if count_elements(root) > most:
                 continue
             found = self._htmldate(root, extensive=True)
             if found is not None and _is_day(found):
@@ -682,6 +688,11 @@ part of 3,000 elements, each a paragraph with a date, takes three seconds; a pag
 twenty), in a call that no time budget can stop. The largest parts of the shared datasets'
 pages that it dates have 2,612 elements (a headline's section) and 2,905 (a whole page); at a
 bound of 1,000, two days of ``wcxb_dev`` would be lost."""
+
+
+_EXTENSIVE_ELEMENTS_PER_SECOND = 1000
+"""The elements htmldate's extensive mode reads per second at worst (every one a paragraph
+with a date): a part of the page is read only when the time budget left allows for as many."""
 
 
 def _is_day(found: str) -> bool:

@@ -9,6 +9,7 @@ import warnings
 from collections.abc import Callable
 
 import lxml.html
+import pytest
 from conftest import parse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -16,6 +17,7 @@ from lxml import etree
 from ratios import TENFOLD, growth
 
 from scrapy_cetd import extract
+from scrapy_cetd.page import metadata
 from scrapy_cetd.page.metadata import page_metadata
 from scrapy_cetd.result import Metadata
 
@@ -185,7 +187,9 @@ def test_an_article_date_far_from_its_headline_is_found_on_the_whole_page() -> N
     assert page_metadata(tree, page_type="service").published is None
 
 
-def test_the_extensive_search_reads_no_part_of_the_page_above_its_bound() -> None:
+def test_the_extensive_search_reads_no_part_of_the_page_above_its_bound(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     # each dated text goes to dateparser: a page of thousands of them would take seconds in a
     # call that no time budget stops, so a part of the page that large is not read
     def dated(paragraphs: int) -> etree._Element:
@@ -197,6 +201,11 @@ def test_the_extensive_search_reads_no_part_of_the_page_above_its_bound() -> Non
 
     assert page_metadata(dated(50), page_type="article").published is not None
     assert page_metadata(dated(4000), page_type="article").published is None
+    # nor a part whose search the time left could not afford at worst: 10 ms for 10 elements
+    monkeypatch.setattr(metadata, "time_left", lambda: 0.01)
+    assert page_metadata(dated(50), page_type="article").published is None
+    monkeypatch.setattr(metadata, "time_left", lambda: 60.0)
+    assert page_metadata(dated(50), page_type="article").published is not None
 
 
 def test_the_earlier_of_declared_and_found_dates_is_the_publication() -> None:
