@@ -651,15 +651,16 @@ size, a skill, a sector)."""
 
 
 def most_records(view: DomView, chars: Sequence[int], kept: Sequence[bool]) -> int:
-    """The number of records in the longest run of kept siblings alike in tag and class
-    (:func:`sibling_runs`; 0 when no kept element has :data:`MIN_RECORDS` children)."""
+    """The number of records in the longest run of siblings alike in tag and class
+    (:func:`sibling_runs`) below a ``kept`` element; 0 when no kept element has
+    :data:`MIN_RECORDS` children, or none of them :data:`MIN_RECORD_CHARS` characters."""
     most = 0
     held: list[etree._Element] = []  # freed together at the end: lxml walks up from one alone
     for p in range(len(view)):
         if not kept[p] or len(view.children[p]) < MIN_RECORDS:
             continue
         held.append(view.elements[p])  # its children's proxies, freed alone, stop at it
-        most = max(most, *(len(run) for run in sibling_runs(view, chars, p)), 0)
+        most = max(most, max((len(run) for run in sibling_runs(view, chars, p)), default=0))
         if not p % CHECK_EVERY:
             check_deadline("counting the records")
     return most

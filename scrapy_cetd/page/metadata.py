@@ -4,7 +4,8 @@
 (``@graph`` included), microdata, the Open Graph / Twitter / ``article:*`` / ``citation_*`` and
 Dublin Core ``<meta>`` tags, a byline next to the headline, and the publication date found by
 `htmldate <https://htmldate.readthedocs.io>`_ (``<time>`` elements, the date in the URL, the
-patterns of common CMSs; on an article, the dates written next to its headline). The
+patterns of common CMSs; on an article, the dates written next to its headline, then
+anywhere on the page). The
 language is the page's declared one checked against the text by `py3langid
 <https://pypi.org/project/py3langid/>`_, whose model ships inside its package.
 
@@ -21,6 +22,7 @@ left out.
 
 from __future__ import annotations
 
+import contextlib
 import html
 import json
 import re
@@ -34,7 +36,7 @@ from urllib.parse import urljoin
 from lxml import etree
 
 from scrapy_cetd.limits import check_deadline, time_left
-from scrapy_cetd.page.dom import attribute_owners, count_elements, local_tag
+from scrapy_cetd.page.dom import attribute_owners, local_tag
 from scrapy_cetd.page.markup import ARTICLE_TYPES, text_of
 from scrapy_cetd.result import Metadata
 
@@ -135,6 +137,26 @@ footer and their dates."""
 _STRUCTURED_IN_TITLE = 0.5
 """Share of a structured title's words found in the page's agreeing ``<title>`` or ``<h1>``
 below which it names something else."""
+_SEGMENT_CHARS = (7, 51)
+_SEGMENT_DIGITS = (4, 18)
+"""The lengths and digits of the texts htmldate's extensive mode reads as dates (its
+``MIN_SEGMENT_LEN``, ``MAX_SEGMENT_LEN`` and digit bounds)."""
+_DIGITS = "string-length(translate(., translate(., '0123456789', ''), ''))"
+_DATE_CANDIDATES = etree.XPath(
+    f"count(.//text()[string-length(normalize-space()) >= {_SEGMENT_CHARS[0]}"
+    f" and string-length(normalize-space()) <= {_SEGMENT_CHARS[1]}"
+    f" and {_DIGITS} >= {_SEGMENT_DIGITS[0]} and {_DIGITS} <= {_SEGMENT_DIGITS[1]}])"
+)
+"""The number of such texts below an element, counted by libxml2."""
+_EXTENSIVE_MAX_CANDIDATES = 200
+"""The most texts that look like dates (:func:`_date_candidates`) in a part of the page that
+htmldate's extensive mode reads. Each one it cannot read itself goes to dateparser, about ten
+milliseconds each (a part of 300 dated paragraphs takes three seconds), in a call that no time
+budget can stop. The parts of the shared datasets' pages that it dates hold 1 to 100 (3 for
+the median whole page)."""
+_SECONDS_PER_CANDIDATE = 0.01
+"""The worst time htmldate's extensive mode takes per text that looks like a date: a part of
+the page is read only when the time budget left allows for all of them."""
 
 
 def page_metadata(
@@ -147,7 +169,8 @@ def page_metadata(
     """The :class:`Metadata` of the document that holds ``tree``; ``url`` is the page's address
     (for its date and for absolute links), ``text`` its main content (for its language),
     ``page_type`` its type (:data:`~scrapy_cetd.page.page_types.PAGE_TYPES`): on an article
-    whose markup gives no date, the dates written next to its headline are read too.
+    whose markup gives no date, the dates written next to its headline, then anywhere on the
+    page, are read too.
 
     The tree is read, never modified."""
     reader = _Reader(tree.getroottree().getroot(), url)
@@ -155,11 +178,17 @@ def page_metadata(
 
 
 def load_libraries() -> None:
-    """Import htmldate and load py3langid's model now (one to three seconds), rather than in
-    the first call that needs them: a worker process does it before it takes a page, so that
-    no page's time budget pays for it."""
-    import htmldate  # noqa: F401 - imported for its side effect: dateparser's data loaded
+    """Import htmldate, let it load dateparser and read one date with it, and load py3langid's
+    model now (one to three seconds), rather than in the first call that needs them: a worker
+    process does it before it takes a page, so that no page's time budget pays for it."""
+    import lxml.html
+    from htmldate import find_date
 
+    # htmldate imports dateparser when its extensive mode first needs it: a Spanish date,
+    # which htmldate's own patterns do not read, loads it now.
+    page = lxml.html.fromstring("<html><body><p>martes 8 de noviembre de 2022</p></body></html>")
+    with contextlib.suppress(Exception):  # a third-party heuristic must not stop the start
+        find_date(page, extensive_search=True, original_date=True)
     language_identifier()
 
 
@@ -353,29 +382,29 @@ class _Reader:
 
         An article is dated content, and its date is often written in a byline next to its
         headline with no markup that the fast mode reads; the headline's section is searched
-        first, as the whole page also holds the dates of sidebars and comments. The extensive
-        mode completes a year or a month that it reads alone (a footer's copyright year, an
-        archive's "March 2024") to its first day: such a date is no day of publication, and
-        is not taken (:func:`_is_day`). The extensive mode reads a part of the page only when it
-        has at most :data:`_EXTENSIVE_MAX_ELEMENTS` elements, and fewer than the time budget
-        left allows at :data:`_EXTENSIVE_ELEMENTS_PER_SECOND` (it cannot be stopped once
-        started). Other types (listings, products,
-        services, documentation) carry the dates of other things (offers, comments, releases)
-        and get the fast mode alone."""
+        first, as the whole page also holds the dates of sidebars and comments, and the
+        extensive mode keeps the oldest date it reads. That mode completes a year or a month
+        that it reads alone (a footer's copyright year) to the first of the month: such a date
+        is no day of publication, and is not taken (:func:`_not_first_of_month`). A part of
+        the page is read only when it holds at most :data:`_EXTENSIVE_MAX_CANDIDATES` texts
+        that look like dates, and when the time budget left allows
+        :data:`_SECONDS_PER_CANDIDATE` for each: the search cannot be stopped once started.
+        Other types (listings, products, services, documentation) carry the dates of other
+        things (offers, comments, releases) and get the fast mode alone."""
         found = self._htmldate(self.root, extensive=False)
         if found is not None or page_type != "article":
             return found
         section = _headline_section(self.root)
-        for root in (self.root,) if section is None else (section, self.root):
+        for part in (self.root,) if section is None else (section, self.root):
             check_deadline("dating the article")
+            candidates = _date_candidates(part)
             left = time_left()
-            most = _EXTENSIVE_MAX_ELEMENTS
-            if left is not None:
-                most = min(most, int(left * _EXTENSIVE_ELEMENTS_PER_SECOND))
-            if count_elements(root) > most:
-                continue
-            found = self._htmldate(root, extensive=True)
-            if found is not None and _is_day(found):
+            if candidates > _EXTENSIVE_MAX_CANDIDATES or (
+                left is not None and candidates * _SECONDS_PER_CANDIDATE > left
+            ):
+                break  # the whole page holds the section's candidates and has less time left
+            found = self._htmldate(part, extensive=True)
+            if found is not None and _not_first_of_month(found):
                 return found
         return None
 
@@ -681,25 +710,21 @@ def _headline_heading(root: etree._Element, document_title: str | None) -> str |
     return first
 
 
-_EXTENSIVE_MAX_ELEMENTS = 3000
-"""The most elements of a part of the page that htmldate's extensive mode reads. Its time grows
-with the dates the text writes, each of which goes to dateparser (about a millisecond each: a
-part of 3,000 elements, each a paragraph with a date, takes three seconds; a page of 10,000,
-twenty), in a call that no time budget can stop. The largest parts of the shared datasets'
-pages that it dates have 2,612 elements (a headline's section) and 2,905 (a whole page); at a
-bound of 1,000, two days of ``wcxb_dev`` would be lost."""
-
-
-_EXTENSIVE_ELEMENTS_PER_SECOND = 1000
-"""The elements htmldate's extensive mode reads per second at worst (every one a paragraph
-with a date): a part of the page is read only when the time budget left allows for as many."""
-
-
-def _is_day(found: str) -> bool:
-    """Whether a date of htmldate's extensive mode names a day: that mode gives the first of
-    the month for a year or a month it read alone (``2025`` as ``2025-01-01``), and a text
-    that names the first day of a month is rarer than one that names a year."""
+def _not_first_of_month(found: str) -> bool:
+    """Whether a date of htmldate's extensive mode may name a day: that mode gives the first
+    of the month for a year or a month that it reads alone (``2025`` as ``2025-01-01``,
+    ``11/2022`` as ``2022-11-01``), and a text naming the first day of a month is rarer than
+    one naming a year."""
     return found[8:10] != "01"
+
+
+def _date_candidates(part: etree._Element) -> int:
+    """The texts in ``part`` that htmldate's extensive mode may send to dateparser: those of
+    :data:`_SEGMENT_CHARS` characters with :data:`_SEGMENT_DIGITS` digits (its own gate; it
+    reads some of them itself, without dateparser)."""
+    found = _DATE_CANDIDATES(part)
+    assert isinstance(found, float)
+    return int(found)
 
 
 def _headline_section(root: etree._Element) -> etree._Element | None:

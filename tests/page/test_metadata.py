@@ -171,7 +171,7 @@ def test_an_article_date_written_next_to_its_headline_is_found() -> None:
         undated = page(body=f"{shallow}<p>We write.</p>{footer}")
         assert page_metadata(undated, page_type="article").published is None
     # nor a month alone
-    archive = page(body="<main><div><h1>Our news</h1></div><p>Archive: March 2024</p></main>")
+    archive = page(body="<main><div><h1>Our news</h1></div><p>Filed in 11/2022.</p></main>")
     assert page_metadata(archive, page_type="article").published is None
 
 
@@ -187,24 +187,40 @@ def test_an_article_date_far_from_its_headline_is_found_on_the_whole_page() -> N
     assert page_metadata(tree, page_type="service").published is None
 
 
+def test_the_headline_section_is_searched_before_the_whole_page() -> None:
+    # the whole page's search keeps the oldest date it reads: the sidebar's story
+    body = (
+        "<main><div><header><h1>Council approves the budget</h1>"
+        "<p>Posted on November 2, 2022.</p></header>"
+        "<p>The council approved the budget.</p></div></main>"
+        "<aside><p>Read also, from May 14, 2021: the last budget.</p></aside>"
+    )
+    assert page_metadata(page(body=body), page_type="article").published == "2022-11-02"
+
+
 def test_the_extensive_search_reads_no_part_of_the_page_above_its_bound(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # each dated text goes to dateparser: a page of thousands of them would take seconds in a
-    # call that no time budget stops, so a part of the page that large is not read
-    def dated(paragraphs: int) -> etree._Element:
+    # each text that looks like a date may go to dateparser, some milliseconds each, in a call
+    # that no time budget stops: a part of the page with too many is not read (the dates are
+    # within htmldate's range, from 1995 on, as its own patterns read them)
+    def dated(paragraphs: int, *, in_section: bool = False) -> etree._Element:
         texts = "".join(
-            f"<p>Held on November {1 + n % 28}, {1990 + n % 30}, item {n}.</p>"
+            f"<p>Held on November {2 + n % 27}, {2000 + n % 20}, item {n}.</p>"
             for n in range(paragraphs)
         )
+        if in_section:
+            return page(body=f"<main><div><h1>Minutes</h1>{texts}</div></main><p>End.</p>")
         return page(body=f"<div><div><div><h1>Minutes</h1></div></div></div>{texts}")
 
     assert page_metadata(dated(50), page_type="article").published is not None
-    assert page_metadata(dated(4000), page_type="article").published is None
-    # nor a part whose search the time left could not afford at worst: 10 ms for 10 elements
-    monkeypatch.setattr(metadata, "time_left", lambda: 0.01)
+    assert page_metadata(dated(50, in_section=True), page_type="article").published is not None
+    assert page_metadata(dated(300), page_type="article").published is None
+    assert page_metadata(dated(300, in_section=True), page_type="article").published is None
+    # nor a part whose search the time left could not afford at worst: 10 ms per date
+    monkeypatch.setattr(metadata, "time_left", lambda: 0.3)
     assert page_metadata(dated(50), page_type="article").published is None
-    monkeypatch.setattr(metadata, "time_left", lambda: 60.0)
+    monkeypatch.setattr(metadata, "time_left", lambda: 0.6)
     assert page_metadata(dated(50), page_type="article").published is not None
 
 
