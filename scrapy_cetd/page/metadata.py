@@ -409,7 +409,7 @@ class _Reader:
         return None
 
     def _htmldate(self, root: etree._Element, *, extensive: bool) -> str | None:
-        from htmldate import find_date  # imported when asked for: it loads dateparser's data
+        from htmldate import find_date  # imported when asked for: its import takes a while
 
         _ignore_unknown_zones()
         try:
