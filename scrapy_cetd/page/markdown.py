@@ -8,15 +8,18 @@ reads back as the same text, in the same structure:
   hard line break (``\\`` at the end of the line), ``<hr>`` as ``---``;
 - lists as CommonMark lists, each item's content indented under its marker so that nested lists
   stay nested; an ``<ol>`` keeps its ``start``; a list directly inside a list (a common error of
-  real pages) is nested in the item before it;
+  real pages) is nested in the item before it; lists and block quotes nested more than
+  eight deep (:data:`_MAX_NESTING`) are written as the blocks they hold;
 - ``<pre>`` as a fenced code block, longer than any run of backticks inside it, with the
   language of a ``class="language-…"`` (or ``lang-…``) on the ``<pre>`` or its ``<code>``;
   ``<code>``, ``<kbd>``, ``<samp>`` and ``<tt>`` as code spans;
 - data tables as GitHub tables: the first row is the header row, every row has as many cells as
-  the widest, a cell spanning several columns or rows (``colspan`` / ``rowspan``) leaves empty
-  cells where it spans, so the columns stay aligned, and ``|`` is escaped. A table used for
-  layout (a cell holding paragraphs, headings, lists, a code block, a quote or another table,
-  or text outside its cells, or a single cell) is written as the blocks it holds;
+  the widest (beyond :data:`_MAX_GRID` cells, the rows after the header stop at their last
+  cell, which GitHub's tables fill in: the Markdown stays as large as the table), a cell spanning
+  several columns or rows (``colspan`` / ``rowspan``) leaves empty cells where it spans, so
+  the columns stay aligned, and ``|`` is escaped. A table used for layout (a cell holding
+  paragraphs, headings, lists, a code block, a quote or another table, or text outside its
+  cells, or a single cell) is written as the blocks it holds;
 - block quotes with ``>``, links as ``[text](url)`` and images as ``![alt](src)``, both made
   absolute against ``base_url`` (the page's URL joined with its ``<base href>``);
   ``javascript:`` links keep their text only;
@@ -88,8 +91,15 @@ _BLOCKS = BLOCK_TAGS | {"center", "details", "summary", "fieldset", "legend", "c
 _SKIPPED = frozenset({"script", "style", "template", "head", "title", "meta", "link"})
 _MAX_COLSPAN = 1000
 _MAX_GRID = 200_000
-"""Cells of one table's grid beyond which its spans are ignored (each cell in one column)."""
+"""Cells of one table's grid beyond which its spans are ignored (each cell in one column) and
+its rows are not filled to the width of the widest."""
 _MAX_START = 999_999_999
+_MAX_NESTING = 8
+"""Block quotes and lists nested deeper than this are written as the blocks they hold, inside
+the deepest one. Each level indents or prefixes every line of what it holds again, so that
+deeper nesting would cost the number of levels times the number of lines; and CommonMark
+parsers stop at some depth (markdown-it's CommonMark preset reads nine lists deep, where the
+tenth stops its reading of the document)."""
 
 
 def to_markdown(root: etree._Element, *, base_url: str | None = None) -> str:
@@ -298,8 +308,9 @@ class _Table:
         if not grid or not any(any(cell for cell in row) for row in grid):
             return []
         width = max(len(row) for row in grid)
+        padded = width * len(grid) <= _MAX_GRID
         out = [_row(grid[0], width), "|" + " --- |" * width]
-        out.extend(_row(row, width) for row in grid[1:])
+        out.extend(_row(row, width if padded else len(row)) for row in grid[1:])
         return out
 
 
@@ -373,6 +384,8 @@ class _Writer:
         self.inline_depth = 0
         self.raw_depth = 0
         self.table_depth = 0
+        self.nesting = 0
+        """The block quotes and lists open (at most :data:`_MAX_NESTING`)."""
 
     # --- where content goes
 
@@ -502,13 +515,18 @@ class _Writer:
         if tag == "pre":
             self.raw_depth += 1
             return _Frame(element, "pre", raw=[], language=_language(element))
+        if (tag == "blockquote" or tag in _LISTS) and self.nesting >= _MAX_NESTING:
+            return None  # written as the blocks it holds
         if tag == "blockquote":
+            self.nesting += 1
             return _Frame(element, "quote", container=_Container("quote"))
         if tag in _LISTS:
+            self.nesting += 1
             return self._open_list(element, tag)
-        if tag == "li" and self.frames[-1].kind == "li":
+        if tag == "li" and self.frames[-1].kind == "li" and self.nesting < _MAX_NESTING:
             # an item directly inside an item (libxml2 does not close the first): a list of
             # its own, nested, that ends with it
+            self.nesting += 1
             self._push(_Frame(element, "list", listing=_List(False, 1, "-")))
         if tag == "li" and self.frames[-1].listing is not None:
             item = _Container("item")
@@ -582,9 +600,11 @@ class _Writer:
                     text = text[:-1] + "\\#"
                 self._container().add("heading", ["#" * _HEADINGS[kind] + " " + text])
         elif kind == "quote":
+            self.nesting -= 1
             lines = (frame.container or _Container("quote")).lines()
             self._container().add("quote", [f"> {line}" if line else ">" for line in lines])
         elif kind == "list":
+            self.nesting -= 1
             self._end_list(frame)
         elif kind == "cell":
             self.inline_depth -= 1

@@ -377,9 +377,38 @@ def test_deep_nesting_is_walked_without_recursion() -> None:
     node.text = "deep text"
     markdown = to_markdown(root)
     assert markdown.endswith("deep text")
-    assert markdown.count(">") == 12
+    assert markdown.count(">") == 8  # twelve quotes, the ninth and deeper written as blocks
     html = lxml.html.tostring(root, encoding="unicode")
     assert to_markdown(content_tree(html)) == markdown  # deeper than lxml's parser reads
+
+
+def test_quotes_and_lists_nested_past_eight_levels_add_no_more_prefixes() -> None:
+    lines = "".join(f"line {k}<br>" for k in range(200))
+    for opening, closing in (("<blockquote>", "</blockquote>"), ("<ul><li>", "</li></ul>")):
+        page = f"<body>{opening * 100}<p>{lines}</p>{closing * 100}</body>"
+        markdown = body_markdown(page)
+        assert squeezed(markdown_text(markdown)) == squeezed(text_of(page))
+        widest = max(len(line) - len(line.lstrip("> -")) for line in markdown.splitlines())
+        assert 8 <= widest <= 2 * 8  # each level adds "> " or two spaces, eight levels
+
+
+def test_a_table_of_more_cells_than_its_grid_allows_does_not_widen_every_row() -> None:
+    width, rows = 1000, 300  # 300,000 cells once every row is filled: more than _MAX_GRID
+    page = (
+        "<body><table><tr>"
+        + "<td>h</td>" * width
+        + "</tr>"
+        + "<tr><td>b</td></tr>" * rows
+        + "</table></body>"
+    )
+    markdown = body_markdown(page)
+    assert len(markdown) < 4 * len(page)  # not the width times the rows
+    header, _, first, *_ = markdown.splitlines()
+    assert header.count("| h") == width
+    assert first == "| b |"
+    (table,) = tables(markdown)
+    assert len(table[0]) == width
+    assert table[1] == ["b"] + [""] * (width - 1)  # GitHub's tables fill in the rest
 
 
 def test_time_grows_linearly() -> None:
