@@ -125,6 +125,9 @@ _DATEUTIL_PARSER = r"dateutil\.parser\._parser"
 """The module that gives it."""
 _MAX_HEADINGS = 20
 """``<h1>`` elements read for the headline."""
+_MAX_TEXT = 1000
+"""Characters of a title, a heading, a byline or a name read: a longer text is none of them,
+and reading it whole would make each comparison cost its length."""
 _WORD = re.compile(r"[^\W_]+")
 """A word of a title, for comparing titles (letters and digits of any script)."""
 _HEADING_IN_TITLE = 0.75
@@ -154,9 +157,17 @@ htmldate's extensive mode reads. Each one it cannot read itself goes to datepars
 milliseconds each (a part of 300 dated paragraphs takes three seconds), in a call that no time
 budget can stop. The parts of the shared datasets' pages that it dates hold 1 to 100 (3 for
 the median whole page)."""
-_SECONDS_PER_CANDIDATE = 0.01
-"""The worst time htmldate's extensive mode takes per text that looks like a date: a part of
-the page is read only when the time budget left allows for all of them."""
+_SECONDS_PER_CANDIDATE = 0.025
+"""The worst time htmldate's extensive mode takes per text that looks like a date (dateparser
+tries every language it knows on a text it cannot read, 18 to 25 milliseconds): a part of the
+page is read only when the time budget left allows for all of them."""
+_EXTENSIVE_MAX_ELEMENTS = 10_000
+"""The most elements in a part of the page that htmldate's extensive mode reads. Its XPath over
+the text of the part's paragraphs and headings costs the number of texts times their depth
+(libxml2 sorts them into document order by their ancestors): 100,000 lines nested 2,000 deep
+take five seconds, in a call that cannot be stopped. The parts of the shared datasets' pages
+it reads hold at most 3,100."""
+_ELEMENTS = etree.XPath("count(.//*)")
 
 
 def page_metadata(
@@ -185,10 +196,12 @@ def load_libraries() -> None:
     from htmldate import find_date
 
     # htmldate imports dateparser when its extensive mode first needs it: a Spanish date,
-    # which htmldate's own patterns do not read, loads it now.
-    page = lxml.html.fromstring("<html><body><p>martes 8 de noviembre de 2022</p></body></html>")
-    with contextlib.suppress(Exception):  # a third-party heuristic must not stop the start
-        find_date(page, extensive_search=True, original_date=True)
+    # which htmldate's own patterns do not read, loads it now, and a text no language reads
+    # as a date makes dateparser load every language it knows.
+    for text in ("martes 8 de noviembre de 2022", "ab 12 cd 2021 ef 77"):
+        page = lxml.html.fromstring(f"<html><body><p>{text}</p></body></html>")
+        with contextlib.suppress(Exception):  # a third-party heuristic must not stop the start
+            find_date(page, extensive_search=True, original_date=True)
     language_identifier()
 
 
@@ -387,8 +400,9 @@ class _Reader:
         that it reads alone (a footer's copyright year) to the first of the month: such a date
         is no day of publication, and is not taken (:func:`_not_first_of_month`). A part of
         the page is read only when it holds at most :data:`_EXTENSIVE_MAX_CANDIDATES` texts
-        that look like dates, and when the time budget left allows
-        :data:`_SECONDS_PER_CANDIDATE` for each: the search cannot be stopped once started.
+        that look like dates and at most :data:`_EXTENSIVE_MAX_ELEMENTS` elements, and when
+        the time budget left allows :data:`_SECONDS_PER_CANDIDATE` for each date-like text: the
+        search cannot be stopped once started.
         Other types (listings, products, services, documentation) carry the dates of other
         things (offers, comments, releases) and get the fast mode alone."""
         found = self._htmldate(self.root, extensive=False)
@@ -399,10 +413,12 @@ class _Reader:
             check_deadline("dating the article")
             candidates = _date_candidates(part)
             left = time_left()
-            if candidates > _EXTENSIVE_MAX_CANDIDATES or (
-                left is not None and candidates * _SECONDS_PER_CANDIDATE > left
+            if (
+                candidates > _EXTENSIVE_MAX_CANDIDATES
+                or (left is not None and candidates * _SECONDS_PER_CANDIDATE > left)
+                or _count(_ELEMENTS, part) > _EXTENSIVE_MAX_ELEMENTS
             ):
-                break  # the whole page holds the section's candidates and has less time left
+                break  # the whole page holds the section's and has less time left
             found = self._htmldate(part, extensive=True)
             if found is not None and _not_first_of_month(found):
                 return found
@@ -585,7 +601,7 @@ def _first_byline(root: etree._Element) -> list[str]:
     found = _BYLINE_CLASS(root)
     for element in found if isinstance(found, list) else ():
         if isinstance(element, etree._Element):
-            text = text_of(element)[:1000]
+            text = text_of(element)[:_MAX_TEXT]
             if _clean_names(text):
                 return [text]
     return []
@@ -605,7 +621,7 @@ def _raw_value(element: etree._Element) -> str:
         value = element.get(attribute)
         if value is not None:
             return value
-    return text_of(element)[:1000]
+    return text_of(element)[:_MAX_TEXT]
 
 
 def _clean_names(raw: str) -> list[str]:
@@ -614,7 +630,7 @@ def _clean_names(raw: str) -> list[str]:
     single word is a user name's and stays); split at ``;``, ``&``, ``|``, ``/`` and commas;
     degrees (``PhD``) and parts longer than a name (:data:`_MAX_WORDS`) dropped."""
     value = None
-    for line in raw[:1000].splitlines():
+    for line in raw[:_MAX_TEXT].splitlines():
         value = _clean(_BYLINE_PREFIX.sub("", line.strip()))
         if value:
             break
@@ -700,7 +716,7 @@ def _headline_heading(root: etree._Element, document_title: str | None) -> str |
     """The text of the ``<h1>`` that is the headline: the first with a text (the headline on
     most article pages), unless most of its words are not in ``<title>`` while those of a
     later one are (the first is then a logo, a section's name or a cookie banner)."""
-    texts = (text for heading in root.iter("h1") if (text := _clean(text_of(heading)[:1000])))
+    texts = (text for heading in root.iter("h1") if (text := _clean(text_of(heading)[:_MAX_TEXT])))
     first = next(texts, None)
     if first is None or not document_title or _share(first, document_title) >= _HEADING_IN_TITLE:
         return first
@@ -722,7 +738,12 @@ def _date_candidates(part: etree._Element) -> int:
     """The texts in ``part`` that htmldate's extensive mode may send to dateparser: those of
     :data:`_SEGMENT_CHARS` characters with :data:`_SEGMENT_DIGITS` digits (its own gate; it
     reads some of them itself, without dateparser)."""
-    found = _DATE_CANDIDATES(part)
+    return _count(_DATE_CANDIDATES, part)
+
+
+def _count(xpath: etree.XPath, part: etree._Element) -> int:
+    """The number an XPath ``count()`` gives for ``part``."""
+    found = xpath(part)
     assert isinstance(found, float)
     return int(found)
 
@@ -753,7 +774,7 @@ def _share(part: str, whole: str) -> float:
 
 def _document_title(root: etree._Element) -> str | None:
     for element in root.iter("title"):
-        return text_of(element)
+        return text_of(element)[:_MAX_TEXT]
     return None
 
 

@@ -204,11 +204,12 @@ def test_the_extensive_search_reads_no_part_of_the_page_above_its_bound(
     # each text that looks like a date may go to dateparser, some milliseconds each, in a call
     # that no time budget stops: a part of the page with too many is not read (the dates are
     # within htmldate's range, from 1995 on, as its own patterns read them)
-    def dated(paragraphs: int, *, in_section: bool = False) -> etree._Element:
+    def dated(paragraphs: int, *, in_section: bool = False, empty: int = 0) -> etree._Element:
         texts = "".join(
             f"<p>Held on November {2 + n % 27}, {2000 + n % 20}, item {n}.</p>"
             for n in range(paragraphs)
         )
+        texts += "<i></i>" * empty
         if in_section:
             return page(body=f"<main><div><h1>Minutes</h1>{texts}</div></main><p>End.</p>")
         return page(body=f"<div><div><div><h1>Minutes</h1></div></div></div>{texts}")
@@ -217,10 +218,13 @@ def test_the_extensive_search_reads_no_part_of_the_page_above_its_bound(
     assert page_metadata(dated(50, in_section=True), page_type="article").published is not None
     assert page_metadata(dated(300), page_type="article").published is None
     assert page_metadata(dated(300, in_section=True), page_type="article").published is None
-    # nor a part whose search the time left could not afford at worst: 10 ms per date
-    monkeypatch.setattr(metadata, "time_left", lambda: 0.3)
+    # nor a part of more elements than its bound: the search costs their depth too
+    assert page_metadata(dated(50, empty=9_000), page_type="article").published is not None
+    assert page_metadata(dated(50, empty=10_000), page_type="article").published is None
+    # nor a part whose search the time left could not afford at worst: 25 ms per date
+    monkeypatch.setattr(metadata, "time_left", lambda: 1.0)
     assert page_metadata(dated(50), page_type="article").published is None
-    monkeypatch.setattr(metadata, "time_left", lambda: 0.6)
+    monkeypatch.setattr(metadata, "time_left", lambda: 1.5)
     assert page_metadata(dated(50), page_type="article").published is not None
 
 
@@ -444,3 +448,12 @@ def test_json_escapes_of_control_characters_and_surrogates_are_dropped() -> None
     script = '{"@type": "Article", "headline": "A\\u0000 b\\ud800", "keywords": ["x\\u0007"]}'
     found = page_metadata(page(f"<script type='application/ld+json'>{script}</script>"))
     assert (found.title, found.tags) == ("A b", ("x",))
+
+
+def test_a_title_longer_than_any_title_is_read_to_its_bound() -> None:
+    # a text this long is no title; read whole, each comparison with a heading cost its length
+    words = " ".join(f"word{n}" for n in range(50_000))
+    found = page_metadata(page(f"<title>{words}</title>", "<p>Text.</p>"))
+    assert found.title is not None
+    assert words.startswith(found.title)
+    assert len(found.title) <= metadata._MAX_TEXT
