@@ -94,6 +94,8 @@ _MAX_GRID = 200_000
 """Cells of one table's grid beyond which its spans are ignored (each cell in one column) and
 its rows are not filled to the width of the widest."""
 _MAX_START = 999_999_999
+"""The largest number of an ordered list's item: CommonMark reads nine digits at most (the
+numbers after the first only need to be numbers)."""
 _MAX_NESTING = 8
 """Block quotes and lists nested deeper than this are written as the blocks they hold, inside
 the deepest one. Each level indents or prefixes every line of what it holds again, so that
@@ -281,7 +283,7 @@ class _List:
         out: list[str] = []
         number = self.start
         for lines in rendered:
-            marker = f"{number}{self.marker}" if self.ordered else self.marker
+            marker = f"{min(number, _MAX_START)}{self.marker}" if self.ordered else self.marker
             number += 1
             indent = " " * (len(marker) + 1)
             if out and loose:

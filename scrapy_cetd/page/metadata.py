@@ -601,7 +601,7 @@ def _first_byline(root: etree._Element) -> list[str]:
     found = _BYLINE_CLASS(root)
     for element in found if isinstance(found, list) else ():
         if isinstance(element, etree._Element):
-            text = text_of(element)[:_MAX_TEXT]
+            text = text_of(element).lstrip()[:_MAX_TEXT]
             if _clean_names(text):
                 return [text]
     return []
@@ -621,7 +621,7 @@ def _raw_value(element: etree._Element) -> str:
         value = element.get(attribute)
         if value is not None:
             return value
-    return text_of(element)[:_MAX_TEXT]
+    return text_of(element).lstrip()[:_MAX_TEXT]
 
 
 def _clean_names(raw: str) -> list[str]:
@@ -716,7 +716,11 @@ def _headline_heading(root: etree._Element, document_title: str | None) -> str |
     """The text of the ``<h1>`` that is the headline: the first with a text (the headline on
     most article pages), unless most of its words are not in ``<title>`` while those of a
     later one are (the first is then a logo, a section's name or a cookie banner)."""
-    texts = (text for heading in root.iter("h1") if (text := _clean(text_of(heading)[:_MAX_TEXT])))
+    texts = (
+        text
+        for heading in root.iter("h1")
+        if (text := _clean(text_of(heading).lstrip()[:_MAX_TEXT]))
+    )
     first = next(texts, None)
     if first is None or not document_title or _share(first, document_title) >= _HEADING_IN_TITLE:
         return first
@@ -774,7 +778,7 @@ def _share(part: str, whole: str) -> float:
 
 def _document_title(root: etree._Element) -> str | None:
     for element in root.iter("title"):
-        return text_of(element)[:_MAX_TEXT]
+        return text_of(element).lstrip()[:_MAX_TEXT]
     return None
 
 

@@ -392,6 +392,25 @@ def test_quotes_and_lists_nested_past_eight_levels_add_no_more_prefixes() -> Non
         assert 8 <= widest <= 2 * 8  # each level adds "> " or two spaces, eight levels
 
 
+def test_items_directly_inside_items_nest_no_deeper_than_eight_lists() -> None:
+    # each item directly inside the one before it is a list of its own (libxml2 does not
+    # close the first); built in code, as a parser given such markup closes the items
+    root = lxml.html.Element("body")
+    node = etree.SubElement(root, "ul")
+    for k in range(15):
+        node = etree.SubElement(node, "li")
+        node.text = f"item {k}"
+    markdown = to_markdown(root)
+    assert squeezed(markdown_text(markdown)) == squeezed(str(root.xpath("string()")))
+    assert max(len(line) - len(line.lstrip(" ")) for line in markdown.splitlines()) <= 2 * 8
+
+
+def test_ordered_list_numbers_stay_nine_digits() -> None:
+    markdown = body_markdown("<body><ol start='999999999'><li>a</li><li>b</li></ol></body>")
+    assert markdown.splitlines() == ["999999999. a", "999999999. b"]
+    assert squeezed(markdown_text(markdown)) == "ab"
+
+
 def test_a_table_of_more_cells_than_its_grid_allows_does_not_widen_every_row() -> None:
     width, rows = 1000, 300  # 300,000 cells once every row is filled: more than _MAX_GRID
     page = (

@@ -457,3 +457,5 @@ def test_a_title_longer_than_any_title_is_read_to_its_bound() -> None:
     assert found.title is not None
     assert words.startswith(found.title)
     assert len(found.title) <= metadata._MAX_TEXT
+    padded = page(f"<title>{' ' * 1500}\n Storm hits the coast</title>", "<p>Text.</p>")
+    assert page_metadata(padded).title == "Storm hits the coast"  # its bound is on the text
