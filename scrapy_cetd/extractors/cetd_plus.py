@@ -79,12 +79,6 @@ GALLERY_MAX_SHARE = 0.5
 """A run of cards holding at least this share of the selected text is the content itself (a
 listicle, a recipe's steps), not a gallery inside it."""
 
-GALLERY_CARD_PROSE = 300
-"""A run of cards whose cards hold on average at least this many characters of their own prose
-(neither link text nor a ``<figcaption>``), about a paragraph of fifty words, is a run of the
-content's sections (a product review's entries, a table or a chart's data in each card), not a
-gallery: a slideshow's or a teaser strip's card holds a caption, a title and a short excerpt."""
-
 CAPTION_OVERLAP = 0.9
 """A block at least this share of whose tokens are words of one image's alternative text
 describes that image: a caption."""
@@ -160,9 +154,8 @@ class CetdPlusExtractor(Extractor):
        or documentation page are its content.
     9. ``remove_galleries``: inside the selection, runs of at least three sibling cards (same
        tag and class) that each show media go (slideshows with their captions and counters,
-       strips of teaser cards), unless they hold half the selected text (a listicle), their
-       cards average a paragraph of their own prose (sections of the content) or the page
-       declares types and none is an article type.
+       strips of teaser cards), unless they hold half the selected text (a listicle) or the
+       page declares types and none is an article type.
     10. ``remove_captions``: on a page that declares an article type, the kept blocks without
         headings that repeat an image's alternative text go (photo captions, the captions
         of a slideshow kept apart from its images), unless one holds half the selected text.
@@ -907,8 +900,7 @@ def _drop_link_block_modes(  # noqa: PLR0917 - the parameters of its compiled tw
 
 def _drop_galleries(view: DomView, counts: NodeCounts, modes: list[Keep]) -> None:
     """Drop the kept runs of :data:`GALLERY_MIN_CARDS` or more sibling cards, alike in tag and
-    class, that each show media, unless they hold :data:`GALLERY_MAX_SHARE` of the kept text
-    or their cards average :data:`GALLERY_CARD_PROSE` characters of their own prose."""
+    class, that each show media, unless they hold :data:`GALLERY_MAX_SHARE` of the kept text."""
     size = len(view)
     tags, chars, parent = view.tags, counts.chars, view.parent
     media = holding(view, MEDIA_TAGS)
@@ -920,7 +912,6 @@ def _drop_galleries(view: DomView, counts: NodeCounts, modes: list[Keep]) -> Non
         return
     in_output = kept_elements(view, modes)
     kept = -1
-    captions: list[int] | None = None
     held: list[etree._Element] = []  # freed together at the end: lxml walks up from one alone
     for p in candidates:
         if modes[p] != Keep.TEXT or not in_output[p]:
@@ -935,27 +926,9 @@ def _drop_galleries(view: DomView, counts: NodeCounts, modes: list[Keep]) -> Non
                 continue
             if kept < 0:
                 kept = _kept_chars(view, counts, modes)
-            if sum(chars[c] for c in run) >= GALLERY_MAX_SHARE * kept:
-                continue
-            if captions is None:
-                captions = _caption_chars(view, counts)
-            prose = sum(chars[c] - counts.link_chars[c] - captions[c] for c in run)
-            if prose < GALLERY_CARD_PROSE * len(run):
+            if sum(chars[c] for c in run) < GALLERY_MAX_SHARE * kept:
                 for c in run:
                     modes[c] = Keep.DROP
-
-
-def _caption_chars(view: DomView, counts: NodeCounts) -> list[int]:
-    """The characters of every element's text that lie in a ``<figcaption>`` (its own or one
-    below it), less their link text: one pass up the view."""
-    tags, parent, chars, link_chars = view.tags, view.parent, counts.chars, counts.link_chars
-    captions = [0] * len(view)
-    for i in range(len(view) - 1, 0, -1):
-        if tags[i] == "figcaption":
-            captions[i] = chars[i] - link_chars[i]
-        if captions[i]:
-            captions[parent[i]] += captions[i]
-    return captions
 
 
 def _drop_captions(view: DomView, counts: NodeCounts, modes: list[Keep]) -> None:

@@ -317,37 +317,6 @@ def test_cards_that_hold_most_of_the_text_are_the_content() -> None:
     assert lines(page) == ["Three things", *PARAGRAPHS]
 
 
-def _long_article(cards: str) -> str:
-    """An article of fifteen paragraphs with ``cards`` after its fifth: the cards hold well
-    under half its text, so that the share rule does not keep them."""
-    paragraphs = [f"Part {k}. {text}" for k in range(5) for text in PARAGRAPHS]
-    body = "".join(f"<p>{text}</p>" for text in paragraphs[:5]) + cards
-    body += "".join(f"<p>{text}</p>" for text in paragraphs[5:])
-    return f"<html><body><article><h1>Storm hits the coast</h1>{body}</article></body></html>"
-
-
-def _cards(count: int, text: str, *, tag: str = "div", caption: str = "p") -> str:
-    return "".join(
-        f"<{tag} class='card'><img src='/{i}.jpg'><h3>Town {i}</h3><{caption}>Town {i}: "
-        f"{text}</{caption}></{tag}>"
-        for i in range(count)
-    )
-
-
-def test_cards_that_each_hold_a_paragraph_of_prose_are_sections_not_a_gallery() -> None:
-    prose = " ".join(PARAGRAPHS[:2])  # over 300 characters a card
-    kept = "\n".join(lines(_long_article(_cards(3, prose))))
-    assert all(f"Town {i}: {prose}" in kept for i in range(3))
-    teaser = PARAGRAPHS[0]  # a title and an excerpt: a strip of teaser cards
-    assert "Town 1" not in "\n".join(lines(_long_article(_cards(3, teaser))))
-
-
-def test_the_caption_of_a_figure_is_not_prose_that_keeps_a_gallery() -> None:
-    prose = " ".join(PARAGRAPHS[:2])
-    figures = _cards(3, prose, tag="figure", caption="figcaption")
-    assert "Town 1" not in "\n".join(lines(_long_article(figures)))
-
-
 CAPTION = "Waves break over the sea wall at dawn, as seen from the harbour on Monday"
 ARTICLE_TYPE = '<meta property="og:type" content="article">'
 
