@@ -29,7 +29,7 @@ import re
 import warnings
 from collections.abc import Callable, Iterable, Iterator
 from functools import cache
-from itertools import islice
+from itertools import chain, islice
 from typing import Any
 from urllib.parse import urljoin
 
@@ -168,6 +168,18 @@ the text of the part's paragraphs and headings costs the number of texts times t
 take five seconds, in a call that cannot be stopped. The parts of the shared datasets' pages
 it reads hold at most 3,100."""
 _ELEMENTS = etree.XPath("count(.//*)")
+_HTMLDATE_MAX_READ = 20_000_000
+"""The most characters of text htmldate may read in the elements it reads whole. It reads the
+whole text of each element whose class, id or ``itemprop`` names a date, a byline or a footer,
+and of each ``<footer>``, ``<small>``, ``<abbr>``, ``<title>`` and ``<h1>``, so that such
+elements nested in one another read the same text again and again: 1,000 nested ``<div
+class="byline">`` around 1.3 MB of text took 53 s, in a call that no time budget can stop. It
+reads about 13 ns a character, so this is a quarter of a second. On the shared datasets' pages
+those elements hold at most 0.8 million characters (:func:`_read_whole`, extensive mode)."""
+_TEXT_LENGTH = etree.XPath("string-length()")
+_TEXT_HEAD = etree.XPath(f"substring(normalize-space(), 1, {_SEGMENT_CHARS[1] + 1})")
+"""The start of an element's text as htmldate reads it for a date: spaces normalised, its
+first ``MAX_SEGMENT_LEN`` characters."""
 
 
 def page_metadata(
@@ -399,25 +411,21 @@ class _Reader:
         extensive mode keeps the oldest date it reads. That mode completes a year or a month
         that it reads alone (a footer's copyright year) to the first of the month: such a date
         is no day of publication, and is not taken (:func:`_not_first_of_month`). A part of
-        the page is read only when it holds at most :data:`_EXTENSIVE_MAX_CANDIDATES` texts
-        that look like dates and at most :data:`_EXTENSIVE_MAX_ELEMENTS` elements, and when
-        the time budget left allows :data:`_SECONDS_PER_CANDIDATE` for each date-like text: the
-        search cannot be stopped once started.
+        the page is read only when that search is bounded (:func:`_affords_extensive`), and
+        the page at all only when htmldate reads at most :data:`_HTMLDATE_MAX_READ` characters
+        in the elements it reads whole (:func:`_reads_little`): its search cannot be stopped
+        once started.
         Other types (listings, products, services, documentation) carry the dates of other
         things (offers, comments, releases) and get the fast mode alone."""
+        if not _reads_little(self.root):
+            return None
         found = self._htmldate(self.root, extensive=False)
         if found is not None or page_type != "article":
             return found
         section = _headline_section(self.root)
         for part in (self.root,) if section is None else (section, self.root):
             check_deadline("dating the article")
-            candidates = _date_candidates(part)
-            left = time_left()
-            if (
-                candidates > _EXTENSIVE_MAX_CANDIDATES
-                or (left is not None and candidates * _SECONDS_PER_CANDIDATE > left)
-                or _count(_ELEMENTS, part) > _EXTENSIVE_MAX_ELEMENTS
-            ):
+            if not _affords_extensive(part):
                 break  # the whole page holds the section's and has less time left
             found = self._htmldate(part, extensive=True)
             if found is not None and _not_first_of_month(found):
@@ -743,6 +751,83 @@ def _date_candidates(part: etree._Element) -> int:
     :data:`_SEGMENT_CHARS` characters with :data:`_SEGMENT_DIGITS` digits (its own gate; it
     reads some of them itself, without dateparser)."""
     return _count(_DATE_CANDIDATES, part)
+
+
+def _affords_extensive(part: etree._Element) -> bool:
+    """Whether htmldate's extensive mode may read ``part``: at most
+    :data:`_EXTENSIVE_MAX_ELEMENTS` elements, at most :data:`_HTMLDATE_MAX_READ` characters
+    read whole, and at most :data:`_EXTENSIVE_MAX_CANDIDATES` texts that look like dates (in
+    its own texts and in the elements it reads whole), for which the time budget left allows
+    :data:`_SECONDS_PER_CANDIDATE` each."""
+    if _count(_ELEMENTS, part) > _EXTENSIVE_MAX_ELEMENTS:
+        return False
+    read = _read_whole(part, extensive=True)
+    if read is None:
+        return False
+    candidates = _date_candidates(part) + read[1]
+    left = time_left()
+    return candidates <= _EXTENSIVE_MAX_CANDIDATES and (
+        left is None or candidates * _SECONDS_PER_CANDIDATE <= left
+    )
+
+
+def _reads_little(root: etree._Element) -> bool:
+    """Whether htmldate's fast mode reads at most :data:`_HTMLDATE_MAX_READ` characters in the
+    elements it reads whole. A text is read once for each such element around it, so at most
+    as many times as it is deep: a page no deeper than the bound over its text's length is
+    known to read little after two C calls (the median page), and the others are counted
+    (:func:`_read_whole`)."""
+    levels = _HTMLDATE_MAX_READ // max(_count(_TEXT_LENGTH, root), 1)
+    if levels < _DEEPEST_PROBE and not _has_depth(root, levels):
+        return True
+    return _read_whole(root, extensive=False) is not None
+
+
+_DEEPEST_PROBE = 4096
+"""The deepest level :func:`_has_depth` looks for: the elements of a page of less text than
+:data:`_HTMLDATE_MAX_READ` over it are counted instead."""
+
+
+def _has_depth(root: etree._Element, levels: int) -> bool:
+    """Whether some element lies ``2**k`` levels below ``root``, for the largest such number
+    not above ``levels`` (so that each is one of a few compiled XPaths; libxml2 walks the
+    levels in one C call)."""
+    return bool(_depth_probe(1 << (levels.bit_length() - 1))(root)) if levels else True
+
+
+@cache
+def _depth_probe(levels: int) -> etree.XPath:
+    return etree.XPath(f"boolean({'/'.join(['*'] * levels)})")
+
+
+def _read_whole(part: etree._Element, *, extensive: bool) -> tuple[int, int] | None:
+    """The characters htmldate reads in the elements of ``part`` it reads whole (those it
+    takes for dates, by its own rule, and ``<abbr>``, ``<title>`` and ``<h1>``), and how many
+    different starts of those texts look like dates (:func:`_looks_dated`), which its
+    extensive mode may send to dateparser; ``None`` once the characters pass
+    :data:`_HTMLDATE_MAX_READ`."""
+    from htmldate.core import date_candidates  # imported when asked for, like htmldate
+
+    read = 0
+    heads: set[str] = set()
+    for element in chain(date_candidates(part, extensive), part.iter("abbr", "title", "h1")):
+        read += _count(_TEXT_LENGTH, element)
+        if read > _HTMLDATE_MAX_READ:
+            return None
+        if extensive:
+            head = _TEXT_HEAD(element)
+            assert isinstance(head, str)
+            title = " ".join(element.get("title", "")[:_MAX_TEXT].split())
+            heads.update(text for text in (head, title) if _looks_dated(text))
+    return read, len(heads)
+
+
+def _looks_dated(text: str) -> bool:
+    """Whether htmldate may send the start of an element's text (or title), spaces
+    normalised, to dateparser: it has :data:`_SEGMENT_DIGITS` digits (its own gate; most
+    such texts it reads itself, or sends once, as it caches each text's date)."""
+    digits = sum(c.isdigit() for c in text[: _SEGMENT_CHARS[1] + 1])
+    return len(text) >= _SEGMENT_CHARS[0] and _SEGMENT_DIGITS[0] <= digits <= _SEGMENT_DIGITS[1]
 
 
 def _count(xpath: etree.XPath, part: etree._Element) -> int:

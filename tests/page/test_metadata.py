@@ -228,6 +228,45 @@ def test_the_extensive_search_reads_no_part_of_the_page_above_its_bound(
     assert page_metadata(dated(50), page_type="article").published is not None
 
 
+def test_htmldate_reads_no_more_text_than_its_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    # htmldate reads the whole text of each byline, so nested bylines read the page's text
+    # again and again, in a call no time budget stops (1,000 around 1.3 MB took 53 s)
+    def bylines(nested: int, *, named: bool = True, chars: int = 30_000) -> etree._Element:
+        opening = "<div class='byline'>" if named else "<div>"
+        text = "<p>" + "word " * (chars // 5) + "</p>"
+        body = opening * nested + "Posted 2021-03-04 " + text + "</div>" * nested
+        return page(body=f"<h1>Minutes</h1>{body}")
+
+    assert page_metadata(bylines(3)).published == "2021-03-04"
+    assert page_metadata(bylines(250, chars=100_000)).published is None  # 25 million characters
+    monkeypatch.setattr(metadata, "_HTMLDATE_MAX_READ", 200_000)
+    # shallow: known from its depth alone; deep: counted, unless its deep elements are unnamed
+    assert page_metadata(bylines(5)).published == "2021-03-04"
+    assert page_metadata(bylines(10)).published is None
+    assert page_metadata(bylines(100, named=False)).published == "2021-03-04"
+    # a page of less text than the bound over the deepest level looked for is counted
+    assert page_metadata(bylines(6, chars=40)).published == "2021-03-04"
+    monkeypatch.setattr(metadata, "_HTMLDATE_MAX_READ", 40)
+    assert page_metadata(bylines(6, chars=40)).published is None
+
+
+def test_the_extensive_search_counts_the_dates_of_elements_it_reads_whole(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # htmldate's extensive mode reads the whole text of each element with a date class, which
+    # no text of its own shows as a date when its parts are in elements of their own
+    def dated(elements: int) -> etree._Element:
+        dates = "".join(
+            f"<b class='date'><i>March</i> <i>{2 + n % 27},</i> <i>2021</i></b>"
+            for n in range(elements)
+        )
+        return page(body=f"<div><div><h1>Minutes</h1><p>Held today.</p>{dates}</div></div>")
+
+    monkeypatch.setattr(metadata, "_EXTENSIVE_MAX_CANDIDATES", 5)
+    assert page_metadata(dated(2), page_type="article").published == "2021-03-02"
+    assert page_metadata(dated(6), page_type="article").published is None
+
+
 def test_the_earlier_of_declared_and_found_dates_is_the_publication() -> None:
     head = "<meta property='article:published_time' content='2019-05-02T10:00:00Z'>"
     found = page_metadata(page(head), url="https://news.example/2019/04/30/story")
