@@ -81,6 +81,7 @@ import collections.abc
 import ctypes
 import math
 import operator
+import re
 
 import lxml.html
 from lxml import etree
@@ -289,6 +290,7 @@ cdef enum:
     INVISIBLE = 1
     LINK = 2
     INPUT = 4
+    DIV = 8
 
 cdef frozenset INVISIBLE_TAGS = frozenset({"script", "style", "noscript", "template", "title"})
 cdef frozenset LINK_TAGS = frozenset({"a", "button", "select"})
@@ -351,6 +353,7 @@ cdef class _Names:
             (INVISIBLE if name in INVISIBLE_TAGS else 0)
             | (LINK if name in LINK_TAGS else 0)
             | (INPUT if name == "input" else 0)
+            | (DIV if name == "div" else 0)
         )
         self.used += 1
         return 0
@@ -409,12 +412,21 @@ cdef xmlAttr* find_attribute(xmlNode* node, const char* name) noexcept:
     return NULL
 
 
+STREAMED_SEGMENT = re.compile(r"S:[0-9a-f]+\Z")  # dom._STREAMED_SEGMENT
+
+
+cdef bint streamed_segment(xmlNode* node) except -1:
+    """:func:`scrapy_cetd.page.dom._streamed_segment` on a ``<div>``'s libxml2 node."""
+    cdef xmlAttr* attribute = find_attribute(node, "id")
+    return attribute is not NULL and STREAMED_SEGMENT.match(attributeValue(node, attribute)) is not None
+
+
 cdef bint is_hidden(xmlNode* node, int flags) except -1:
     """:func:`scrapy_cetd.page.dom.is_hidden` on the libxml2 node."""
     cdef xmlAttr* attribute
     if node.properties is NULL:
         return False
-    if find_attribute(node, "hidden") is not NULL:
+    if find_attribute(node, "hidden") is not NULL and not (flags & DIV and streamed_segment(node)):
         return True
     if flags & INPUT:
         attribute = find_attribute(node, "type")

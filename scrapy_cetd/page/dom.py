@@ -56,10 +56,18 @@ def local_tag(element: etree._Element) -> str | None:
     return tag.lower()
 
 
+_STREAMED_SEGMENT = re.compile(r"S:[0-9a-f]+\Z")
+"""The ``id`` of the ``<div hidden>`` in which React's streaming server rendering sends a part
+of the page that was not ready when the page began (``S:0``, ``S:1f``): the script after it
+moves the part into its place at once, so the browser shows it. Next.js pages send their
+article this way."""
+
+
 def is_hidden(element: etree._Element) -> bool:
-    """Whether markup alone hides the element: ``hidden``, ``input[type=hidden]`` or an inline
-    ``display:none`` / ``visibility:hidden`` style (§0.2; no CSS is evaluated)."""
-    if element.get("hidden") is not None:
+    """Whether markup alone hides the element: ``hidden`` (but for React's streamed parts,
+    :data:`_STREAMED_SEGMENT`), ``input[type=hidden]`` or an inline ``display:none`` /
+    ``visibility:hidden`` style (§0.2; no CSS is evaluated)."""
+    if element.get("hidden") is not None and not _streamed_segment(element):
         return True
     if local_tag(element) == "input" and (element.get("type") or "").strip().lower() == "hidden":
         return True
@@ -68,6 +76,11 @@ def is_hidden(element: etree._Element) -> bool:
         return False
     compact = "".join(style.split()).lower()
     return "display:none" in compact or "visibility:hidden" in compact
+
+
+def _streamed_segment(element: etree._Element) -> bool:
+    """Whether ``element`` is a ``<div>`` of React's streamed parts (:data:`_STREAMED_SEGMENT`)."""
+    return local_tag(element) == "div" and bool(_STREAMED_SEGMENT.match(element.get("id") or ""))
 
 
 _ELEMENTS = etree.XPath("count(descendant-or-self::*)")

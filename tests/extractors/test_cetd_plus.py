@@ -429,6 +429,20 @@ def test_a_page_hidden_until_a_script_runs_is_read() -> None:
     assert not extract(page, algorithm="cetd-plus", fallback_content=False)
 
 
+def test_a_part_react_streams_into_the_page_is_read() -> None:
+    # React's streaming rendering sends what was not ready in a <div hidden id="S:..."> at
+    # the end, which its script moves into the placeholder at once (Next.js articles)
+    first, *streamed = PARAGRAPHS
+    page = (
+        f"<html><body><main><article><h1>Storm hits the coast</h1><p>{first}</p><!--$?-->"
+        "<template id='B:0'></template><p>Loading</p><!--/$--></article></main><div hidden"
+        f" id='S:0'>{''.join(f'<p>{text}</p>' for text in streamed)}</div>"
+        "<script>$RC('B:0','S:0')</script></body></html>"
+    )
+    assert set(streamed) <= set(lines(page))
+    assert not set(streamed) & set(lines(page.replace("id='S:0'", "id='S:0x'")))
+
+
 def test_a_small_hidden_part_stays_hidden() -> None:
     page = NEWS_PAGE.replace("</article>", "<p hidden>Secret note kept from readers.</p></article>")
     assert "Secret note" not in "\n".join(lines(page))
