@@ -388,6 +388,9 @@ class _Writer:
         self.table_depth = 0
         self.nesting = 0
         """The block quotes and lists open (at most :data:`_MAX_NESTING`)."""
+        self.emphasis: dict[str, int] = dict.fromkeys(_EMPHASIS.values(), 0)
+        """The emphases open, by delimiter: one inside another of the same delimiter adds
+        none (``*x*y* w*`` would close the outer one at the inner one's start)."""
 
     # --- where content goes
 
@@ -560,7 +563,8 @@ class _Writer:
             self.inline_depth += 1
             return _Frame(element, "a", inline=self._child_inline(), href=href)
         wrap = _EMPHASIS.get(tag)
-        if wrap is not None:
+        if wrap is not None and not self.emphasis[wrap]:
+            self.emphasis[wrap] += 1
             self.inline_depth += 1
             return _Frame(element, "emphasis", inline=self._child_inline(), wrap=wrap)
         return None
@@ -593,6 +597,8 @@ class _Writer:
         elif kind in ("a", "emphasis"):
             self.inline_depth -= 1
             self.links -= kind == "a"
+            if kind == "emphasis":
+                self.emphasis[frame.wrap] -= 1
             self._close_inline(frame)
         elif kind in _HEADINGS:
             self.inline_depth -= 1

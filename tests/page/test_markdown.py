@@ -221,6 +221,16 @@ def test_emphasis_that_cannot_open_is_written_plain() -> None:
     assert squeezed(markdown_text(markdown)) == squeezed(text_of('<p>x "quoted" y (aside)</p>'))
 
 
+def test_emphasis_inside_the_same_emphasis_adds_no_delimiters() -> None:
+    # *x*y*& w* would read back as x, then "y*& w*" in plain text
+    markdown = body_markdown(
+        "<body><p><em>x<em>y</em>&amp; w</em> and <b>b <b>c</b> d</b></p></body>"
+    )
+    assert markdown == "*xy& w* and **b c d**"
+    assert squeezed(markdown_text(markdown)) == squeezed("xy& w and b c d")
+    assert inline_kinds(markdown) >= {"em_open", "strong_open"}
+
+
 def test_literal_markdown_characters_are_escaped_where_they_would_change_meaning() -> None:
     page = (
         "<body><p># not a heading</p><p>1. not a list</p><p>- not an item</p>"
