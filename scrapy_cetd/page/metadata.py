@@ -33,6 +33,7 @@ from itertools import chain, islice
 from typing import Any
 from urllib.parse import urljoin
 
+import lxml.html
 from lxml import etree
 
 from scrapy_cetd.limits import check_deadline, time_left
@@ -435,6 +436,8 @@ class _Reader:
     def _htmldate(self, root: etree._Element, *, extensive: bool) -> str | None:
         from htmldate import find_date  # imported when asked for: its import takes a while
 
+        if not isinstance(root, lxml.html.HtmlElement):  # htmldate reads lxml.html's trees only
+            root = lxml.html.document_fromstring(etree.tostring(root, encoding="unicode"))
         _ignore_unknown_zones()
         try:
             found = find_date(root, extensive_search=extensive, original_date=True, url=self.url)

@@ -267,6 +267,13 @@ def test_the_extensive_search_counts_the_dates_of_elements_it_reads_whole(
     assert page_metadata(dated(6), page_type="article").published is None
 
 
+def test_a_tree_of_lxml_etree_is_dated_as_one_of_lxml_html() -> None:
+    # htmldate refuses any tree but lxml.html's (TypeError), which lost the date
+    html = "<html><body><h1>Minutes</h1><p class='byline'>Posted 2021-03-04</p></body></html>"
+    assert page_metadata(etree.HTML(html)).published == "2021-03-04"
+    assert page_metadata(parse(html)).published == "2021-03-04"
+
+
 def test_the_earlier_of_declared_and_found_dates_is_the_publication() -> None:
     head = "<meta property='article:published_time' content='2019-05-02T10:00:00Z'>"
     found = page_metadata(page(head), url="https://news.example/2019/04/30/story")
