@@ -26,10 +26,13 @@ import contextlib
 import html
 import json
 import re
+import threading
 import warnings
 from collections.abc import Callable, Iterable, Iterator
+from contextvars import ContextVar
+from copy import deepcopy
 from functools import cache
-from itertools import chain, islice
+from itertools import islice
 from typing import Any
 from urllib.parse import urljoin
 
@@ -170,17 +173,37 @@ take five seconds, in a call that cannot be stopped. The parts of the shared dat
 it reads hold at most 3,100."""
 _ELEMENTS = etree.XPath("count(.//*)")
 _HTMLDATE_MAX_READ = 20_000_000
-"""The most characters of text htmldate may read in the elements it reads whole. It reads the
+"""The most nodes and characters htmldate may read in the elements it reads whole. It reads the
 whole text of each element whose class, id or ``itemprop`` names a date, a byline or a footer,
 and of each ``<footer>``, ``<small>``, ``<abbr>``, ``<title>`` and ``<h1>``, so that such
-elements nested in one another read the same text again and again: 1,000 nested ``<div
-class="byline">`` around 1.3 MB of text took 53 s, in a call that no time budget can stop. It
-reads about 13 ns a character, so this is a quarter of a second. On the shared datasets' pages
-those elements hold at most 0.8 million characters (:func:`_read_whole`, extensive mode)."""
+elements nested in one another read the same nodes and text again and again: 1,000 nested
+``<div class="byline">`` around 1.3 MB of text took 39 s, in a call that no time budget can
+stop. It reads about 30 ns a character, so this is about half a second. On the shared datasets'
+pages those elements hold at most 0.8 million characters (extensive mode)."""
+_HTMLDATE_MAX_COMMENTS = 20_000
+"""The most comments in a part of the page that htmldate reads: lxml reads the text of a run
+of sibling comments in a time that grows as its square (100,000 take a second, 1.3 million
+six minutes, in htmldate's last search of its fast mode). The shared datasets' pages hold at
+most 4,325."""
+_DEEPEST_PROBE = 4096
+"""The deepest level :func:`_has_depth` looks for."""
 _TEXT_LENGTH = etree.XPath("string-length()")
-_TEXT_HEAD = etree.XPath(f"substring(normalize-space(), 1, {_SEGMENT_CHARS[1] + 1})")
-"""The start of an element's text as htmldate reads it for a date: spaces normalised, its
-first ``MAX_SEGMENT_LEN`` characters."""
+_NODES = etree.XPath("count(descendant-or-self::node())")
+_COMMENTS = etree.XPath("count(.//comment())")
+_DECLARED_DATES = etree.XPath(
+    "//meta | //link[@rel='canonical'] | //script[@type='application/ld+json']"
+)
+"""The elements where a page declares its dates, which htmldate reads first."""
+_DATEPARSER_CALLS = 50
+"""The most texts htmldate may send to dateparser while it dates a page (in all its searches):
+dateparser tries every language it knows on a text it cannot read (15 to 25 ms each), in a
+search no time budget can stop, and a page can hold thousands of such texts where htmldate
+looks (``<time>``, ``<meta>``, elements of a date class). Past this number, or when the time
+budget left is shorter than one such text, the search stops with no date. The shared datasets'
+pages send at most 35 in one search."""
+_DATEPARSER_LEFT: ContextVar[int | None] = ContextVar("scrapy_cetd_dateparser_left", default=None)
+"""The texts the search running in this context may still send to dateparser (``None``: no
+search of ours is running, and htmldate's other callers are not bounded)."""
 
 
 def page_metadata(
@@ -215,6 +238,7 @@ def load_libraries() -> None:
         page = lxml.html.fromstring(f"<html><body><p>{text}</p></body></html>")
         with contextlib.suppress(Exception):  # a third-party heuristic must not stop the start
             find_date(page, extensive_search=True, original_date=True)
+    _bound_dateparser()
     language_identifier()
 
 
@@ -413,13 +437,21 @@ class _Reader:
         that it reads alone (a footer's copyright year) to the first of the month: such a date
         is no day of publication, and is not taken (:func:`_not_first_of_month`). A part of
         the page is read only when that search is bounded (:func:`_affords_extensive`), and
-        the page at all only when htmldate reads at most :data:`_HTMLDATE_MAX_READ` characters
-        in the elements it reads whole (:func:`_reads_little`): its search cannot be stopped
-        once started.
+        the page at all only when htmldate reads a bounded part of it (:func:`_reads_little`),
+        else only the dates it declares (:func:`_declarations`): htmldate's search cannot be
+        stopped once started. Its searches send at most :data:`_DATEPARSER_CALLS` texts to
+        dateparser in all (:class:`_BoundedDateParser`).
         Other types (listings, products, services, documentation) carry the dates of other
         things (offers, comments, releases) and get the fast mode alone."""
-        if not _reads_little(self.root):
-            return None
+        allowance = _DATEPARSER_LEFT.set(_DATEPARSER_CALLS)
+        try:
+            return self._published(page_type)
+        finally:
+            _DATEPARSER_LEFT.reset(allowance)
+
+    def _published(self, page_type: str | None) -> str | None:
+        if not _reads_little(self.root, extensive=False):
+            return self._htmldate(_declarations(self.root), extensive=False)
         found = self._htmldate(self.root, extensive=False)
         if found is not None or page_type != "article":
             return found
@@ -439,11 +471,51 @@ class _Reader:
         if not isinstance(root, lxml.html.HtmlElement):  # htmldate reads lxml.html's trees only
             root = lxml.html.document_fromstring(etree.tostring(root, encoding="unicode"))
         _ignore_unknown_zones()
+        _bound_dateparser()
         try:
             found = find_date(root, extensive_search=extensive, original_date=True, url=self.url)
-        except Exception:  # a third-party heuristic that fails must not lose the rest
+        except Exception:  # a heuristic that fails, or stops (_DatingStoppedError), loses no more
             return None
         return found if isinstance(found, str) else None
+
+
+class _DatingStoppedError(Exception):
+    """htmldate's search used up its texts for dateparser (:data:`_DATEPARSER_CALLS`) or the
+    time budget."""
+
+
+class _BoundedDateParser:
+    """dateparser's parser as htmldate calls it, with the allowance of the search running in
+    this context (:data:`_DATEPARSER_LEFT`) taken before each text."""
+
+    def __init__(self, parser: Any) -> None:
+        self.parser = parser
+
+    def get_date_data(self, text: str) -> Any:
+        left = _DATEPARSER_LEFT.get()
+        if left is not None:
+            budget = time_left()
+            if left <= 0 or (budget is not None and budget < _SECONDS_PER_CANDIDATE):
+                raise _DatingStoppedError
+            _DATEPARSER_LEFT.set(left - 1)
+        return self.parser.get_date_data(text)
+
+
+_BOUNDING = threading.Lock()
+
+
+@cache
+def _bound_dateparser() -> None:
+    """Make htmldate reach dateparser through :class:`_BoundedDateParser`: it looks its parser
+    up with ``htmldate.extractors.get_external_parser`` before each text. Done once, under a
+    lock, so that two threads starting together do not wrap it twice."""
+    from htmldate import extractors
+
+    with _BOUNDING:
+        parser = extractors.get_external_parser()
+        if not isinstance(parser, _BoundedDateParser):
+            bounded = _BoundedDateParser(parser)
+            setattr(extractors, "get_external_parser", lambda: bounded)  # noqa: B010
 
 
 def _ignore_unknown_zones() -> None:
@@ -758,37 +830,33 @@ def _date_candidates(part: etree._Element) -> int:
 
 def _affords_extensive(part: etree._Element) -> bool:
     """Whether htmldate's extensive mode may read ``part``: at most
-    :data:`_EXTENSIVE_MAX_ELEMENTS` elements, at most :data:`_HTMLDATE_MAX_READ` characters
-    read whole, and at most :data:`_EXTENSIVE_MAX_CANDIDATES` texts that look like dates (in
-    its own texts and in the elements it reads whole), for which the time budget left allows
-    :data:`_SECONDS_PER_CANDIDATE` each."""
+    :data:`_EXTENSIVE_MAX_ELEMENTS` elements, a bounded reading of the elements it reads whole
+    (:func:`_reads_little`), and at most :data:`_EXTENSIVE_MAX_CANDIDATES` texts that look
+    like dates, for which the time budget left allows :data:`_SECONDS_PER_CANDIDATE` each."""
     if _count(_ELEMENTS, part) > _EXTENSIVE_MAX_ELEMENTS:
         return False
-    read = _read_whole(part, extensive=True)
-    if read is None:
+    if not _reads_little(part, extensive=True):
         return False
-    candidates = _date_candidates(part) + read[1]
+    candidates = _date_candidates(part)
     left = time_left()
     return candidates <= _EXTENSIVE_MAX_CANDIDATES and (
         left is None or candidates * _SECONDS_PER_CANDIDATE <= left
     )
 
 
-def _reads_little(root: etree._Element) -> bool:
-    """Whether htmldate's fast mode reads at most :data:`_HTMLDATE_MAX_READ` characters in the
-    elements it reads whole. A text is read once for each such element around it, so at most
-    as many times as it is deep: a page no deeper than the bound over its text's length is
-    known to read little after two C calls (the median page), and the others are counted
+def _reads_little(part: etree._Element, *, extensive: bool) -> bool:
+    """Whether htmldate reads ``part`` within bounds: at most :data:`_HTMLDATE_MAX_COMMENTS`
+    comments, and at most :data:`_HTMLDATE_MAX_READ` nodes and characters in the elements it
+    reads whole. A node or a text is read once for each such element around it, so at most as
+    many times as it is deep: a part no deeper than the bound over its nodes and characters is
+    known to read little after a few C calls (the median page), and the others are counted
     (:func:`_read_whole`)."""
-    levels = _HTMLDATE_MAX_READ // max(_count(_TEXT_LENGTH, root), 1)
-    if levels < _DEEPEST_PROBE and not _has_depth(root, levels):
+    if _count(_COMMENTS, part) > _HTMLDATE_MAX_COMMENTS:
+        return False
+    size = _count(_TEXT_LENGTH, part) + _count(_NODES, part)
+    if not _has_depth(part, min(_HTMLDATE_MAX_READ // size, _DEEPEST_PROBE)):
         return True
-    return _read_whole(root, extensive=False) is not None
-
-
-_DEEPEST_PROBE = 4096
-"""The deepest level :func:`_has_depth` looks for: the elements of a page of less text than
-:data:`_HTMLDATE_MAX_READ` over it are counted instead."""
+    return _read_whole(part, extensive=extensive) <= _HTMLDATE_MAX_READ
 
 
 def _has_depth(root: etree._Element, levels: int) -> bool:
@@ -803,34 +871,44 @@ def _depth_probe(levels: int) -> etree.XPath:
     return etree.XPath(f"boolean({'/'.join(['*'] * levels)})")
 
 
-def _read_whole(part: etree._Element, *, extensive: bool) -> tuple[int, int] | None:
-    """The characters htmldate reads in the elements of ``part`` it reads whole (those it
-    takes for dates, by its own rule, and ``<abbr>``, ``<title>`` and ``<h1>``), and how many
-    different starts of those texts look like dates (:func:`_looks_dated`), which its
-    extensive mode may send to dateparser; ``None`` once the characters pass
-    :data:`_HTMLDATE_MAX_READ`."""
+def _read_whole(part: etree._Element, *, extensive: bool) -> int:
+    """The nodes and characters htmldate reads in the elements of ``part`` it reads whole:
+    those it takes for dates, by its own rule, and ``<abbr>``, ``<title>`` and ``<h1>``,
+    counted in one walk that knows how many of them are open around each node; the count stops
+    just past :data:`_HTMLDATE_MAX_READ`."""
     from htmldate.core import date_candidates  # imported when asked for, like htmldate
 
-    read = 0
-    heads: set[str] = set()
-    for element in chain(date_candidates(part, extensive), part.iter("abbr", "title", "h1")):
-        read += _count(_TEXT_LENGTH, element)
+    whole = [*date_candidates(part, extensive), *part.iter("abbr", "title", "h1")]
+    read_whole = {id(element) for element in whole}  # the proxies live as long as ``whole``
+    read = around = 0
+    for step, (event, node) in enumerate(etree.iterwalk(part, events=("start", "end"))):
+        if event == "start":
+            around += id(node) in read_whole
+            text = node.text if isinstance(node.tag, str) else None
+            read += around * (1 + len(text or ""))
+        else:
+            around -= id(node) in read_whole
+            read += around * len(node.tail or "") if node is not part else 0
         if read > _HTMLDATE_MAX_READ:
-            return None
-        if extensive:
-            head = _TEXT_HEAD(element)
-            assert isinstance(head, str)
-            title = " ".join(element.get("title", "")[:_MAX_TEXT].split())
-            heads.update(text for text in (head, title) if _looks_dated(text))
-    return read, len(heads)
+            break
+        if step & 4095 == 4095:
+            check_deadline("counting what htmldate reads")
+    return read
 
 
-def _looks_dated(text: str) -> bool:
-    """Whether htmldate may send the start of an element's text (or title), spaces
-    normalised, to dateparser: it has :data:`_SEGMENT_DIGITS` digits (its own gate; most
-    such texts it reads itself, or sends once, as it caches each text's date)."""
-    digits = sum(c.isdigit() for c in text[: _SEGMENT_CHARS[1] + 1])
-    return len(text) >= _SEGMENT_CHARS[0] and _SEGMENT_DIGITS[0] <= digits <= _SEGMENT_DIGITS[1]
+def _declarations(root: etree._Element) -> etree._Element:
+    """A page of the elements where ``root``'s page declares its dates (:data:`_DECLARED_DATES`),
+    copied without their tails: what htmldate reads first, without the rest of the page."""
+    page: etree._Element = lxml.html.Element("html")
+    head = etree.SubElement(page, "head")
+    found = _DECLARED_DATES(root)
+    assert isinstance(found, list)
+    for element in found:
+        assert isinstance(element, etree._Element)
+        clone = deepcopy(element)
+        clone.tail = None
+        head.append(clone)
+    return page
 
 
 def _count(xpath: etree.XPath, part: etree._Element) -> int:

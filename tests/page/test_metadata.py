@@ -228,9 +228,9 @@ def test_the_extensive_search_reads_no_part_of_the_page_above_its_bound(
     assert page_metadata(dated(50), page_type="article").published is not None
 
 
-def test_htmldate_reads_no_more_text_than_its_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_htmldate_reads_no_more_than_its_bound(monkeypatch: pytest.MonkeyPatch) -> None:
     # htmldate reads the whole text of each byline, so nested bylines read the page's text
-    # again and again, in a call no time budget stops (1,000 around 1.3 MB took 53 s)
+    # again and again, in a call no time budget stops (1,000 around 1.3 MB took 39 s)
     def bylines(nested: int, *, named: bool = True, chars: int = 30_000) -> etree._Element:
         opening = "<div class='byline'>" if named else "<div>"
         text = "<p>" + "word " * (chars // 5) + "</p>"
@@ -238,33 +238,54 @@ def test_htmldate_reads_no_more_text_than_its_bound(monkeypatch: pytest.MonkeyPa
         return page(body=f"<h1>Minutes</h1>{body}")
 
     assert page_metadata(bylines(3)).published == "2021-03-04"
-    assert page_metadata(bylines(250, chars=100_000)).published is None  # 25 million characters
+    assert page_metadata(bylines(250, chars=100_000)).published is None  # 25 million
+    # such a page is still dated by what it declares: its URL, its meta tags
+    url = "https://news.example/2020/05/06/minutes"
+    assert page_metadata(bylines(250, chars=100_000), url=url).published == "2020-05-06"
     monkeypatch.setattr(metadata, "_HTMLDATE_MAX_READ", 200_000)
     # shallow: known from its depth alone; deep: counted, unless its deep elements are unnamed
     assert page_metadata(bylines(5)).published == "2021-03-04"
     assert page_metadata(bylines(10)).published is None
     assert page_metadata(bylines(100, named=False)).published == "2021-03-04"
-    # a page of less text than the bound over the deepest level looked for is counted
-    assert page_metadata(bylines(6, chars=40)).published == "2021-03-04"
+    # the nodes are read as well as the characters: empty elements inside the bylines
+    empty = page(
+        body="<div class='byline'>" * 10 + "2021-03-04" + "<b></b>" * 30_000 + "</div>" * 10
+    )
+    assert page_metadata(empty).published is None
     monkeypatch.setattr(metadata, "_HTMLDATE_MAX_READ", 40)
     assert page_metadata(bylines(6, chars=40)).published is None
 
 
-def test_the_extensive_search_counts_the_dates_of_elements_it_reads_whole(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    # htmldate's extensive mode reads the whole text of each element with a date class, which
-    # no text of its own shows as a date when its parts are in elements of their own
-    def dated(elements: int) -> etree._Element:
-        dates = "".join(
-            f"<b class='date'><i>March</i> <i>{2 + n % 27},</i> <i>2021</i></b>"
-            for n in range(elements)
+def test_htmldate_reads_no_page_of_more_comments_than_its_bound() -> None:
+    # lxml reads a run of sibling comments in a time that grows as its square
+    def commented(comments: int) -> etree._Element:
+        return page(
+            body="<p class='byline'>Posted 2021-03-04</p><div>" + "<!---->" * comments + "</div>"
         )
-        return page(body=f"<div><div><h1>Minutes</h1><p>Held today.</p>{dates}</div></div>")
 
-    monkeypatch.setattr(metadata, "_EXTENSIVE_MAX_CANDIDATES", 5)
-    assert page_metadata(dated(2), page_type="article").published == "2021-03-02"
-    assert page_metadata(dated(6), page_type="article").published is None
+    assert page_metadata(commented(10_000)).published == "2021-03-04"
+    assert page_metadata(commented(30_000)).published is None
+
+
+def test_dateparser_reads_no_more_texts_than_its_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    # dateparser tries every language on a text it cannot read (about 20 ms), and a page can
+    # hold thousands of them where htmldate's extensive mode looks; the search stops at the
+    # bound, or when the time budget left is shorter than one text (each page's texts are new:
+    # htmldate remembers the texts it has read, and searches the headline's part, then all)
+    def dated(first: int) -> etree._Element:
+        undated = "".join(
+            f"<b class='date'><i>ab {1 + n % 28}</i> <i>cd</i> <i>{2000 + n // 28}</i> <i>e</i></b>"
+            for n in range(first, first + 8)
+        )
+        later = "<b class='date'><i>March</i> <i>4,</i> <i>2021</i></b>"
+        return page(body=f"<div><div><h1>Minutes</h1><p>Held.</p>{undated}{later}</div></div>")
+
+    assert page_metadata(dated(100), page_type="article").published == "2021-03-04"
+    monkeypatch.setattr(metadata, "_DATEPARSER_CALLS", 3)
+    assert page_metadata(dated(200), page_type="article").published is None
+    monkeypatch.setattr(metadata, "_DATEPARSER_CALLS", 50)
+    monkeypatch.setattr(metadata, "time_left", lambda: 0.02)
+    assert page_metadata(dated(300), page_type="article").published is None
 
 
 def test_a_tree_of_lxml_etree_is_dated_as_one_of_lxml_html() -> None:
