@@ -238,7 +238,8 @@ def load_libraries() -> None:
         page = lxml.html.fromstring(f"<html><body><p>{text}</p></body></html>")
         with contextlib.suppress(Exception):  # a third-party heuristic must not stop the start
             find_date(page, extensive_search=True, original_date=True)
-    _bound_dateparser()
+    with contextlib.suppress(Exception):  # without it, each page's search tries again
+        _bound_dateparser()
     language_identifier()
 
 
@@ -450,13 +451,14 @@ class _Reader:
             _DATEPARSER_LEFT.reset(allowance)
 
     def _published(self, page_type: str | None) -> str | None:
-        if not _reads_little(self.root, extensive=False):
-            return self._htmldate(_declarations(self.root), extensive=False)
-        found = self._htmldate(self.root, extensive=False)
+        root = _html_tree(self.root)
+        if not _reads_little(root, extensive=False):
+            return self._htmldate(_declarations(root), extensive=False)
+        found = self._htmldate(root, extensive=False)
         if found is not None or page_type != "article":
             return found
-        section = _headline_section(self.root)
-        for part in (self.root,) if section is None else (section, self.root):
+        section = _headline_section(root)
+        for part in (root,) if section is None else (section, root):
             check_deadline("dating the article")
             if not _affords_extensive(part):
                 break  # the whole page holds the section's and has less time left
@@ -468,15 +470,24 @@ class _Reader:
     def _htmldate(self, root: etree._Element, *, extensive: bool) -> str | None:
         from htmldate import find_date  # imported when asked for: its import takes a while
 
-        if not isinstance(root, lxml.html.HtmlElement):  # htmldate reads lxml.html's trees only
-            root = lxml.html.document_fromstring(etree.tostring(root, encoding="unicode"))
         _ignore_unknown_zones()
-        _bound_dateparser()
         try:
+            _bound_dateparser()
             found = find_date(root, extensive_search=extensive, original_date=True, url=self.url)
         except Exception:  # a heuristic that fails, or stops (_DatingStoppedError), loses no more
             return None
         return found if isinstance(found, str) else None
+
+
+def _html_tree(root: etree._Element) -> etree._Element:
+    """``root``, or, when it is not a tree of :mod:`lxml.html` (``lxml.etree.HTML``, XHTML
+    parsed as XML), the same page parsed by it: htmldate reads no other tree, and its rules
+    (and the bounds that follow them) name tags without a namespace."""
+    if not isinstance(root, lxml.html.HtmlElement):
+        parser = lxml.html.HTMLParser(huge_tree=True)  # as deep as the page's own parse
+        text = etree.tostring(root, encoding="unicode")
+        root = lxml.html.document_fromstring(text, parser=parser)
+    return root
 
 
 class _DatingStoppedError(Exception):
@@ -886,6 +897,9 @@ def _read_whole(part: etree._Element, *, extensive: bool) -> int:
             around += id(node) in read_whole
             text = node.text if isinstance(node.tag, str) else None
             read += around * (1 + len(text or ""))
+            for child in node:  # iterwalk passes over comments and their tails
+                if isinstance(child, _UNWALKED):
+                    read += around * (1 + len(child.tail or ""))
         else:
             around -= id(node) in read_whole
             read += around * len(node.tail or "") if node is not part else 0
@@ -894,6 +908,10 @@ def _read_whole(part: etree._Element, *, extensive: bool) -> int:
         if step & 4095 == 4095:
             check_deadline("counting what htmldate reads")
     return read
+
+
+_UNWALKED = (etree._Comment, etree._ProcessingInstruction)
+"""The nodes :func:`lxml.etree.iterwalk` does not give."""
 
 
 def _declarations(root: etree._Element) -> etree._Element:

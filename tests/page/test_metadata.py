@@ -231,9 +231,12 @@ def test_the_extensive_search_reads_no_part_of_the_page_above_its_bound(
 def test_htmldate_reads_no_more_than_its_bound(monkeypatch: pytest.MonkeyPatch) -> None:
     # htmldate reads the whole text of each byline, so nested bylines read the page's text
     # again and again, in a call no time budget stops (1,000 around 1.3 MB took 39 s)
-    def bylines(nested: int, *, named: bool = True, chars: int = 30_000) -> etree._Element:
+    def bylines(
+        nested: int, *, named: bool = True, chars: int = 30_000, comment: str = ""
+    ) -> etree._Element:
         opening = "<div class='byline'>" if named else "<div>"
-        text = "<p>" + "word " * (chars // 5) + "</p>"
+        words = "word " * (chars // 5)
+        text = comment + words if comment else f"<p>{words}</p>"  # the comment's tail, or a <p>
         body = opening * nested + "Posted 2021-03-04 " + text + "</div>" * nested
         return page(body=f"<h1>Minutes</h1>{body}")
 
@@ -246,6 +249,10 @@ def test_htmldate_reads_no_more_than_its_bound(monkeypatch: pytest.MonkeyPatch) 
     # shallow: known from its depth alone; deep: counted, unless its deep elements are unnamed
     assert page_metadata(bylines(5)).published == "2021-03-04"
     assert page_metadata(bylines(10)).published is None
+    assert (
+        page_metadata(bylines(10, comment="<!-- a comment's tail is read too -->")).published
+        is None
+    )
     assert page_metadata(bylines(100, named=False)).published == "2021-03-04"
     # the nodes are read as well as the characters: empty elements inside the bylines
     empty = page(
@@ -293,6 +300,23 @@ def test_a_tree_of_lxml_etree_is_dated_as_one_of_lxml_html() -> None:
     html = "<html><body><h1>Minutes</h1><p class='byline'>Posted 2021-03-04</p></body></html>"
     assert page_metadata(etree.HTML(html)).published == "2021-03-04"
     assert page_metadata(parse(html)).published == "2021-03-04"
+    # deeper than lxml.html parses by default, and XHTML read as XML (its tags namespaced)
+    deep = html.replace("<h1>", "<div>" * 500 + "<h1>").replace(
+        "</body>", "</div>" * 500 + "</body>"
+    )
+    assert (
+        page_metadata(etree.HTML(deep, etree.HTMLParser(huge_tree=True))).published == "2021-03-04"
+    )
+    xhtml = html.replace("<html>", "<html xmlns='http://www.w3.org/1999/xhtml'>")
+    assert page_metadata(etree.fromstring(xhtml)).published == "2021-03-04"
+
+
+def test_an_xhtml_page_is_read_within_the_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    # htmldate's rules name tags without a namespace: the bound is measured on the tree it reads
+    monkeypatch.setattr(metadata, "_HTMLDATE_MAX_READ", 200_000)
+    bylines = "<div class='byline'>" * 10 + "Posted 2021-03-04 " + "word " * 6_000 + "</div>" * 10
+    xhtml = f"<html xmlns='http://www.w3.org/1999/xhtml'><body><h1>M</h1>{bylines}</body></html>"
+    assert page_metadata(etree.fromstring(xhtml)).published is None
 
 
 def test_the_earlier_of_declared_and_found_dates_is_the_publication() -> None:
