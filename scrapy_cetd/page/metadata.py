@@ -42,6 +42,7 @@ from lxml import etree
 from scrapy_cetd.limits import check_deadline, time_left
 from scrapy_cetd.page.dom import attribute_owners, local_tag
 from scrapy_cetd.page.markup import ARTICLE_TYPES, text_of
+from scrapy_cetd.page.parse import to_tree
 from scrapy_cetd.result import Metadata
 
 __all__ = ["Metadata", "load_libraries", "page_metadata"]
@@ -484,9 +485,7 @@ def _html_tree(root: etree._Element) -> etree._Element:
     parsed as XML), the same page parsed by it: htmldate reads no other tree, and its rules
     (and the bounds that follow them) name tags without a namespace."""
     if not isinstance(root, lxml.html.HtmlElement):
-        parser = lxml.html.HTMLParser(huge_tree=True)  # as deep as the page's own parse
-        text = etree.tostring(root, encoding="unicode")
-        root = lxml.html.document_fromstring(text, parser=parser)
+        root = to_tree(etree.tostring(root, encoding="unicode"))  # parsed as a crawl parses it
     return root
 
 
