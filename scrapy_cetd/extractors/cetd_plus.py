@@ -69,8 +69,18 @@ LINK_BLOCK_TAGS = frozenset(
 )
 """Elements that may form a block of links (a menu, a list of related articles)."""
 
-MEDIA_TAGS = frozenset({"img", "picture", "video", "audio", "svg", "iframe", "canvas", "figure"})
-"""Elements that show media: what makes a run of sibling cards a gallery."""
+MEDIA_TAGS = frozenset({"img", "picture", "video", "audio", "svg", "iframe", "canvas"})
+"""Elements that show media: what makes a run of sibling cards a gallery. A ``<figure>`` shows
+media too, unless it holds a table: a figure can be an image, a slideshow's frame whose image
+is loaded later, or a table with its caption, which is data."""
+
+_FIGURE, _TABLE = frozenset({"figure"}), frozenset({"table"})
+
+GALLERY_SECTION_CHARS = 400
+"""Characters of their own text (outside links) that sibling cards hold on average, each with
+a heading, to be the sections of the text (a listicle laid out in columns: a picture, a
+heading and a paragraph each) rather than a gallery's captions or a strip of teasers (a
+title and a line of summary)."""
 
 GALLERY_MIN_CARDS = 3
 """The fewest sibling cards that make a gallery (two images side by side are an illustration)."""
@@ -154,8 +164,10 @@ class CetdPlusExtractor(Extractor):
        or documentation page are its content.
     9. ``remove_galleries``: inside the selection, runs of at least three sibling cards (same
        tag and class) that each show media go (slideshows with their captions and counters,
-       strips of teaser cards), unless they hold half the selected text (a listicle) or the
-       page declares types and none is an article type.
+       strips of teaser cards), unless they hold half the selected text (a listicle), each
+       card has a heading and the cards hold a paragraph's worth of their own text (the
+       sections of a listicle laid out in columns), or the page declares types and none is an
+       article type. A figure that holds a table is data, not media.
     10. ``remove_captions``: on a page that declares an article type, the kept blocks without
         headings that repeat an image's alternative text go (photo captions, the captions
         of a slideshow kept apart from its images), unless one holds half the selected text.
@@ -900,10 +912,16 @@ def _drop_link_block_modes(  # noqa: PLR0917 - the parameters of its compiled tw
 
 def _drop_galleries(view: DomView, counts: NodeCounts, modes: list[Keep]) -> None:
     """Drop the kept runs of :data:`GALLERY_MIN_CARDS` or more sibling cards, alike in tag and
-    class, that each show media, unless they hold :data:`GALLERY_MAX_SHARE` of the kept text."""
+    class, that each show media (:data:`MEDIA_TAGS`), unless they hold
+    :data:`GALLERY_MAX_SHARE` of the kept text or are headed sections of the text
+    (:data:`GALLERY_SECTION_CHARS`)."""
     size = len(view)
     tags, chars, parent = view.tags, counts.chars, view.parent
-    media = holding(view, MEDIA_TAGS)
+    figures, tables = holding(view, _FIGURE), holding(view, _TABLE)
+    media = [
+        shows or (figure and not table)
+        for shows, figure, table in zip(holding(view, MEDIA_TAGS), figures, tables, strict=True)
+    ]
     media_children = [0] * size
     for c in compress(range(1, size), media[1:]):
         media_children[parent[c]] += 1
@@ -911,6 +929,7 @@ def _drop_galleries(view: DomView, counts: NodeCounts, modes: list[Keep]) -> Non
     if not candidates:
         return
     in_output = kept_elements(view, modes)
+    headed = holding(view, HEADING_TAGS)
     kept = -1
     held: list[etree._Element] = []  # freed together at the end: lxml walks up from one alone
     for p in candidates:
@@ -924,6 +943,9 @@ def _drop_galleries(view: DomView, counts: NodeCounts, modes: list[Keep]) -> Non
         for run in runs.values():
             if len(run) < GALLERY_MIN_CARDS or not all(media[c] for c in run):
                 continue
+            own = sum(chars[c] - counts.link_chars[c] for c in run)
+            if all(headed[c] for c in run) and own >= GALLERY_SECTION_CHARS * len(run):
+                continue  # sections of the text, each headed, not captions or teasers
             if kept < 0:
                 kept = _kept_chars(view, counts, modes)
             if sum(chars[c] for c in run) < GALLERY_MAX_SHARE * kept:

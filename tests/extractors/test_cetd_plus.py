@@ -308,6 +308,53 @@ def test_two_pictures_are_not_a_gallery() -> None:
     assert "Photo 1: the sea wall at dawn" in "\n".join(lines(page))
 
 
+def _columns(first: int, text: str) -> str:
+    """A row of three columns, each a picture, a heading and a paragraph."""
+    return (
+        "<div class='row'>"
+        + "".join(
+            f"<div class='col'><img src='/{n}.jpg'><h3>Plant {n}</h3><p>Plant {n} {text}</p></div>"
+            for n in range(first, first + 3)
+        )
+        + "</div>"
+    )
+
+
+SECTION = (
+    "grows in the dim corner of a north-facing room, where little of the winter sun reaches "
+    "it, and asks for water only when the top of its soil has dried out. Its leaves, long "
+    "and marked with pale bands, turn towards whatever light there is, and a pot that is "
+    "turned a quarter every week keeps it upright. Repotting can wait for years: it grows "
+    "slowly and is happy when its roots fill the pot."
+)
+
+
+def test_headed_sections_laid_out_in_columns_are_not_a_gallery() -> None:
+    """Two rows of three columns, each row under half the text: a listicle's sections."""
+    rows = _columns(0, SECTION) + _columns(3, SECTION)
+    page = f"<html><body><div>{ARTICLE.replace('</article>', rows + '</article>')}</div></body>"
+    text = "\n".join(lines(page))
+    assert f"Plant 0 {SECTION}" in text
+    assert f"Plant 5 {SECTION}" in text
+
+
+def test_headed_teasers_are_a_gallery() -> None:
+    teaser = "grows in the dim corner of a north-facing room."
+    rows = _columns(0, teaser) + _columns(3, teaser)
+    page = f"<html><body><div>{ARTICLE.replace('</article>', rows + '</article>')}</div></body>"
+    assert lines(page) == ["Storm hits the coast", *PARAGRAPHS]
+
+
+def test_tables_in_figures_are_not_a_gallery() -> None:
+    tables = "".join(
+        f"<figure class='table'><table><tr><th>Town {n}</th><td>{n * 40} homes left</td></tr>"
+        f"<tr><th>Rain</th><td>{n + 80} mm</td></tr></table></figure>"
+        for n in range(3)
+    )
+    page = f"<html><body><div>{ARTICLE.replace('</h1>', '</h1>' + tables)}</div></body></html>"
+    assert "80 homes left" in "\n".join(lines(page))
+
+
 def test_cards_that_hold_most_of_the_text_are_the_content() -> None:
     items = "".join(
         f"<div class='item'><img src='/{i}.jpg'><p>{text}</p></div>"
