@@ -647,11 +647,14 @@ def _datasets(folders: Sequence[str]) -> list[Dataset]:
 
 
 def _predictor(extractor: TreeExtractor) -> Predict:
-    """Decode and parse as a crawl would, then extract: the time measured covers all three."""
+    """Decode and parse as a crawl would, then extract with the page's URL, as a crawl does
+    (the page-type classifier reads its path): the time measured covers all three."""
 
     def predict(page: Page) -> str:
-        tree = to_tree(page.html, url=page.meta.get("url"), encoding=page.encoding)
-        return extractor.extract(tree).text
+        url = page.meta.get("url")
+        url = url if isinstance(url, str) and url else None
+        tree = to_tree(page.html, url=url, encoding=page.encoding)
+        return extractor.extract(tree, url=url).text
 
     return predict
 

@@ -12,8 +12,9 @@ from typing import Any
 
 import pytest
 from conftest import STORM_PAGE
+from lxml import etree
 
-from scrapy_cetd import PAGE_TYPES, extract
+from scrapy_cetd import PAGE_TYPES, CetdPlusExtractor, extract
 from scrapy_cetd.cli import main
 
 
@@ -309,6 +310,27 @@ def test_evaluate_json_and_folder_of_datasets(
     assert record["pages"] == 1
     assert 0 < record["metrics"]["BOW"]["precision"] < 1
     assert record["metrics"]["BOW"]["recall"] == 1
+
+
+def test_evaluate_extracts_with_the_page_url(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """As a crawl does: the page-type classifier reads the URL's path."""
+    folder = make_dataset(tmp_path)
+    manifest = json.loads((folder / "MANIFEST.json").read_text())
+    manifest["pages"]["p1"]["url"] = "https://news.example.com/2024/storm-hits-the-coast"
+    (folder / "MANIFEST.json").write_text(json.dumps(manifest))
+    seen: list[str | None] = []
+    extract = CetdPlusExtractor.extract
+
+    def spy(self: CetdPlusExtractor, tree: etree._Element, *, url: str | None = None) -> Any:
+        seen.append(url)
+        return extract(self, tree, url=url)
+
+    monkeypatch.setattr(CetdPlusExtractor, "extract", spy)
+    assert main(["evaluate", str(folder)]) == 0
+    assert "| tiny | cetd-plus | 1 | 0 |" in capsys.readouterr().out
+    assert seen == ["https://news.example.com/2024/storm-hits-the-coast"]
 
 
 def _list_page() -> str:
