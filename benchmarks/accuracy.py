@@ -11,8 +11,10 @@ response (:func:`benchmarks.speed.decoded_text`), outside the timings. Then:
 * :func:`scrapy_cetd.evaluation.scoring.evaluate` runs the system on the decoded text and scores it
   (LCS, BOW and SH with precision, recall and a bootstrap interval; a page that raises or runs
   over ``PAGE_TIMEOUT`` seconds counts as a failure with empty output). For our algorithms the
-  system is the parse plus ``Extractor.extract``; both are timed, so the extraction alone is also
-  reported as a multiple of the parse.
+  system is the parse plus ``Extractor.extract`` with the page's URL, as a crawl calls it (the
+  page-type classifier reads the URL's path); both are timed, so the extraction alone is also
+  reported as a multiple of the parse. The peers get the decoded text alone, their documented
+  call.
 
 The child writes its scores, with the per-page F1s and times that :mod:`benchmarks.summary`
 pools and resamples, to a JSON file.
@@ -37,7 +39,7 @@ from typing import Any
 import scrapy_cetd
 from benchmarks import datasets_root
 from benchmarks.peers import PEERS
-from benchmarks.speed import decoded_text, parse, parsel_body
+from benchmarks.speed import decoded_text, page_url, parse, parsel_body
 from scrapy_cetd.evaluation.datasets import Dataset, Page, find_datasets
 from scrapy_cetd.evaluation.metrics import METRICS, bootstrap_interval
 from scrapy_cetd.evaluation.scoring import DatasetScore, PageScore, Predict, evaluate
@@ -131,16 +133,16 @@ class Runner:
         """The reference lxml parse of each page, timed just before the call."""
         self.extract_ms: dict[str, float] = {}
         """Ours only: ``Extractor.extract`` alone, parse excluded."""
-        self._run: Callable[[str, str], str] = self._build()
+        self._run: Callable[[str, str, str | None], str] = self._build()
 
-    def _build(self) -> Callable[[str, str], str]:
+    def _build(self) -> Callable[[str, str, str | None], str]:
         if is_ours(self.system):
             extractor = build_extractor(self.system)
 
-            def ours(page_id: str, text: str) -> str:
+            def ours(page_id: str, text: str, url: str | None) -> str:
                 tree = parse(parsel_body(text))
                 start = time.perf_counter()
-                result = extractor.extract(tree).text
+                result = extractor.extract(tree, url=url).text
                 self.extract_ms[page_id] = (time.perf_counter() - start) * 1000
                 return result
 
@@ -149,7 +151,7 @@ class Runner:
         if not peer.available():
             raise RuntimeError(f"{self.system} is not installed (pip install -e '.[bench]')")
         adapter = peer.make()
-        return lambda page_id, text: adapter(text)
+        return lambda page_id, text, url: adapter(text)
 
     def predict(self) -> Predict:
         """The prediction function for :func:`evaluate`.
@@ -167,7 +169,7 @@ class Runner:
             with _time_limit(PAGE_TIMEOUT):
                 start = time.perf_counter()
                 try:
-                    return self._run(page.id, text)
+                    return self._run(page.id, text, page_url(page))
                 finally:
                     self.call_ms[page.id] = (time.perf_counter() - start) * 1000
 
@@ -259,7 +261,7 @@ def run_system(system: str, datasets: Sequence[Dataset], limit: int | None) -> d
         "system": system,
         "kind": "ours" if is_ours(system) else "peer",
         "version": peer.version() if peer else None,
-        "call": peer.call if peer else f"get_extractor({system!r}).extract(tree)",
+        "call": peer.call if peer else f"get_extractor({system!r}).extract(tree, url=url)",
         "rss_ready_mb": rss_ready,
         "peak_rss_mb": _peak_rss_mb(),
         "datasets": results,

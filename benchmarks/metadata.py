@@ -33,7 +33,7 @@ from time import perf_counter
 from typing import Any
 
 from benchmarks import datasets_root
-from benchmarks.speed import decoded_text
+from benchmarks.speed import decoded_text, page_url
 from scrapy_cetd.api import extract
 from scrapy_cetd.evaluation.datasets import Page, load_dataset
 from scrapy_cetd.evaluation.metadata import (
@@ -52,17 +52,12 @@ DATASETS = ("wcxb", "wcxb_dev", "readability")
 """The shared datasets whose MANIFEST gives metadata gold."""
 
 
-def _url(page: Page) -> str | None:
-    url = page.meta.get("url")
-    return url if isinstance(url, str) and url else None
-
-
 def _trafilatura() -> PredictMetadata:
     import trafilatura
 
     def run(page: Page) -> MetadataGuess:
         document = trafilatura.bare_extraction(
-            decoded_text(page), url=_url(page), with_metadata=True
+            decoded_text(page), url=page_url(page), with_metadata=True
         )
         if document is None or isinstance(document, dict):
             return MetadataGuess()
@@ -82,7 +77,7 @@ def _htmldate() -> PredictMetadata:
 
     def run(page: Page) -> MetadataGuess:
         found = find_date(
-            decoded_text(page), extensive_search=False, original_date=True, url=_url(page)
+            decoded_text(page), extensive_search=False, original_date=True, url=page_url(page)
         )
         return MetadataGuess(published=found)
 
@@ -93,7 +88,7 @@ def _newspaper() -> PredictMetadata:
     from newspaper import Article
 
     def run(page: Page) -> MetadataGuess:
-        article = Article(_url(page) or "https://example.invalid/", fetch_images=False)
+        article = Article(page_url(page) or "https://example.invalid/", fetch_images=False)
         article.download(input_html=decoded_text(page))
         article.parse()
         date = article.publish_date
@@ -188,7 +183,7 @@ def speed(dataset_name: str, repeat: int, every: int = 1) -> Speed:
 
         def theirs(page: Page) -> object:
             return trafilatura.bare_extraction(
-                decoded_text(page), url=_url(page), with_metadata=True
+                decoded_text(page), url=page_url(page), with_metadata=True
             )
 
         calls["trafilatura"] = theirs
@@ -214,11 +209,12 @@ def _absolute_links(page: Page) -> object:
     """What making the links absolute costs alone: :func:`finish_html` on the HTML the
     extractor gives (relative links), which ``extract()`` runs whenever it has a URL."""
     html = _RELATIVE.get(page.id)
+    url = page_url(page)
     if html is None:
-        tree = to_tree(page.html, url=_url(page), encoding=page.encoding)
-        html = _RELATIVE[page.id] = get_extractor("cetd-plus").extract(tree, url=_url(page)).html
+        tree = to_tree(page.html, url=url, encoding=page.encoding)
+        html = _RELATIVE[page.id] = get_extractor("cetd-plus").extract(tree, url=url).html
     start = perf_counter()
-    finish_html(html, base_url=_url(page))
+    finish_html(html, base_url=url)
     return perf_counter() - start
 
 
@@ -228,7 +224,7 @@ _RELATIVE: dict[str, str] = {}
 def _ours(page: Page, options: dict[str, bool]) -> object:
     return extract(
         page.html,
-        url=_url(page),
+        url=page_url(page),
         encoding=page.encoding,
         metadata=options.get("metadata", False),
         markdown=options.get("markdown", False),

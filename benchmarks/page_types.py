@@ -66,7 +66,7 @@ from sklearn.ensemble import HistGradientBoostingClassifier, RandomForestClassif
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import GroupKFold
 
-from benchmarks.speed import decoded_text, parse, parsel_body
+from benchmarks.speed import decoded_text, page_url, parse, parsel_body
 from scrapy_cetd.evaluation.datasets import Page, default_datasets_root, load_dataset
 from scrapy_cetd.extractors.base import Extractor
 from scrapy_cetd.extractors.registry import get_extractor
@@ -154,12 +154,6 @@ def site_of(page: Page, dataset: str) -> str:
     if dataset == "utomo_big9_chaos" and isinstance(site, str) and site:
         return f"{dataset}:{site}"
     return f"{dataset}:{page.id}"
-
-
-def page_url(page: Page) -> str | None:
-    """The page's URL when its MANIFEST gives one."""
-    url = page.meta.get("url")
-    return url if isinstance(url, str) and url.startswith("http") else None
 
 
 def collect(root: Path) -> list[Sample]:

@@ -61,6 +61,12 @@ def decoded_text(page: Page) -> str:
     return response.text
 
 
+def page_url(page: Page) -> str | None:
+    """The page's URL when its MANIFEST gives one: what a crawl passes to the extractor."""
+    url = page.meta.get("url")
+    return url if isinstance(url, str) and url.startswith("http") else None
+
+
 def parsel_body(text: str) -> bytes:
     """The bytes parsel's ``create_root_node`` hands to lxml for a decoded ``text``."""
     return text.strip().replace("\x00", "").encode("utf-8") or b"<html/>"
