@@ -917,11 +917,7 @@ def _drop_galleries(view: DomView, counts: NodeCounts, modes: list[Keep]) -> Non
     (:data:`GALLERY_SECTION_CHARS`)."""
     size = len(view)
     tags, chars, parent = view.tags, counts.chars, view.parent
-    figures, tables = holding(view, _FIGURE), holding(view, _TABLE)
-    media = [
-        shows or (figure and not table)
-        for shows, figure, table in zip(holding(view, MEDIA_TAGS), figures, tables, strict=True)
-    ]
+    media = holding(view, MEDIA_TAGS | _FIGURE)  # a figure's table is told apart below
     media_children = [0] * size
     for c in compress(range(1, size), media[1:]):
         media_children[parent[c]] += 1
@@ -929,7 +925,9 @@ def _drop_galleries(view: DomView, counts: NodeCounts, modes: list[Keep]) -> Non
     if not candidates:
         return
     in_output = kept_elements(view, modes)
-    headed = holding(view, HEADING_TAGS)
+    pictures: list[bool] = []  # read once a run needs them
+    tables: list[bool] = []
+    headed: list[bool] = []
     kept = -1
     held: list[etree._Element] = []  # freed together at the end: lxml walks up from one alone
     for p in candidates:
@@ -943,6 +941,11 @@ def _drop_galleries(view: DomView, counts: NodeCounts, modes: list[Keep]) -> Non
         for run in runs.values():
             if len(run) < GALLERY_MIN_CARDS or not all(media[c] for c in run):
                 continue
+            if not pictures:
+                pictures, tables = holding(view, MEDIA_TAGS), holding(view, _TABLE)
+                headed = holding(view, HEADING_TAGS)
+            if not all(pictures[c] or not tables[c] for c in run):
+                continue  # a card whose only media is a figure holding a table shows data
             own = sum(chars[c] - counts.link_chars[c] for c in run)
             if all(headed[c] for c in run) and own >= GALLERY_SECTION_CHARS * len(run):
                 continue  # sections of the text, each headed, not captions or teasers
