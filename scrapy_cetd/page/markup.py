@@ -18,7 +18,7 @@ from lxml import etree
 
 from scrapy_cetd.limits import check_deadline
 from scrapy_cetd.page import accel
-from scrapy_cetd.page.dom import attribute_owners, local_tag
+from scrapy_cetd.page.dom import BLOCK_TAGS, attribute_owners, local_tag
 
 DISCUSSION_TYPES = frozenset({"discussionforumposting", "qapage", "question", "socialmediaposting"})
 """schema.org types of pages whose main content is the discussion itself."""
@@ -207,6 +207,33 @@ def text_of(element: etree._Element) -> str:
     if not len(element):
         return element.text or ""
     return str(_STRING(element))
+
+
+def lines_of(element: etree._Element, limit: int) -> str:
+    """The text of ``element`` with a line break where each block element (:data:`BLOCK_TAGS`)
+    starts and ends, as the text output breaks it: a byline laid out in blocks (``Written
+    by`` / the name / the job title) reads as lines, not as one run of words glued together.
+    Read up to about ``limit`` characters; comments, scripts and styles give no text."""
+    parts: list[str] = []
+    size = 0
+    for event, node in etree.iterwalk(element, events=("start", "end")):
+        tag = node.tag if isinstance(node.tag, str) else None
+        if event == "start":
+            text = node.text if tag is not None and tag not in _NO_TEXT_TAGS else None
+        else:
+            text = node.tail if node is not element else None
+        if tag in BLOCK_TAGS:
+            parts.append("\n")
+        if text:
+            parts.append(text)
+            size += len(text)
+            if size >= limit:
+                break
+    return "".join(parts)
+
+
+_NO_TEXT_TAGS = frozenset({"script", "style", "template"})
+"""Elements whose text is no text of the page."""
 
 
 def page_title(tree: etree._Element) -> str | None:

@@ -41,7 +41,7 @@ from lxml import etree
 
 from scrapy_cetd.limits import check_deadline, time_left
 from scrapy_cetd.page.dom import attribute_owners, local_tag
-from scrapy_cetd.page.markup import ARTICLE_TYPES, text_of
+from scrapy_cetd.page.markup import ARTICLE_TYPES, lines_of, text_of
 from scrapy_cetd.page.parse import to_tree
 from scrapy_cetd.result import Metadata
 
@@ -694,7 +694,7 @@ def _first_byline(root: etree._Element) -> list[str]:
     found = _BYLINE_CLASS(root)
     for element in found if isinstance(found, list) else ():
         if isinstance(element, etree._Element):
-            text = text_of(element).lstrip()[:_MAX_TEXT]
+            text = lines_of(element, _MAX_TEXT).lstrip()[:_MAX_TEXT]
             if _clean_names(text):
                 return [text]
     return []
@@ -714,7 +714,7 @@ def _raw_value(element: etree._Element) -> str:
         value = element.get(attribute)
         if value is not None:
             return value
-    return text_of(element).lstrip()[:_MAX_TEXT]
+    return lines_of(element, _MAX_TEXT).lstrip()[:_MAX_TEXT]
 
 
 def _clean_names(raw: str) -> list[str]:

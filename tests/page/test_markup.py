@@ -10,7 +10,7 @@ from lxml import etree
 from ratios import TENFOLD, growth
 
 from scrapy_cetd.page import accel
-from scrapy_cetd.page.markup import page_markup, page_title, title_text
+from scrapy_cetd.page.markup import lines_of, page_markup, page_title, title_text
 
 
 def test_page_markup_reads_json_ld_microdata_and_open_graph() -> None:
@@ -189,3 +189,24 @@ def test_the_compiled_title_is_the_reference_s() -> None:
         assert accel.compiled.title_text(tree) in (expected, None)
         assert page_title(tree) == (expected or None)
     assert [title_text(tree) for tree in trees[:5]] == ["x y", "in", "O g", "T", "a"]
+
+
+def test_lines_of_breaks_the_text_at_blocks() -> None:
+    byline = parse(
+        "<div id='b'><div>Written By</div><div>Ana <b>Lima</b></div>Editor<!-- note -->"
+        "<script>var x;</script><br>2024</div>"
+    ).get_element_by_id("b")
+    lines = [line for line in lines_of(byline, 1000).splitlines() if line]
+    assert lines == ["Written By", "Ana Lima", "Editor", "2024"]
+
+
+def test_lines_of_stops_near_its_limit_and_grows_linearly() -> None:
+    long = parse("<div id='l'>" + "<p>words and more words</p>" * 1000 + "</div>")
+    assert len(lines_of(long.get_element_by_id("l"), 100)) < 200
+
+    def chain(depth: int) -> Callable[[], object]:
+        root, elements = deep_chain(depth)
+        elements[-1].text = "name"
+        return lambda: lines_of(root, 1000)
+
+    assert growth(chain, 1_000, 10_000) < TENFOLD

@@ -140,6 +140,20 @@ def test_byline_next_to_the_headline() -> None:
     assert found.authors == ("Maria Rossi",)
 
 
+def test_a_byline_laid_out_in_blocks_gives_the_name_alone() -> None:
+    body = (
+        "<h1>Storm closes the harbour</h1><div class='author-box'><div>Written By</div>"
+        "<div><div class='author-name'>Maria Rossi</div><div>Staff writer, The Daily</div>"
+        "</div></div><p>Text.</p>"
+    )
+    assert page_metadata(page(body=body)).authors == ("Maria Rossi",)
+    microdata = (
+        "<h1>Storm</h1><div itemprop='author'><div>By</div><div>Maria Rossi</div>"
+        "<div>Editor</div></div>"
+    )
+    assert page_metadata(page(body=microdata)).authors == ("Maria Rossi",)
+
+
 def test_time_element_and_url_date_through_htmldate() -> None:
     with_time = page(body="<h1>A</h1><time datetime='2021-06-30T12:00'>June 30</time><p>x</p>")
     assert page_metadata(with_time).published == "2021-06-30"
