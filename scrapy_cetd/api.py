@@ -113,7 +113,8 @@ class CompletingExtractor:
         except LimitExceededError:
             return result if outputs.html else replace(result, html="")
         html = html if outputs.html else ""
-        return replace(result, html=html, metadata=found, markdown=markdown)
+        title = found.title if found is not None and found.title else result.title
+        return replace(result, html=html, metadata=found, markdown=markdown, title=title)
 
 
 def build_completing(

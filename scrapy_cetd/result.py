@@ -121,7 +121,10 @@ class ExtractionResult:
     """Why the result is empty, for programs; set whenever ``reason`` is
     (:attr:`Reason.NO_CONTENT` when a result is built with a ``reason`` and no code)."""
     title: str | None = None
-    """The page's headline, when the algorithm recovers one."""
+    """The page's headline, when the algorithm recovers one. With the metadata
+    (``extract(..., metadata=True)``) it is :attr:`Metadata.title`, the headline without the
+    site's name; without, the extractor's own, which is cheaper: cetd-plus takes the first
+    ``<h1>``, else ``og:title``, ``twitter:title`` or ``<title>`` as they stand."""
     page_type: str | None = None
     """The kind of page (one of :data:`scrapy_cetd.page.page_types.PAGE_TYPES`: ``article``,
     ``forum``, ``product``...), when the algorithm classifies pages (cetd-plus does)."""

@@ -237,6 +237,19 @@ def test_html_false_gives_the_same_result_without_the_html() -> None:
     assert text_only == dataclasses.replace(full, html="")
 
 
+def test_with_the_metadata_the_title_is_the_headline_without_the_site_name() -> None:
+    page = (
+        "<html><head><title>Council approves the budget | The Daily Example</title>"
+        "<meta property='og:site_name' content='The Daily Example'></head><body><article>"
+        f"<p>{'The council approved the budget after a long debate. ' * 8}</p>"
+        "</article></body></html>"
+    )
+    assert extract(page).title == "Council approves the budget | The Daily Example"
+    with_metadata = extract(page, metadata=True)
+    assert with_metadata.metadata is not None
+    assert with_metadata.title == with_metadata.metadata.title == "Council approves the budget"
+
+
 def test_the_html_option_is_checked() -> None:
     with pytest.raises(ValueError, match=r"html must be True or False, not 'no'"):
         extract(STORM_PAGE, html="no")  # type: ignore[arg-type]
