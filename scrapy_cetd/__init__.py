@@ -24,7 +24,7 @@ from scrapy_cetd.extractors.coreex import CoreExExtractor
 from scrapy_cetd.extractors.cset import CSetExtractor
 from scrapy_cetd.extractors.registry import ALGORITHMS, DEFAULT_ALGORITHM, get_extractor
 from scrapy_cetd.page.page_types import PAGE_TYPES, PageType
-from scrapy_cetd.result import EmptyReason, ExtractionResult, Reason
+from scrapy_cetd.result import EmptyReason, ExtractionResult, Metadata, Reason
 from scrapy_cetd.tps import (
     TagPathRegion,
     TagPathSplit,
@@ -55,6 +55,7 @@ __all__ = [
     "EmptyReason",
     "ExtractionResult",
     "Extractor",
+    "Metadata",
     "PageType",
     "Reason",
     "SmoothedCompositeTextDensityExtractor",
