@@ -34,6 +34,7 @@ from scrapy_cetd.extractors.registry import (
 )
 from scrapy_cetd.guard import DEFAULT_MAX_ATTRIBUTES, markup_problem
 from scrapy_cetd.limits import DEFAULT_MAX_NODES, DEFAULT_TIME_BUDGET, TreeExtractor
+from scrapy_cetd.page.output import absolute_links, document_base
 from scrapy_cetd.page.parse import html_response, to_tree
 from scrapy_cetd.result import ExtractionResult
 from scrapy_cetd.tps import (
@@ -543,11 +544,15 @@ def _run_prune(args: argparse.Namespace) -> int:
     if region.reason is not None:
         raise CommandError(f"{args.file}: not pruned: {region.reason}")
     before, after = region.node_count, region.kept_count
+    base = document_base(tree, args.url) if args.url else None
+    if base:
+        absolute_links(pruned, base)
     _declare_utf8(pruned)
     html = lxml.html.tostring(pruned, encoding="unicode", doctype="<!DOCTYPE html>")
     removed = 100 * (1 - after / before) if before else 0.0
     summary = (
-        f"{args.file}: {before} nodes before, {after} after ({removed:.1f}% removed); "
+        f"{args.file}: {before} of the body's elements before, {after} after "
+        f"({removed:.1f}% removed); "
         f"region {region.start}-{region.end}{' inverted' if region.invert else ''}, "
         f"{len(region.splits)} splits"
     )
@@ -570,7 +575,7 @@ def _run_corpus(args: argparse.Namespace) -> int:
         raise CommandError(str(error)) from None
     options = _checked_options(args.algorithm, _options(args.option))
     languages = tuple(code for code in (args.languages or "").split(",") if code.strip())
-    try:
+    try:  # a value that does not fit is the command line's mistake, as for argparse
         settings = corpus.CorpusSettings(
             algorithm=args.algorithm,
             options=options,
@@ -584,6 +589,11 @@ def _run_corpus(args: argparse.Namespace) -> int:
             min_language_score=args.min_language_score,
             min_words=args.min_words,
         )
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    if args.jobs is not None and args.jobs < 1:
+        raise UsageError(f"jobs must be at least 1: {args.jobs}")
+    try:
         summary = corpus.run_corpus(
             args.inputs,
             args.out,

@@ -354,7 +354,9 @@ def test_prune_writes_html_and_prints_node_counts(
     out = tmp_path / "pruned.html"
     assert main(["prune", str(page), "-o", str(out), "--paper"]) == 0
     summary = capsys.readouterr().out
-    assert summary.startswith(f"{page}: 31 nodes before, 26 after (16.1% removed); region ")
+    assert summary.startswith(
+        f"{page}: 31 of the body's elements before, 26 after (16.1% removed); region "
+    )
     html = out.read_text(encoding="utf-8")
     assert html.count('class="product"') == 8
     assert "Copyright" not in html
@@ -380,6 +382,18 @@ def test_prune_keeps_the_main_content_on_request(
     assert main(["prune", str(page), "-o", str(out)]) == 0  # the defaults: both on
     assert "Our winter jackets" in out.read_text(encoding="utf-8")
     assert int(capsys.readouterr().out.split(" after ")[0].rsplit(" ", 1)[1]) <= kept
+
+
+def test_prune_makes_the_links_absolute_against_the_url(tmp_path: Path) -> None:
+    page = tmp_path / "list.html"
+    page.write_text(_list_page(), encoding="iso-8859-1")
+    out = tmp_path / "pruned.html"
+    assert main(["prune", str(page), "-o", str(out)]) == 0
+    assert 'href="/p/3"' in out.read_text(encoding="utf-8")
+    assert main(["prune", str(page), "-o", str(out), "--url", "https://shop.example/c/"]) == 0
+    pruned = out.read_text(encoding="utf-8")
+    assert 'href="https://shop.example/p/3"' in pruned
+    assert 'href="/p/' not in pruned
 
 
 def test_prune_removes_widgets_on_request(tmp_path: Path) -> None:

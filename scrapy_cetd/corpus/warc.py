@@ -357,9 +357,29 @@ def _open(path: str) -> IO[bytes]:
     if "://" in path:
         import fsspec  # noqa: PLC0415 - only for remote files; fsspec comes with dask
 
-        opened: IO[bytes] = fsspec.open(path, "rb").open()
+        try:
+            opened: IO[bytes] = fsspec.open(path, "rb").open()
+        except OSError as error:
+            raise remote_error(path, error) from error
         return opened
     return open(path, "rb")
+
+
+def remote_error(path: str, error: OSError) -> OSError:
+    """``error``, raised by fsspec on the URL ``path``, with its cause in the message:
+    fsspec's own message is the URL alone, whether the server said 404 or its name did not
+    resolve. A :class:`FileNotFoundError` stays one."""
+    cause = error.__cause__ or error.__context__
+    status = getattr(cause, "status", None)
+    if isinstance(status, int):
+        message = getattr(cause, "message", None)
+        detail = f"HTTP status {status}" + (f" ({message})" if message else "")
+    elif cause is not None:
+        detail = str(cause) or type(cause).__name__
+    else:
+        detail = str(error) if str(error) not in {"", path} else type(error).__name__
+    kind = FileNotFoundError if isinstance(error, FileNotFoundError) else OSError
+    return kind(f"cannot read {path}: {detail}")
 
 
 def iter_pages(
@@ -560,6 +580,9 @@ def identity(path: str) -> list[Any]:
     import fsspec  # noqa: PLC0415 - only for remote files
 
     filesystem, inner = fsspec.core.url_to_fs(path)
-    info = filesystem.info(inner)
+    try:
+        info = filesystem.info(inner)
+    except OSError as error:
+        raise remote_error(path, error) from error
     keys = ("size", "ETag", "etag", "LastModified", "last_modified", "mtime", "updated")
     return [path, *(str(info[key]) for key in keys if info.get(key) is not None)]

@@ -257,9 +257,9 @@ def test_usage_errors_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture
     assert status == 2  # a command line that cannot run, as for every command
     assert "unknown algorithm 'nope'" in err
     status, _, err = corpus(capsys, str(WARC), "--out", "x.jsonl", "--jobs", "0")
-    assert (status, "jobs must be at least 1" in err) == (1, True)
+    assert (status, "jobs must be at least 1" in err) == (2, True)
     status, _, err = corpus(capsys, str(WARC), "--out", "x.jsonl", "--max-bytes", "0")
-    assert (status, "max_bytes must be a positive number" in err) == (1, True)
+    assert (status, "max_bytes must be a positive number" in err) == (2, True)
 
 
 def where_from(row: dict[str, Any]) -> dict[str, Any]:
@@ -350,9 +350,9 @@ def test_corpus_rows_get_exactly_what_extract_applies(
 def test_limit_options_are_checked(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = str(tmp_path / "x.jsonl")
     status, _, err = corpus(capsys, str(WARC), "--out", out, "--max-nodes", "0")
-    assert (status, "max_nodes must be a positive number or None, not 0" in err) == (1, True)
+    assert (status, "max_nodes must be a positive number or None, not 0" in err) == (2, True)
     status, _, err = corpus(capsys, str(WARC), "--out", out, "--time-budget", "-1")
-    assert (status, "time_budget must be a positive number" in err) == (1, True)
+    assert (status, "time_budget must be a positive number" in err) == (2, True)
     with pytest.raises(SystemExit):
         cli.main(["corpus", str(WARC), "--out", out, "--max-nodes", "many"])
     assert "invalid int value: 'many'" in capsys.readouterr().err
@@ -469,6 +469,9 @@ def test_remote_inputs_are_read_through_fsspec(tmp_path: Path, plain_warc: Path)
             remote = run_corpus([f"{base}/site.warc"], tmp_path / "remote.jsonl", jobs=1)
             with pytest.raises(ValueError, match=r"page\.html is not a WARC file"):
                 run_corpus([f"{base}/page.html"], tmp_path / "page.jsonl", jobs=1)
+            missing = f"{base}/missing.warc"
+            with pytest.raises(FileNotFoundError, match=f"^cannot read {missing}: HTTP status 404"):
+                run_corpus([missing], tmp_path / "missing.jsonl", jobs=1)
         finally:
             server.shutdown()
     run_corpus([plain_warc], tmp_path / "local.jsonl", jobs=1)
@@ -551,13 +554,14 @@ def test_filters_and_exact_dedup_are_applied_and_reported(
 
 
 def test_filter_options_are_checked(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A value that does not fit is a usage error: exit status 2, as argparse gives."""
     out = str(tmp_path / "x.jsonl")
     status, _, err = corpus(capsys, str(WARC), "--out", out, "--min-language-score", "2")
-    assert (status, "min_language_score must be between 0 and 1: 2.0" in err) == (1, True)
+    assert (status, "min_language_score must be between 0 and 1: 2.0" in err) == (2, True)
     status, _, err = corpus(capsys, str(WARC), "--out", out, "--languages", "en,english")
-    assert (status, "languages: not an ISO 639 code: 'english'" in err) == (1, True)
+    assert (status, "languages: not an ISO 639 code: 'english'" in err) == (2, True)
     status, _, err = corpus(capsys, str(WARC), "--out", out, "--min-words", "-1")
-    assert (status, "min_words must be a number of words, 0 or more: -1" in err) == (1, True)
+    assert (status, "min_words must be a number of words, 0 or more: -1" in err) == (2, True)
     with pytest.raises(SystemExit):
         cli.main(["corpus", str(WARC), "--out", out, "--dedup", "fuzzy"])
     assert "invalid choice: 'fuzzy'" in capsys.readouterr().err
