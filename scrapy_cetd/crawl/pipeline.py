@@ -731,7 +731,7 @@ class CETDPipeline:
             return
         where = url or "an item without URL"
         if self.settings.drop_empty and failure.reason not in KEEP_ON_DROP_EMPTY:
-            raise DropItem(f"scrapy-cetd: no main content for {where}: {failure.message}")
+            raise DropItem(f"scrapy-cetd: {where}: {failure.message or failure.reason}")
         if adapter is not None:
             self._clear(adapter)
         key = (failure.warn_key or url or "", failure.reason)

@@ -205,7 +205,9 @@ def _describe(expected: Any) -> str:
     if expected is type(None):
         return "None"
     if expected is bool:
-        return "a bool (true/false, yes/no, on/off, 1/0)"
+        return (
+            'a bool (True or False, or the string "true"/"false", "yes"/"no", "on"/"off", "1"/"0")'
+        )
     if expected is int:
         return "a whole number (int)"
     if expected is float:

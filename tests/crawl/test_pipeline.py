@@ -183,7 +183,7 @@ def test_dont_cetd_leaves_the_item_alone(caplog: pytest.LogCaptureFixture) -> No
 
 def test_drop_empty_drops_with_the_reason() -> None:
     harness = Harness(CETD_DROP_EMPTY=True)
-    with pytest.raises(DropItem, match=r"no main content.*storm\.html"):
+    with pytest.raises(DropItem, match=r"^scrapy-cetd: \S*storm\.html: no main content \("):
         harness.run({}, page("<html><body></body></html>"))
     with pytest.raises(DropItem, match="not HTML"):
         harness.run({}, JsonResponse(URL, body=b"{}"))
