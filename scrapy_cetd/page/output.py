@@ -496,7 +496,14 @@ def document_base(tree: etree._Element, url: str | None) -> str | None:
     return page
 
 
+_NOT_IN_ATTRIBUTES = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+"""Characters no attribute of an lxml tree can hold (XML's): a URL holding one, in ``<base>`` or
+given with the page, is no base to write links against."""
+
+
 def _absolute_url(url: str) -> bool:
+    if _NOT_IN_ATTRIBUTES.search(url):
+        return False
     try:
         parts = urlsplit(url)
         parts.port  # noqa: B018 - raises ValueError for a port that is no number

@@ -284,6 +284,30 @@ def test_document_base() -> None:
     assert document_base(broken, "https://example.com/") == "https://example.com/"
 
 
+@pytest.mark.parametrize(
+    ("base", "url"),
+    [
+        ("https://a.example/&#1;/", None),
+        ("https://a.example/\x01/", None),
+        (None, "https://a.example/x\x00y/"),
+        (None, "https://a.example/\ud800/"),
+    ],
+)
+def test_a_base_no_attribute_can_hold_leaves_the_links_relative(
+    base: str | None, url: str | None
+) -> None:
+    """A ``<base href>`` or page URL holding a character no lxml attribute takes (a control
+    character, a lone surrogate) is no base: joined to the links, it made lxml raise."""
+    head = f"<head><base href='{base}'></head>" if base else ""
+    text = "Words of the article, long enough to be its main content. " * 8
+    page = f"<html>{head}<body><article><p>{text}<a href='rel'>link</a></p></article></body></html>"
+    tree = lxml.html.document_fromstring(page)
+    assert document_base(tree, url) is None
+    result = extract(page, url=url, markdown=True, metadata=True)
+    assert '<a href="rel">' in result.html
+    assert result.markdown is not None and "(rel)" in result.markdown
+
+
 def test_finish_html_leaves_html_without_links_as_it_is() -> None:
     html = "<body><p class='x'>Text &amp; more</p></body>"
     assert finish_html(html, base_url="https://example.com/") == (html, None)
