@@ -14,8 +14,9 @@ reads back as the same text, in the same structure:
   language of a ``class="language-…"`` (or ``lang-…``) on the ``<pre>`` or its ``<code>``;
   ``<code>``, ``<kbd>``, ``<samp>`` and ``<tt>`` as code spans;
 - data tables as GitHub tables: the first row is the header row, every row has as many cells as
-  the widest (beyond :data:`_MAX_GRID` cells, the rows after the header stop at their last
-  cell, which GitHub's tables fill in: the Markdown stays as large as the table), a cell spanning
+  the widest (beyond :data:`_GRID_GROWTH` times the table's cells, or :data:`_MAX_GRID`, the
+  rows after the header stop at their last cell, which GitHub's tables fill in, and the spans
+  are not filled: the Markdown stays as large as the table), a cell spanning
   several columns or rows (``colspan`` / ``rowspan``) leaves empty cells where it spans, so
   the columns stay aligned, and ``|`` is escaped. A table used for layout (a cell holding
   paragraphs, headings, lists, a code block, a quote or another table, or text outside its
@@ -93,6 +94,12 @@ _MAX_COLSPAN = 1000
 _MAX_GRID = 200_000
 """Cells of one table's grid beyond which its spans are ignored (each cell in one column) and
 its rows are not filled to the width of the widest."""
+_GRID_GROWTH = 8
+_GRID_SLACK = 64
+"""A table's grid (its spans filled and its rows padded) holds at most this many times its own
+cells, plus the slack, and at most :data:`_MAX_GRID`: the Markdown stays linear in the page,
+where a few cells spanning a thousand columns each, over a few rows, would ask for a grid of
+their product (a 100 KB page, 150 million characters of Markdown)."""
 _MAX_START = 999_999_999
 """The largest number of an ordered list's item: CommonMark reads nine digits at most (the
 numbers after the first only need to be numbers)."""
@@ -306,11 +313,13 @@ class _Table:
     caption: str = ""
 
     def lines(self) -> list[str]:
-        grid = _grid(self.rows)
+        cells = sum(len(row) for row in self.rows)
+        limit = min(_MAX_GRID, _GRID_GROWTH * cells + _GRID_SLACK)
+        grid = _grid(self.rows, limit)
         if not grid or not any(any(cell for cell in row) for row in grid):
             return []
         width = max(len(row) for row in grid)
-        padded = width * len(grid) <= _MAX_GRID
+        padded = width * len(grid) <= limit
         out = [_row(grid[0], width), "|" + " --- |" * width]
         out.extend(_row(row, width if padded else len(row)) for row in grid[1:])
         return out
@@ -321,12 +330,12 @@ def _row(cells: list[str], width: int) -> str:
     return "| " + " | ".join(padded) + " |"
 
 
-def _grid(rows: list[list[_Cell]]) -> list[list[str]]:
+def _grid(rows: list[list[_Cell]], limit: int) -> list[list[str]]:
     """The rows with every spanned position filled with an empty cell, or each cell in one
-    column when the spans would make a grid of more than :data:`_MAX_GRID` cells."""
+    column when the spans would make a grid of more than ``limit`` cells."""
     rows = [row for row in rows if row]
     size = sum(min(c.colspan, _MAX_COLSPAN) * min(c.rowspan, len(rows)) for r in rows for c in r)
-    if size > _MAX_GRID:
+    if size > limit:
         return [[cell.text for cell in row] for row in rows]
     grid: list[list[str]] = []
     taken: dict[tuple[int, int], bool] = {}
@@ -353,7 +362,7 @@ def _grid(rows: list[list[_Cell]]) -> list[list[str]]:
 
 def _span(element: etree._Element, name: str) -> int:
     value = (element.get(name) or "").strip()
-    return int(value) if value.isdigit() and 0 < len(value) < 7 else 1
+    return int(value) if value.isascii() and value.isdigit() and 0 < len(value) < 7 else 1
 
 
 @dataclass
@@ -545,7 +554,8 @@ class _Writer:
         container = outer.item() if outer is not None else self._container()
         ordered = tag == "ol"
         start = (element.get("start") or "").strip()
-        number = int(start) if ordered and start.isdigit() and len(start) < 10 else 1
+        digits = start.isascii() and start.isdigit()  # "²" is a digit that int() refuses
+        number = int(start) if ordered and digits and len(start) < 10 else 1
         usual, other = (".", ")") if ordered else ("-", "*")
         marker = other if container.last_list == usual else usual
         return _Frame(element, "list", listing=_List(ordered, min(number, _MAX_START), marker))

@@ -440,6 +440,37 @@ def test_a_table_of_more_cells_than_its_grid_allows_does_not_widen_every_row() -
     assert table[1] == ["b"] + [""] * (width - 1)  # GitHub's tables fill in the rest
 
 
+def test_tables_of_a_few_cells_spanning_thousands_stay_as_large_as_the_page() -> None:
+    """A grid holds at most eight times its table's cells (and some slack): twenty cells of
+    ``colspan=1000`` over ten rows would ask for 200,000 cells per table, the Markdown of a
+    100 KB page growing to 150 million characters."""
+    table = "<table><tr>" + "<td colspan=1000>h</td>" * 20 + "<tr><td>w</td>" * 9 + "</table>"
+    page = "<body>" + table * 200 + "</body>"
+    markdown = body_markdown(page)
+    assert len(markdown) < 4 * len(page)
+    first = tables(markdown)[0]
+    assert first[0] == ["h"] * 20
+    assert first[1][0] == "w"
+    spanned = (
+        "<table><tr><td colspan=3>wide</td></tr><tr><td>a</td><td>b</td><td>c</td></tr></table>"
+    )
+    assert tables(body_markdown(f"<body>{spanned}</body>")) == [[["wide", "", ""], ["a", "b", "c"]]]
+
+
+@pytest.mark.parametrize(
+    "fragment",
+    [
+        "<table><tr><td colspan='\u00b2'>a</td><td>b</td></tr><tr><td>c</td><td>d</td></table>",
+        "<table><tr><td rowspan='\u00b3'>a</td><td>b</td></tr><tr><td>c</td><td>d</td></table>",
+        "<ol start='\u00b2'><li>one</li><li>two</li></ol>",
+    ],
+)
+def test_spans_and_starts_in_digits_other_than_ascii_count_as_none(fragment: str) -> None:
+    """``"²".isdigit()`` is true and ``int("²")`` raises: browsers read ASCII digits only."""
+    markdown = body_markdown(f"<body>{fragment}</body>")
+    assert "| a | b |" in markdown or "1. one" in markdown
+
+
 def test_time_grows_linearly() -> None:
     unit = (
         "<h2>Part</h2><p>Text with <b>bold</b>, <a href='/x'>a link</a> and a_b * c.</p>"
