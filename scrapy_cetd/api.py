@@ -22,7 +22,7 @@ from scrapy_cetd.limits import (
     Limits,
     TreeExtractor,
 )
-from scrapy_cetd.page.dom import count_elements
+from scrapy_cetd.page.dom import count_elements, require_element
 from scrapy_cetd.page.metadata import load_libraries, page_metadata
 from scrapy_cetd.page.output import document_base, finish_html, text_only
 from scrapy_cetd.page.page_types import PageType, classify_tree
@@ -210,6 +210,7 @@ def extract_with(
     start = time.monotonic() if start is None else start
     name = extractor.name
     if isinstance(source, etree._Element):
+        require_element(source)
         tree = source
     elif isinstance(source, str):
         body, text = utf8_page(source)

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from conftest import STORM_PAGE, parse
+from lxml import etree
 
 import scrapy_cetd
 from scrapy_cetd import ALGORITHMS, ExtractionResult, extract, get_extractor
@@ -248,6 +249,19 @@ def test_with_the_metadata_the_title_is_the_headline_without_the_site_name() -> 
     with_metadata = extract(page, metadata=True)
     assert with_metadata.metadata is not None
     assert with_metadata.title == with_metadata.metadata.title == "Council approves the budget"
+
+
+@pytest.mark.parametrize(
+    "node",
+    [etree.Comment("c"), etree.ProcessingInstruction("php", "x"), etree.Entity("amp")],
+    ids=["comment", "processing instruction", "entity"],
+)
+def test_a_node_that_is_no_element_is_a_value_error_naming_the_tree(node: etree._Element) -> None:
+    with pytest.raises(ValueError, match=r"^tree must be an lxml element"):
+        extract(node)
+    for name in scrapy_cetd.ALGORITHMS:
+        with pytest.raises(ValueError, match=r"^tree must be an lxml element"):
+            scrapy_cetd.get_extractor(name).extract(node)
 
 
 def test_the_html_option_is_checked() -> None:

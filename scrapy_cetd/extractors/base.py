@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 from lxml import etree
 
 from scrapy_cetd.limits import check_deadline
-from scrapy_cetd.page.dom import DomView, build_view, viewed_body
+from scrapy_cetd.page.dom import DomView, build_view, require_element, viewed_body
 from scrapy_cetd.page.output import Keep, render
 from scrapy_cetd.result import EmptyReason, ExtractionResult, Reason
 
@@ -58,8 +58,9 @@ class Extractor(abc.ABC):
         ``tree`` is a document root (``<html>``) or any element taken as the root of a
         fragment. ``url`` is for messages and for algorithms that resolve links. Between its
         steps the extraction checks the time budget of :mod:`scrapy_cetd.limits`, if one is
-        running.
+        running. Raises :class:`ValueError` when ``tree`` is no element (a comment...).
         """
+        require_element(tree)
         return self.extract_view(self.view(tree))
 
     def extract_view(self, view: DomView | EmptyReason) -> ExtractionResult:

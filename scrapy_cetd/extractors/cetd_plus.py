@@ -52,6 +52,7 @@ from scrapy_cetd.page.dom import (
     build_view,
     hidden_text_length,
     local_tag,
+    require_element,
     viewed_body,
 )
 from scrapy_cetd.page.flags import ancestors_of, holding, within
@@ -449,6 +450,7 @@ class CetdPlusExtractor(Extractor):
     def extract(self, tree: etree._Element, *, url: str | None = None) -> ExtractionResult:
         """As :meth:`Extractor.extract`, with the page's headline in ``.title`` and its type
         in ``.page_type`` (see the ``page_type`` option)."""
+        require_element(tree)
         forced = PageType(self.page_type, 1.0) if self.page_type is not None else None
         return self._extract(tree, forced, detect=forced is None and self.detect_page_type, url=url)
 

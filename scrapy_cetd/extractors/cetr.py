@@ -27,6 +27,7 @@ from scrapy_cetd.page.dom import (
     is_hidden,
     joined_text,
     local_tag,
+    require_element,
     viewed_document,
 )
 from scrapy_cetd.page.output import Keep, render_html
@@ -124,6 +125,7 @@ class _TagRatioExtractor(Extractor):
         text (or an empty element such as an image) on a content line, whole in its own text,
         with its ancestors as shells.
         """
+        require_element(tree)
         view = self.view(tree)
         if isinstance(view, EmptyReason):
             return view.result(self.name)

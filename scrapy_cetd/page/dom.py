@@ -113,6 +113,16 @@ def has_frameset(root: etree._Element) -> bool:
     return any(local_tag(child) == "frameset" for child in root)
 
 
+def require_element(tree: etree._Element) -> None:
+    """Raise :class:`ValueError` naming ``tree`` unless it is an element: a comment, a
+    processing instruction or an entity has no body to read."""
+    if not isinstance(tree, etree._Element) or not isinstance(tree.tag, str):
+        raise ValueError(
+            "tree must be an lxml element (a document's root or an element read as a fragment), "
+            f"not {type(tree).__name__}"
+        )
+
+
 def viewed_body(tree: etree._Element) -> etree._Element | None:
     """The element to read as the body of ``tree``, as a browser's parser would build it;
     ``None`` for a frameset page. ``tree`` is a document root or an element taken as the root
