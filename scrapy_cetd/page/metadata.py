@@ -22,6 +22,7 @@ left out.
 
 from __future__ import annotations
 
+import calendar
 import contextlib
 import html
 import json
@@ -777,10 +778,12 @@ def _iso(value: str | None) -> str | None:
     if match is None:
         return None
     year, month, day, hour, minute, second, zone = match.groups()
-    if not (1 <= int(month) <= 12 and 1 <= int(day) <= 31 and 1900 < int(year) < 2200):
+    if not (1 <= int(month) <= 12 and 1900 < int(year) < 2200):
         return None
+    if not 1 <= int(day) <= calendar.monthrange(int(year), int(month))[1]:
+        return None  # February 31st
     date = f"{year}-{int(month):02d}-{int(day):02d}"
-    if hour is None or int(hour) > 23:
+    if hour is None or int(hour) > 23 or int(minute) > 59 or int(second or 0) > 60:
         return date
     time = f"{int(hour):02d}:{minute}:{second or '00'}"
     if zone and zone != "Z" and ":" not in zone:

@@ -154,6 +154,21 @@ def test_a_byline_laid_out_in_blocks_gives_the_name_alone() -> None:
     assert page_metadata(page(body=microdata)).authors == ("Maria Rossi",)
 
 
+@pytest.mark.parametrize(
+    ("declared", "published"),
+    [
+        ("2021-02-31", None),
+        ("2021-04-31T10:00", None),
+        ("2020-02-29T10:15", "2020-02-29T10:15:00"),
+        ("2021-03-01T10:60:00Z", "2021-03-01"),
+        ("2021-02-28T24:60:60.9999999999Z", "2021-02-28"),
+    ],
+)
+def test_a_declared_date_is_a_real_day_and_time(declared: str, published: str | None) -> None:
+    head = json_ld({"@type": "Article", "headline": "A", "datePublished": declared})
+    assert page_metadata(page(head, "<h1>A</h1><p>No date in the text.</p>")).published == published
+
+
 def test_time_element_and_url_date_through_htmldate() -> None:
     with_time = page(body="<h1>A</h1><time datetime='2021-06-30T12:00'>June 30</time><p>x</p>")
     assert page_metadata(with_time).published == "2021-06-30"
