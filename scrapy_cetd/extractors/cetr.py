@@ -99,8 +99,8 @@ class _TagRatioExtractor(Extractor):
     ) -> None:
         if smoothing_radius < 0:
             raise ValueError(f"smoothing_radius must be >= 0, got {smoothing_radius}")
-        if smoothing_sigma <= 0:
-            raise ValueError(f"smoothing_sigma must be > 0, got {smoothing_sigma}")
+        if not (math.isfinite(smoothing_sigma) and smoothing_sigma > 0):
+            raise ValueError(f"smoothing_sigma must be a finite number > 0, got {smoothing_sigma}")
         if reflow_width < 1:
             raise ValueError(f"reflow_width must be >= 1, got {reflow_width}")
         super().__init__(remove_hidden=remove_hidden)
@@ -285,9 +285,16 @@ class CetrThresholdExtractor(_TagRatioExtractor):
 
 def gaussian_smooth(values: Sequence[float], radius: int, sigma: float) -> list[float]:
     """``T'_k = Σ w_j·TR_{k+j} / Σ w_j`` over ``|j| ≤ radius`` inside the sequence, with
-    ``w_j = exp(-j²/(2sigma²))``: the kernel is truncated and renormalised at the ends (S-7)."""
-    weights = [math.exp(-(j * j) / (2 * sigma * sigma)) for j in range(-radius, radius + 1)]
+    ``w_j = exp(-j²/(2sigma²))``: the kernel is truncated and renormalised at the ends (S-7).
+    A radius beyond the sequence reaches nothing more, and is cut to it; a sigma whose square
+    is too small for a float weighs the line alone."""
     n = len(values)
+    radius = min(radius, max(n - 1, 0))
+    spread = 2 * sigma * sigma
+    weights = [
+        1.0 if j == 0 else math.exp(-(j * j) / spread) if spread else 0.0
+        for j in range(-radius, radius + 1)
+    ]
     smoothed: list[float] = []
     for k in range(n):
         total = weight = 0.0

@@ -132,6 +132,17 @@ def test_gaussian_kernel_weights() -> None:
     assert smoothed[:3] == smoothed[10:] == [0.0, 0.0, 0.0]
 
 
+def test_extreme_smoothing_options_give_a_result() -> None:
+    """A sigma whose square is no float (1e-200) weighs each line alone, where it divided by
+    zero; a radius of a billion reaches the sequence's ends, where it built a billion weights."""
+    values = [0.0, 4.0, 1.0, 9.0]
+    assert gaussian_smooth(values, 3, 1e-200) == values
+    assert gaussian_smooth(values, 10**9, 1.0) == gaussian_smooth(values, 3, 1.0)
+    assert gaussian_smooth([], 10**9, 1.0) == []
+    with pytest.raises(ValueError, match="smoothing_sigma must be a finite number > 0"):
+        CetrExtractor(smoothing_sigma=float("nan"))
+
+
 def test_fewer_lines_than_clusters() -> None:
     assert CetrExtractor().classify([SourceLine(5, 1, "x", ())]) == [True]
     assert CetrExtractor().classify([SourceLine(0, 1, "", ())]) == [False]
