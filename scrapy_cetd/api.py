@@ -58,8 +58,10 @@ class Outputs:
     (:data:`~scrapy_cetd.page.output.SEMANTIC_ATTRIBUTES`)."""
 
     def __post_init__(self) -> None:
-        if not isinstance(self.html, bool):
-            raise ValueError(f"html must be True or False, not {self.html!r}")
+        for name in ("html", "metadata", "markdown", "clean_html"):
+            value = getattr(self, name)
+            if not isinstance(value, bool):
+                raise ValueError(f"{name} must be True or False, not {value!r:.80}")
         if self.clean_html and not self.html:
             raise ValueError("clean_html=True cleans the HTML, and html=False asks for none")
 
@@ -208,6 +210,9 @@ def extract_with(
     build (:func:`~scrapy_cetd.page.parse.utf8_page`, :func:`~scrapy_cetd.page.parse.page_tree`):
     it is encoded once, and parsed from those bytes, into the same tree."""
     start = time.monotonic() if start is None else start
+    for parameter, value in (("url", url), ("encoding", encoding)):
+        if value is not None and not isinstance(value, str):
+            raise ValueError(f"{parameter} must be a string or None, not {value!r:.80}")
     name = extractor.name
     if isinstance(source, etree._Element):
         require_element(source)

@@ -161,8 +161,12 @@ class Limits:
     def __post_init__(self) -> None:
         for name in LIMITS:
             value = getattr(self, name)
-            if value is not None and (isinstance(value, bool) or not value > 0):
-                raise ValueError(f"{name} must be a positive number or None, not {value!r}")
+            number = (float, int) if name == "time_budget" else (int,)
+            if value is not None and (
+                isinstance(value, bool) or not isinstance(value, number) or not value > 0
+            ):
+                kind = "a positive number" if name == "time_budget" else "a positive whole number"
+                raise ValueError(f"{name} must be {kind} or None, not {value!r:.80}")
 
     def size_reason(self, size: int) -> EmptyReason | None:
         """The reason a page of ``size`` bytes is refused, or ``None`` when it is not."""

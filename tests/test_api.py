@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import pickle
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -262,6 +263,27 @@ def test_a_node_that_is_no_element_is_a_value_error_naming_the_tree(node: etree.
     for name in scrapy_cetd.ALGORITHMS:
         with pytest.raises(ValueError, match=r"^tree must be an lxml element"):
             scrapy_cetd.get_extractor(name).extract(node)
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        ({"time_budget": "x"}, "time_budget must be a positive number or None, not 'x'"),
+        ({"max_nodes": "10"}, "max_nodes must be a positive whole number or None, not '10'"),
+        ({"max_nodes": 1.5}, "max_nodes must be a positive whole number or None, not 1.5"),
+        ({"url": 123}, "url must be a string or None, not 123"),
+        ({"url": b"https://a.example/"}, "url must be a string or None, not b'https"),
+        ({"encoding": 8}, "encoding must be a string or None, not 8"),
+        ({"algorithm": None}, "algorithm must be a name or an import path, not None"),
+        ({"metadata": "yes"}, "metadata must be True or False, not 'yes'"),
+        ({"markdown": 1}, "markdown must be True or False, not 1"),
+    ],
+)
+def test_arguments_of_the_wrong_type_are_value_errors_naming_them(
+    arguments: dict[str, object], message: str
+) -> None:
+    with pytest.raises(ValueError, match=re.escape(message)):
+        extract(STORM_PAGE, **arguments)  # type: ignore[arg-type]
 
 
 def test_the_html_option_is_checked() -> None:

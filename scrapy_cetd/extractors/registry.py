@@ -228,6 +228,8 @@ def build_extractor(algorithm: str, options: Mapping[str, Any] | None = None) ->
     says what is wrong otherwise.
     """
     options = dict(options or {})
+    if not isinstance(algorithm, str):
+        raise ValueError(f"algorithm must be a name or an import path, not {algorithm!r:.80}")
     if algorithm in ALGORITHMS:
         return get_extractor(algorithm, **options)
     if "." not in algorithm:

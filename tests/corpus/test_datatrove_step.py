@@ -160,5 +160,5 @@ def test_the_attribute_limit_is_that_of_extract_unless_switched_off() -> None:
 
 
 def test_a_limit_that_is_no_limit_fails_when_the_step_is_made() -> None:
-    with pytest.raises(ValueError, match="max_attributes must be a positive number"):
+    with pytest.raises(ValueError, match="max_attributes must be a positive whole number"):
         CetdExtractor(max_attributes=0)

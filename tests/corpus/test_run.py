@@ -350,7 +350,7 @@ def test_corpus_rows_get_exactly_what_extract_applies(
 def test_limit_options_are_checked(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = str(tmp_path / "x.jsonl")
     status, _, err = corpus(capsys, str(WARC), "--out", out, "--max-nodes", "0")
-    assert (status, "max_nodes must be a positive number or None, not 0" in err) == (2, True)
+    assert (status, "max_nodes must be a positive whole number or None, not 0" in err) == (2, True)
     status, _, err = corpus(capsys, str(WARC), "--out", out, "--time-budget", "-1")
     assert (status, "time_budget must be a positive number" in err) == (2, True)
     with pytest.raises(SystemExit):
