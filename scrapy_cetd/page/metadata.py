@@ -35,7 +35,7 @@ from copy import deepcopy
 from functools import cache
 from itertools import islice
 from typing import Any
-from urllib.parse import urljoin
+from urllib.parse import urljoin, urlsplit
 
 import lxml.html
 from lxml import etree
@@ -810,12 +810,13 @@ def _first_iso(values: Iterable[str]) -> str | None:
 
 def _headline_heading(root: etree._Element, document_title: str | None) -> str | None:
     """The text of the ``<h1>`` that is the headline: the first with a text (the headline on
-    most article pages), unless most of its words are not in ``<title>`` while those of a
-    later one are (the first is then a logo, a section's name or a cookie banner)."""
+    most article pages) that is not a link home (:func:`_links_home`), unless most of its
+    words are not in ``<title>`` while those of a later one are (the first is then a logo, a
+    section's name or a cookie banner)."""
     texts = (
         text
         for heading in root.iter("h1")
-        if (text := _clean(text_of(heading).lstrip()[:_MAX_TEXT]))
+        if (text := _clean(text_of(heading).lstrip()[:_MAX_TEXT])) and not _links_home(heading)
     )
     first = next(texts, None)
     if first is None or not document_title or _share(first, document_title) >= _HEADING_IN_TITLE:
@@ -824,6 +825,20 @@ def _headline_heading(root: etree._Element, document_title: str | None) -> str |
         if _share(text, document_title) >= _HEADING_IN_TITLE:
             return text
     return first
+
+
+def _links_home(heading: etree._Element) -> bool:
+    """Whether the text of ``heading`` is a link to a site's home page (a URL without a path):
+    the site's name as a logo, which templates put in an ``<h1>``, not the page's headline."""
+    for link in heading.iter("a"):
+        try:
+            parts = urlsplit((link.get("href") or "").strip())
+        except ValueError:
+            continue
+        home = parts.path in {"", "/"} if parts.netloc else parts.path == "/" and not parts.scheme
+        if home and not parts.query:
+            return _clean(text_of(link)) == _clean(text_of(heading))
+    return False
 
 
 def _not_first_of_month(found: str) -> bool:

@@ -154,6 +154,19 @@ def test_a_byline_laid_out_in_blocks_gives_the_name_alone() -> None:
     assert page_metadata(page(body=microdata)).authors == ("Maria Rossi",)
 
 
+@pytest.mark.parametrize("home", ["https://tones.example", "https://tones.example/", "/"])
+def test_an_h1_that_links_home_is_the_site_s_logo_not_the_headline(home: str) -> None:
+    head = "<title>Building a UI pipeline - Part 1 | Playful Tones</title>"
+    body = (
+        f"<header><h1 class='x'><a href='{home}'>Playful Tones</a></h1></header>"
+        "<article><h2>Building a UI pipeline</h2><p>Text.</p></article>"
+    )
+    found = page_metadata(page(head, body), url="https://tones.example/blog/ui")
+    assert found.title == "Building a UI pipeline - Part 1"
+    section = "<h1><a href='/blog/'>Playful Tones</a></h1><p>Text.</p>"  # a link, not home
+    assert page_metadata(page(head, section)).title == "Playful Tones"
+
+
 @pytest.mark.parametrize(
     ("declared", "published"),
     [
