@@ -1845,8 +1845,8 @@ def drop_link_blocks(parent, tags, chars, link_chars, list modes, double ratio,
 # --- rendering ------------------------------------------------------------------------------------
 
 cdef class _Text:
-    """:func:`scrapy_cetd.page.output._view_text`'s string building: pieces with whitespace runs
-    collapsed to one space, lines broken at block elements, each line stripped, empty lines
+    """:func:`scrapy_cetd.page.output._view_text`'s string building: whitespace runs collapsed
+    to one space (across pieces too), lines broken at block elements, each line stripped, empty lines
     dropped. Only the current line is held four bytes a character; each finished line becomes
     a compact string at once (one byte a character for Latin-1 text), so a page of long text
     does not hold its whole text in the wide buffer."""
@@ -1877,18 +1877,20 @@ cdef class _Text:
         return 0
 
     cdef int add(self, str text) except -1:
-        """Append ``text`` with each whitespace run replaced by one space."""
+        """Append ``text`` with each whitespace run replaced by one space, a run that continues
+        one the line ends with included."""
         cdef Py_ssize_t length = PyUnicode_GET_LENGTH(text)
         cdef int kind = PyUnicode_KIND(text)
         cdef void* data = PyUnicode_DATA(text)
         cdef Py_UCS1* narrow = PyUnicode_1BYTE_DATA(text) if kind == PyUnicode_1BYTE_KIND else NULL
         cdef Py_UCS4* line
         cdef Py_ssize_t size
-        cdef bint space = False
+        cdef bint space
         cdef Py_UCS4 character
         self.reserve_line(length)
         line = self.line
         size = self.line_size
+        space = size > 0 and line[size - 1] == 32
         for j in range(length):
             character = narrow[j] if narrow is not NULL else PyUnicode_READ(kind, data, j)
             if is_space(character):

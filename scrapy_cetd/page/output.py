@@ -458,8 +458,10 @@ def element_text(root: etree._Element) -> str:
 
 
 def _lines(parts: list[str]) -> str:
-    """The text of ``parts`` with each line stripped and empty lines dropped."""
-    lines = (line.strip() for line in "".join(parts).split("\n"))
+    """The text of ``parts`` with each line stripped and empty lines dropped, and the runs of
+    whitespace that two parts make together (``"the "`` and ``" chart"`` around an image)
+    collapsed as those inside a part are."""
+    lines = (_SPACES.sub(" ", line).strip() for line in "".join(parts).split("\n"))
     return "\n".join(line for line in lines if line)
 
 

@@ -46,6 +46,18 @@ def test_text_has_one_block_per_line_and_keeps_inline_spaces() -> None:
     ]
 
 
+def test_spaces_on_both_sides_of_an_element_without_text_are_one_space() -> None:
+    """Inside a block the text is joined, then its whitespace collapsed (§0.6): the spaces
+    around an image or an empty inline element make one, compiled or not."""
+    html = "<body><p>See the chart <img src='c.png'> <b></b> here.</p></body>"
+    view = body_view(html)
+    for compiled in (True, False):
+        with contextlib.nullcontext() if compiled else accel.reference_only():
+            _, text = render(view, [Keep.TEXT] * len(view))
+        assert text == "See the chart here."
+    assert element_text(parse(html)) == "See the chart here."
+
+
 def test_shells_keep_text_only_when_asked() -> None:
     view = body_view("<body><div>shell text<p>kept paragraph</p></div><p>dropped</p></body>")
     p = view.tags.index("p")
