@@ -19,10 +19,10 @@ from scrapy_cetd.crawl.middleware import (
 from scrapy_cetd.crawl.pipeline import CETDPipeline
 from scrapy_cetd.crawl.settings import (
     DECODING_MIDDLEWARE_PRIORITY,
-    DEFAULTS,
     DOWNLOADER_MIDDLEWARE_PRIORITY,
     PIPELINE_PRIORITY,
     SPIDER_MIDDLEWARE_PRIORITY,
+    setting_bool,
 )
 
 if TYPE_CHECKING:
@@ -51,5 +51,5 @@ class Addon:
             ("ITEM_PIPELINES", CETDPipeline, PIPELINE_PRIORITY),
         ):
             settings.setdefault_in_component_priority_dict(setting, component, priority)
-        if settings.getbool("CETD_ENABLED", DEFAULTS["CETD_ENABLED"]):
+        if setting_bool(settings, "CETD_ENABLED"):
             settings.set("LOG_FORMATTER", CETDLogFormatter, priority="addon")

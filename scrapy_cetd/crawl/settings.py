@@ -77,6 +77,27 @@ DONT_CETD_META_KEY = "dont_cetd"
 """``Request.meta`` key: a true value leaves the response and its items alone."""
 
 
+def setting_bool(settings: BaseSettings, name: str) -> bool:
+    """The boolean setting ``name`` as Scrapy reads it (``True``/``False``, ``1``/``0`` and
+    their strings), or a :class:`ValueError` naming the setting and its value: Scrapy's own
+    message names neither."""
+    try:
+        return settings.getbool(name, DEFAULTS[name])
+    except ValueError:
+        raise ValueError(
+            f"{name} must be True or False (or 1/0, 'True'/'False'), not {settings[name]!r:.80}"
+        ) from None
+
+
+def _setting_int(settings: BaseSettings, name: str) -> int:
+    """The integer setting ``name``, or a :class:`ValueError` naming the setting and its
+    value."""
+    try:
+        return settings.getint(name, DEFAULTS[name])
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a whole number, not {settings[name]!r:.80}") from None
+
+
 def _optional_positive(settings: BaseSettings, name: str, kind: type[int] | type[float]) -> Any:
     """A positive number, or ``None`` (also from ``"None"`` or ``""`` on the command line),
     which switches the limit off."""
@@ -214,7 +235,7 @@ def read_settings(settings: BaseSettings) -> CETDSettings:
             f"CETD_OPTIONS must be a dict of extractor options (or a JSON object), "
             f"not {settings['CETD_OPTIONS']!r}"
         ) from None
-    link_table_size = settings.getint("CETD_LINK_TABLE_SIZE", DEFAULTS["CETD_LINK_TABLE_SIZE"])
+    link_table_size = _setting_int(settings, "CETD_LINK_TABLE_SIZE")
     if link_table_size <= 0:
         raise ValueError(f"CETD_LINK_TABLE_SIZE must be positive: {link_table_size}")
     isolation = get("CETD_ISOLATION")
@@ -222,11 +243,11 @@ def read_settings(settings: BaseSettings) -> CETDSettings:
         raise ValueError(
             f"CETD_ISOLATION must be one of {', '.join(map(repr, ISOLATIONS))}, not {isolation!r}"
         )
-    workers = settings.getint("CETD_WORKERS", DEFAULTS["CETD_WORKERS"])
+    workers = _setting_int(settings, "CETD_WORKERS")
     if workers <= 0:
         raise ValueError(f"CETD_WORKERS must be positive: {workers}")
     return CETDSettings(
-        enabled=settings.getbool("CETD_ENABLED", DEFAULTS["CETD_ENABLED"]),
+        enabled=setting_bool(settings, "CETD_ENABLED"),
         algorithm=algorithm,
         options=dict(options),
         max_body_size=_optional_positive(settings, "CETD_MAX_BODY_SIZE", int),
@@ -235,7 +256,7 @@ def read_settings(settings: BaseSettings) -> CETDSettings:
         time_budget=_optional_positive(settings, "CETD_TIME_BUDGET", float),
         isolation=isolation,
         workers=workers,
-        eager_parse=settings.getbool("CETD_EAGER_PARSE", DEFAULTS["CETD_EAGER_PARSE"]),
+        eager_parse=setting_bool(settings, "CETD_EAGER_PARSE"),
         html_field=_optional_str(settings, "CETD_HTML_FIELD"),
         text_field=_optional_str(settings, "CETD_TEXT_FIELD"),
         title_field=_optional_str(settings, "CETD_TITLE_FIELD"),
@@ -243,10 +264,10 @@ def read_settings(settings: BaseSettings) -> CETDSettings:
         source_field=_optional_str(settings, "CETD_SOURCE_FIELD"),
         markdown_field=_optional_str(settings, "CETD_MARKDOWN_FIELD"),
         metadata_fields=_metadata_fields(get("CETD_METADATA_FIELDS")),
-        clean_html=settings.getbool("CETD_CLEAN_HTML", DEFAULTS["CETD_CLEAN_HTML"]),
-        drop_source=settings.getbool("CETD_DROP_SOURCE", DEFAULTS["CETD_DROP_SOURCE"]),
-        overwrite=settings.getbool("CETD_OVERWRITE", DEFAULTS["CETD_OVERWRITE"]),
-        drop_empty=settings.getbool("CETD_DROP_EMPTY", DEFAULTS["CETD_DROP_EMPTY"]),
+        clean_html=setting_bool(settings, "CETD_CLEAN_HTML"),
+        drop_source=setting_bool(settings, "CETD_DROP_SOURCE"),
+        overwrite=setting_bool(settings, "CETD_OVERWRITE"),
+        drop_empty=setting_bool(settings, "CETD_DROP_EMPTY"),
         link_table_size=link_table_size,
         log_field_length=_optional_positive(settings, "CETD_LOG_FIELD_LENGTH", int),
     )

@@ -49,6 +49,25 @@ def test_cetd_options_that_is_no_dict_is_refused_naming_the_setting(value: Any) 
         read_settings(Settings({"CETD_OPTIONS": value}))
 
 
+@pytest.mark.parametrize(
+    ("name", "value", "message"),
+    [
+        ("CETD_CLEAN_HTML", "yes", "CETD_CLEAN_HTML must be True or False"),
+        ("CETD_ENABLED", "maybe", "CETD_ENABLED must be True or False"),
+        ("CETD_OVERWRITE", "on", "CETD_OVERWRITE must be True or False"),
+        ("CETD_WORKERS", "many", "CETD_WORKERS must be a whole number, not 'many'"),
+        ("CETD_LINK_TABLE_SIZE", "big", "CETD_LINK_TABLE_SIZE must be a whole number"),
+    ],
+)
+def test_a_bool_or_int_setting_that_does_not_fit_is_refused_naming_it(
+    name: str, value: str, message: str
+) -> None:
+    """Scrapy's own message ("Supported values for boolean settings are ...") names neither
+    the setting nor the value."""
+    with pytest.raises(ValueError, match=message):
+        read_settings(Settings({name: value}))
+
+
 @pytest.mark.parametrize("name", FIELD_SETTINGS)
 @pytest.mark.parametrize("value", ["None", "none", "", " "])
 def test_a_field_setting_of_none_on_the_command_line_switches_the_field_off(
