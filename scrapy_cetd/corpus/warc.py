@@ -360,12 +360,12 @@ def _open(path: str) -> IO[bytes]:
         try:
             opened: IO[bytes] = fsspec.open(path, "rb").open()
         except OSError as error:
-            raise remote_error(path, error) from error
+            raise _remote_error(path, error) from error
         return opened
     return open(path, "rb")
 
 
-def remote_error(path: str, error: OSError) -> OSError:
+def _remote_error(path: str, error: OSError) -> OSError:
     """``error``, raised by fsspec on the URL ``path``, with its cause in the message:
     fsspec's own message is the URL alone, whether the server said 404 or its name did not
     resolve. A :class:`FileNotFoundError` stays one."""
@@ -583,6 +583,6 @@ def identity(path: str) -> list[Any]:
     try:
         info = filesystem.info(inner)
     except OSError as error:
-        raise remote_error(path, error) from error
+        raise _remote_error(path, error) from error
     keys = ("size", "ETag", "etag", "LastModified", "last_modified", "mtime", "updated")
     return [path, *(str(info[key]) for key in keys if info.get(key) is not None)]
