@@ -32,6 +32,7 @@ A limit that is hit gives the reason ``"<limit> exceeded: <detail>"`` and the
 from __future__ import annotations
 
 import contextlib
+import numbers
 import time
 from collections.abc import Iterator
 from contextvars import ContextVar
@@ -161,10 +162,8 @@ class Limits:
     def __post_init__(self) -> None:
         for name in LIMITS:
             value = getattr(self, name)
-            number = (float, int) if name == "time_budget" else (int,)
-            if value is not None and (
-                isinstance(value, bool) or not isinstance(value, number) or not value > 0
-            ):
+            fits = isinstance(value, numbers.Real if name == "time_budget" else numbers.Integral)
+            if value is not None and (isinstance(value, bool) or not fits or not value > 0):
                 kind = "a positive number" if name == "time_budget" else "a positive whole number"
                 raise ValueError(f"{name} must be {kind} or None, not {value!r:.80}")
 
