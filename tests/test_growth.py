@@ -28,15 +28,18 @@ import pytest
 import scrapy_cetd
 from scrapy_cetd.page.parse import html_response, response_tree, to_tree
 
-MAX_RATIO = 30.0
+MAX_RATIO = 40.0
 """Largest accepted time ratio for a 10x larger page: linear work gives about 10, quadratic
-work about 100."""
+work about 100 (81 for the 9x larger pages some shapes make). The same linear step measures
+higher late in a test session than alone: ``cectd-ds`` on one wide table row (a 9x larger
+page) measured 10x to 15x in a process of its own and 22x to 27x after 877 other tests
+(2026-12-02, warmed up or not, thread or process CPU time alike), and CI runs saw 30x and
+33x; a limit of 30 failed CI runs. 40 is still half of a quadratic pass's ratio."""
 
 LARGE_TRIES = 5
-"""The most timings of the larger page of a test. On a quiet 2-core machine, ``cectd-ds`` on
-one wide table row measured from 9 to 30 times its smaller page's time over 30 runs of three
-tries, and a CI run saw 33x (and ``cetd-ds`` on deep chains 31x). A quadratic pass stays near
-100x however often it is timed."""
+"""The most timings of the larger page of a test, while its ratio stays above
+:data:`MAX_RATIO`: a timing slowed by the machine is measured again, while a quadratic pass
+stays near 100x however often it is timed."""
 
 SIZE_STEP = 10
 """The larger page of a test is this many times the smaller one."""
