@@ -589,10 +589,9 @@ def _run_corpus(args: argparse.Namespace) -> int:
             min_language_score=args.min_language_score,
             min_words=args.min_words,
         )
+        corpus.checked_jobs(args.jobs)
     except ValueError as error:
         raise UsageError(str(error)) from None
-    if args.jobs is not None and args.jobs < 1:
-        raise UsageError(f"jobs must be at least 1: {args.jobs}")
     try:
         summary = corpus.run_corpus(
             args.inputs,

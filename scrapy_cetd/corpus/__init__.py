@@ -40,7 +40,7 @@ from scrapy_cetd.corpus.records import (
     extract_file,
     extract_page,
 )
-from scrapy_cetd.corpus.run import default_jobs, run_corpus
+from scrapy_cetd.corpus.run import checked_jobs, default_jobs, run_corpus
 from scrapy_cetd.corpus.summary import CorpusSummary, FileSummary
 from scrapy_cetd.corpus.warc import (
     DEFAULT_MAX_BYTES,
@@ -66,6 +66,7 @@ __all__ = [
     "Row",
     "Skipped",
     "WarcPage",
+    "checked_jobs",
     "default_jobs",
     "extract_file",
     "extract_page",

@@ -58,6 +58,15 @@ def default_jobs() -> int:
     return max(1, os.cpu_count() or 1)
 
 
+def checked_jobs(jobs: int | None) -> int:
+    """The worker processes for ``jobs``: :func:`default_jobs` for ``None``, else ``jobs``
+    itself; :class:`ValueError` below 1."""
+    jobs = default_jobs() if jobs is None else jobs
+    if jobs < 1:
+        raise ValueError(f"jobs must be at least 1: {jobs}")
+    return jobs
+
+
 def _progress(enabled: bool | None) -> Progress:
     """A tqdm bar in pages and pages/s on stderr; by default only when stderr is a terminal."""
     if enabled is False or (enabled is None and not sys.stderr.isatty()):
@@ -133,9 +142,7 @@ def run_corpus(
     if not files:
         names = ", ".join(os.fspath(entry) for entry in inputs)
         raise ValueError(f"no WARC files in {names}")
-    jobs = default_jobs() if jobs is None else jobs
-    if jobs < 1:
-        raise ValueError(f"jobs must be at least 1: {jobs}")
+    jobs = checked_jobs(jobs)
     for path in files:
         check_warc(path)
     parts_dir = out_path.with_name(out_path.name + ".parts")
