@@ -691,7 +691,8 @@ def finish_html(
         return html, None
     root = content_tree(html)
     changed = absolute_links(root, base_url) if relative and base_url is not None else False
-    text = to_markdown(root, base_url=base_url) if markdown else None
+    # Once absolute_links has run, every link is as absolute as the Markdown would make it.
+    text = to_markdown(root, base_url=None if relative else base_url) if markdown else None
     if clean:
         changed = clean_attributes(root) or changed
     if changed:
