@@ -83,6 +83,12 @@ class CompletingExtractor:
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.extractor!r}, {self.outputs!r})"
 
+    def prepare(self) -> None:
+        """Load now what the outputs need (the metadata's libraries and model, one to three
+        seconds), rather than in the first page's time budget."""
+        if self.outputs.metadata:
+            load_libraries()
+
     def extract(self, tree: etree._Element, *, url: str | None = None) -> ExtractionResult:
         """``extractor.extract(tree, url=url)`` with the outputs added."""
         outputs = self.outputs
@@ -125,9 +131,9 @@ def build_completing(
     """:func:`~scrapy_cetd.extractors.registry.build_extractor` with the ``outputs``: what a
     worker process builds its extractor with, before it takes a page (the libraries metadata
     needs are loaded then)."""
-    if outputs.metadata:
-        load_libraries()
-    return CompletingExtractor(build_extractor(algorithm, options), outputs)
+    completing = CompletingExtractor(build_extractor(algorithm, options), outputs)
+    completing.prepare()
+    return completing
 
 
 def extract(

@@ -400,11 +400,25 @@ class CETDPipeline:
         return cls(crawler)
 
     async def open_spider(self) -> None:
-        """With ``CETD_ISOLATION = "process"``, start the worker processes and wait until they
-        answer, so that the first pages do not spend their budget on the start."""
-        if self.processes is None:
-            return
+        """Get ready before the first page, so that it does not spend its budget on the start:
+        with worker threads, load what the outputs need (:meth:`CompletingExtractor.prepare`)
+        in a thread; with ``CETD_ISOLATION = "process"``, start the worker processes (each
+        prepares its own) and wait until they answer."""
         bridge = _Bridge()
+        if self.processes is None:
+            awaitable, fire = bridge.waiter()
+
+            def prepare() -> None:
+                try:
+                    self._completing.prepare()
+                    outcome: Outcome = (None, None)
+                except Exception as exc:  # the first page will load it, or say why it cannot
+                    outcome = (None, exc)
+                bridge.call_from_thread(fire, outcome)
+
+            threading.Thread(target=prepare, name="scrapy-cetd-prepare", daemon=True).start()
+            await awaitable
+            return
         for future in self.processes.start():
             awaitable, fire = bridge.waiter()
 

@@ -1065,10 +1065,19 @@ def _identify_language(text: str) -> tuple[str, bool] | None:
     return str(language), probability >= _CONFIDENT and len(sample) >= _MIN_OVERRULE
 
 
-@cache
+_LOADING = threading.Lock()
+"""Held while py3langid's model loads, so that threads that need it at once load it once."""
+
+
 def language_identifier() -> Any:
     """py3langid's identifier with normalised probabilities, loaded once (its model is in its
-    package)."""
+    package) by the first thread that needs it, while the others wait."""
+    with _LOADING:
+        return _loaded_identifier()
+
+
+@cache
+def _loaded_identifier() -> Any:
     from py3langid.langid import (  # type: ignore[import-untyped]
         MODEL_DIR,
         MODEL_FILE,

@@ -550,6 +550,22 @@ def test_metadata_follows_declared_items_and_overwrite() -> None:
     assert fresh.run(Dated(date="2020-01-01"), page(META_PAGE))["date"] == "2011-03-14T08:00:00Z"
 
 
+@pytest.mark.parametrize("fields", [True, None])
+def test_worker_threads_load_the_metadata_libraries_before_the_first_page(
+    fields: bool | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    loads: list[str] = []
+    monkeypatch.setattr(scrapy_cetd.api, "load_libraries", lambda: loads.append("loaded"))
+    harness = Harness(CETD_METADATA_FIELDS=fields)
+
+    async def opened() -> None:
+        await harness.pipeline.open_spider()
+        await harness.pipeline.close_spider()
+
+    asyncio.run(opened())
+    assert loads == (["loaded"] if fields else [])  # metadata not asked for costs nothing
+
+
 def test_markdown_field_and_clean_html() -> None:
     harness = Harness(CETD_MARKDOWN_FIELD="markdown", CETD_CLEAN_HTML=True)
     item = harness.run({"url": URL}, page())

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import json
 import pickle
+import time
 import warnings
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 
 import lxml.html
 import pytest
@@ -39,6 +41,30 @@ def page(head: str = "", body: str = "", lang: str = "") -> etree._Element:
 
 def json_ld(data: object) -> str:
     return f"<script type='application/ld+json'>{json.dumps(data)}</script>"
+
+
+def test_threads_that_need_the_language_model_at_once_load_it_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from py3langid.langid import LanguageIdentifier  # type: ignore[import-untyped]
+
+    loads: list[int] = []
+    real = LanguageIdentifier.from_modelpath
+
+    def slow_load(*args: object, **kwargs: object) -> object:
+        loads.append(1)
+        time.sleep(0.2)  # long enough for every thread to ask while it loads
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(LanguageIdentifier, "from_modelpath", slow_load)
+    metadata._loaded_identifier.cache_clear()
+    try:
+        with ThreadPoolExecutor(4) as pool:
+            found = list(pool.map(lambda _: metadata.language_identifier(), range(4)))
+    finally:
+        metadata._loaded_identifier.cache_clear()  # the next test loads the real one again
+    assert len(loads) == 1
+    assert all(identifier is found[0] for identifier in found)
 
 
 def test_json_ld_graph_gives_every_field() -> None:
