@@ -568,7 +568,7 @@ class CETDPipeline:
         the page does not give leaves the field as it is, and is counted in
         ``cetd/metadata_missing_count/<name>`` (a written one in
         ``cetd/metadata_count/<name>``). Without ``CETD_OVERWRITE`` a field the spider
-        filled is kept."""
+        filled is kept (and the page's value not counted)."""
         chosen = self.settings.metadata_fields
         if not chosen:
             return
@@ -581,9 +581,9 @@ class CETDPipeline:
             if value is None or value == ():
                 stats.inc_value(f"cetd/metadata_missing_count/{name}")
                 continue
-            stats.inc_value(f"cetd/metadata_count/{name}")
             if self.settings.overwrite or not _is_set(adapter, field_name):
                 adapter[field_name] = list(value) if isinstance(value, tuple) else value
+                stats.inc_value(f"cetd/metadata_count/{name}")
 
     def _extraction(
         self,

@@ -536,6 +536,7 @@ def test_metadata_follows_declared_items_and_overwrite() -> None:
         "main_content_text": EXPECTED.text,
         "date": "2020-01-01",
     }
+    assert harness.stat("cetd/metadata_count/published") is None  # kept, not written
     every_set = {
         "main_content_html": "<p>mine</p>",
         "main_content_text": "mine",
