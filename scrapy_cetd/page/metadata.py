@@ -134,6 +134,8 @@ _MAX_HEADINGS = 20
 _MAX_TEXT = 1000
 """Characters of a title, a heading, a byline or a name read: a longer text is none of them,
 and reading it whole would make each comparison cost its length."""
+_MAX_PROPERTY = 10_000
+"""Characters of a microdata property's text read (a description may be long)."""
 _WORD = re.compile(r"[^\W_]+")
 """A word of a title, for comparing titles (letters and digits of any script)."""
 _HEADING_IN_TITLE = 0.75
@@ -671,7 +673,8 @@ def _author_name(element: etree._Element) -> etree._Element:
 
 
 def _element_value(element: etree._Element) -> str | None:
-    """A microdata property's value: its ``content``, ``datetime``, link or text."""
+    """A microdata property's value: its ``content``, ``datetime``, link or text (its blocks'
+    texts apart: ``<p>Light shoe.</p><h2>Specs</h2>`` is ``Light shoe. Specs``)."""
     for attribute in ("content", "datetime"):
         value = element.get(attribute)
         if value is not None:
@@ -681,7 +684,7 @@ def _element_value(element: etree._Element) -> str | None:
         return _clean(element.get("href")) or _clean(text_of(element))
     if tag in ("img", "meta"):
         return _clean(element.get("src"))
-    return _clean(text_of(element)[:10_000])
+    return _clean(lines_of(element, _MAX_PROPERTY)[:_MAX_PROPERTY])
 
 
 def _lazy(function: Callable[[etree._Element], list[str]], root: etree._Element) -> Iterator[str]:
@@ -990,7 +993,7 @@ def _strip_site_name(title: str, site_name: str | None, url: str | None) -> str:
     names = {_fold(site_name)} if site_name else set()
     host = (url or "").split("//", 1)[-1].split("/", 1)[0].split(":", 1)[0].lower()
     host = host.removeprefix("www.")
-    labels = [label for label in host.split(".")[:-1] if len(label) >= 4]
+    labels = [_fold(label) for label in host.split(".")[:-1] if len(label) >= 4]
     if host:
         names.add(_fold(host))
         names.add(_fold(host.rsplit(".", 1)[0]))

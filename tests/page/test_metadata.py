@@ -119,6 +119,15 @@ def test_microdata_headline_author_and_date() -> None:
     )
 
 
+def test_a_microdata_text_keeps_its_blocks_apart() -> None:
+    body = (
+        "<div itemscope itemtype='https://schema.org/Product'><h1 itemprop='name'>Shoe</h1>"
+        "<div itemprop='description'><p>Light shoe.</p><h2>Specs</h2>"
+        "<table><tr><th>Weight</th><td>280 g</td></tr></table></div></div>"
+    )
+    assert page_metadata(page(body=body)).description == "Light shoe. Specs Weight 280 g"
+
+
 def test_open_graph_and_article_meta() -> None:
     head = (
         "<meta property='og:title' content='Rates rise again | Money Weekly'>"
@@ -425,6 +434,8 @@ def test_title_site_name_suffix_and_prefix_are_stripped() -> None:
     )
     by_host = page("<title>Big News \u2013 Example Times</title>")
     assert page_metadata(by_host, url="https://www.exampletimes.com/a").title == "Big News"
+    hyphenated = page("<title>Big News | The Example Times</title>")
+    assert page_metadata(hyphenated, url="https://example-times.com/a").title == "Big News"
     # a separator inside the headline stays when no part names the site
     kept = page("<title>Cats - a history</title>")
     assert page_metadata(kept, url="https://pets.example/a").title == "Cats - a history"
