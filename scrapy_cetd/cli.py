@@ -91,6 +91,12 @@ def _parser() -> argparse.ArgumentParser:
         help="output (text); markdown: CommonMark with GitHub tables, links made absolute "
         "against --url",
     )
+    pages.add_argument(
+        "--metadata",
+        action="store_true",
+        help="with --format json: also the page's metadata (headline, authors, dates, "
+        "language, site...), and the title is its headline",
+    )
     pages.add_argument("--encoding", help="charset to assume, as an HTTP header would declare")
     pages.add_argument(
         "--url",
@@ -401,6 +407,8 @@ def _run_extract(args: argparse.Namespace) -> int:
     """Each file in turn; a file that cannot be read or is not a page is reported on stderr
     and the others still go out, with exit status 1 at the end."""
     options = _checked_options(args.algorithm, _options(args.option))
+    if args.metadata and args.format != "json":
+        raise UsageError(f"--metadata is printed in --format json only, not {args.format}")
     status = 0
     printed = 0
     for name in args.files:
@@ -426,6 +434,7 @@ def _extract_file(name: str, args: argparse.Namespace, options: dict[str, Any]) 
             url=args.url,
             encoding=args.encoding,
             markdown=args.format == "markdown",
+            metadata=args.metadata,
             **options,
         )
     except ValueError as error:
@@ -448,6 +457,8 @@ def _print_result(
             "html": result.html,
             "notes": list(result.notes),
         }
+        if result.metadata is not None:
+            record["metadata"] = asdict(result.metadata)
         print(json.dumps(record, ensure_ascii=False))
         return
     if header:

@@ -7,6 +7,7 @@ import io
 import json
 import subprocess
 import sys
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -104,6 +105,31 @@ def test_extract_json_gives_the_page_type_and_its_confidence(
     assert main(["extract", str(page_file), "--format", "json", "-a", "cetd-ds"]) == 0
     other = json.loads(capsys.readouterr().out)
     assert (other["page_type"], other["page_type_confidence"]) == (None, None)
+
+
+def test_extract_json_gives_the_metadata_on_request(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    head = (
+        "<title>Storm hits the coast | Example News</title>"
+        '<meta property="og:site_name" content="Example News">'
+        '<meta name="author" content="By Jane Doe">'
+        '<meta property="article:published_time" content="2011-03-14T08:00:00Z">'
+    )
+    page = tmp_path / "news.html"
+    page.write_text(STORM_PAGE.replace("<title>t</title>", head))
+    assert main(["extract", str(page), "--format", "json", "--metadata"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    expected = extract(page.read_bytes(), metadata=True)
+    assert expected.metadata is not None
+    assert record["metadata"] == json.loads(json.dumps(asdict(expected.metadata)))
+    assert record["metadata"]["authors"] == ["Jane Doe"]
+    assert record["metadata"]["published"] == "2011-03-14T08:00:00Z"
+    assert record["title"] == expected.metadata.title
+    assert main(["extract", str(page), "--format", "json"]) == 0
+    assert "metadata" not in json.loads(capsys.readouterr().out)
+    assert main(["extract", str(page), "--metadata"]) == 2
+    assert "--metadata is printed in --format json only" in capsys.readouterr().err
 
 
 def test_extract_reads_stdin(
