@@ -115,6 +115,9 @@ _NAME_SEPARATORS = re.compile(r"\s*(?:[;|/&•·]|,(?!\s*(?:jr|sr)\b))\s*", re.I
 _BYLINE_CUT = re.compile(r"\s+[-–—]\s+|\d|\S*@|https?:|\(|\[")
 """Where a byline's name part ends: a dash between spaces, a digit (a date, a time), an
 e-mail address or handle, a link, a parenthesis."""
+_MAX_CONNECTOR = 3
+"""The most letters of a lower-case word between a byline's name and its date (``on``, ``le``,
+``am``): a name's last word is longer or capitalised."""
 _CREDENTIAL = re.compile(r"^(?:[A-Z][A-Za-z]?\.?){1,4}$|^[A-Z]{2,6}$")
 """A degree or credential after a name (``MS``, ``PhD``, ``M.D.``), dropped from the authors."""
 _UNPRINTABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffe\uffff\ud800-\udfff]+")
@@ -736,6 +739,9 @@ def _clean_names(raw: str) -> list[str]:
     cut = _BYLINE_CUT.search(value)
     if cut is not None and (not cut.group().isdigit() or " " in value):
         value = value[: cut.start()]
+        head, _, last = value.rstrip().rpartition(" ")
+        if head and len(last) <= _MAX_CONNECTOR and last.isalpha() and last.islower():
+            value = head  # the word that joins the name to the date (``admin on 2024-01-02``)
     names: list[str] = []
     for part in _NAME_SEPARATORS.split(value):
         name = _BYLINE_PREFIX.sub("", part.strip(" ,.:;-–—'\""))

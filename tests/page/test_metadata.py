@@ -175,6 +175,22 @@ def test_byline_next_to_the_headline() -> None:
     assert found.authors == ("Maria Rossi",)
 
 
+@pytest.mark.parametrize(
+    ("byline", "authors"),
+    [
+        ("Posted by admin on 2024-01-02", ("admin",)),
+        ("Von Hans Meier am 3. März 2024", ("Hans Meier",)),
+        ("By Maria Rossi 12 March 2024", ("Maria Rossi",)),
+        ("By Ludwig van Beethoven", ("Ludwig van Beethoven",)),
+    ],
+)
+def test_the_word_between_a_byline_s_name_and_its_date_is_no_name(
+    byline: str, authors: tuple[str, ...]
+) -> None:
+    body = f"<h1>Storm</h1><p class='byline'>{byline}</p><p>Text.</p>"
+    assert page_metadata(page(body=body)).authors == authors
+
+
 def test_a_byline_laid_out_in_blocks_gives_the_name_alone() -> None:
     body = (
         "<h1>Storm closes the harbour</h1><div class='author-box'><div>Written By</div>"
