@@ -143,6 +143,10 @@ _WORD = re.compile(r"[^\W_]+")
 """A word of a title, for comparing titles (letters and digits of any script)."""
 _HEADING_IN_TITLE = 0.75
 """Share of an ``<h1>``'s words found in ``<title>`` for the two to name the same page."""
+_UNDATED_TYPES = frozenset({"product", "collection"})
+"""Page types that are no dated publication: the dates a product or a category of products
+shows are those of its offers, its reviews, its stock and its copyright, which htmldate takes
+for the page's; only the date the page declares is its own."""
 _SECTION_LEVELS = 3
 """Levels above the headline's ``<h1>`` searched for an article's written date: the
 headline's block, the header that holds it with the byline, and the article around them.
@@ -449,8 +453,11 @@ class _Reader:
         else only the dates it declares (:func:`_declarations`): htmldate's search cannot be
         stopped once started. Its searches send at most :data:`_DATEPARSER_CALLS` texts to
         dateparser in all (:class:`_BoundedDateParser`).
-        Other types (listings, products, services, documentation) carry the dates of other
-        things (offers, comments, releases) and get the fast mode alone."""
+        Other types (listings, services, documentation) carry the dates of other things
+        (comments, releases) and get the fast mode alone. A shop's pages
+        (:data:`_UNDATED_TYPES`) are not searched at all: ``None``."""
+        if page_type in _UNDATED_TYPES:
+            return None
         allowance = _DATEPARSER_LEFT.set(_DATEPARSER_CALLS)
         try:
             return self._published(page_type)

@@ -242,6 +242,15 @@ def test_time_element_and_url_date_through_htmldate() -> None:
     assert found.published == "2020-07-14"
 
 
+@pytest.mark.parametrize("page_type", ["product", "collection"])
+def test_a_shop_s_page_has_the_date_it_declares_not_one_htmldate_finds(page_type: str) -> None:
+    review = "<h1>Kettle</h1><p>Review: <time datetime='2021-06-30'>June 30</time></p>"
+    assert page_metadata(page(body=review), page_type="article").published == "2021-06-30"
+    assert page_metadata(page(body=review), page_type=page_type).published is None
+    declared = page("<meta property='article:published_time' content='2020-01-02'>", review)
+    assert page_metadata(declared, page_type=page_type).published == "2020-01-02"
+
+
 def test_an_article_date_written_next_to_its_headline_is_found() -> None:
     body = (
         "<div class='page'><header><div class='post-header'><h1>Council approves the budget</h1>"
