@@ -14,6 +14,7 @@ import hashlib
 import io
 import json
 import os
+import re
 import unicodedata
 from collections.abc import Iterator, Mapping, Sequence
 from importlib.metadata import PackageNotFoundError, version
@@ -21,7 +22,7 @@ from typing import Any, Protocol
 
 import lxml.html
 from fastwarc import GzipReader, ZstdReader
-from fastwarc.stream_io import BrotliReader, ChunkedReader
+from fastwarc.stream_io import BrotliReader
 from lxml import etree
 
 from scrapy_cetd.api import extract
@@ -227,6 +228,35 @@ def _read_up_to(decoder: _Decoder, limit: int) -> bytes:
     return b"".join(chunks)
 
 
+_CHUNK_SIZE = re.compile(rb"[ \t]*([0-9A-Fa-f]{1,16})[ \t]*(?:;[^\n]*)?\r?\n")
+"""A chunk's size line: the size in hex, maybe extensions (``;name=value``), CRLF or LF."""
+
+
+def _unchunked(body: bytes, limit: int) -> bytes:
+    """``body`` without its chunked transfer coding (RFC 9112 §7.1), up to about ``limit``
+    bytes, read as browsers read it: chunk extensions ignored, a bare LF taken for CRLF, and a
+    body that ends before its last chunk (a connection cut after the page) kept as far as it
+    goes. Raises :class:`ValueError` where a size line is expected and none is."""
+    chunks: list[bytes] = []
+    size = position = 0
+    while position < len(body) and size < limit:
+        line = _CHUNK_SIZE.match(body, position)
+        if line is None:
+            raise ValueError(f"chunked: no chunk size at byte {position:,}")
+        length = int(line[1], 16)
+        if length == 0:
+            break  # the last chunk: trailers follow
+        start = line.end()
+        chunks.append(body[start : start + length])
+        size += len(chunks[-1])
+        position = start + length
+        if body.startswith(b"\r\n", position):
+            position += 2
+        elif body.startswith(b"\n", position):
+            position += 1
+    return b"".join(chunks)
+
+
 def _decoded(body: bytes, encodings: Sequence[str], max_bytes: int) -> bytes:
     """``body`` with its transfer and content codings undone, last applied first.
 
@@ -234,11 +264,14 @@ def _decoded(body: bytes, encodings: Sequence[str], max_bytes: int) -> bytes:
     :class:`OverflowError` when the decoded body exceeds ``max_bytes``.
     """
     for coding in reversed(encodings):
+        if coding == "chunked":
+            body = _unchunked(body, max_bytes + 1)
+            if len(body) > max_bytes:
+                raise OverflowError(f"over {max_bytes} bytes once {coding} decoded")
+            continue
         source = io.BytesIO(body)
         decoder: _Decoder
-        if coding == "chunked":
-            decoder = ChunkedReader(source)
-        elif coding in ("gzip", "x-gzip"):
+        if coding in ("gzip", "x-gzip"):
             decoder = GzipReader(source)
         elif coding == "deflate":
             decoder = GzipReader(source, zlib=True)

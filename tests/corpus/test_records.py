@@ -7,10 +7,13 @@ import pickle
 import zlib
 from pathlib import Path
 
+import pytest
 from corpuskit import (
+    ARTICLE,
     FIELDS,
     PAGES,
     WARC,
+    chunked,
     site_file,
     story_page,
 )
@@ -94,3 +97,44 @@ def test_identify_language_gives_none_for_a_text_without_letters() -> None:
     assert identify_language("12 345 — 678") == (None, None)
     language, score = identify_language("Die Hafenmauer hielt die ganze Nacht. " * 4)
     assert language == "de" and score is not None and 0.5 < score <= 1
+
+
+def chunked_page(body: bytes) -> WarcPage:
+    return WarcPage(
+        url="http://a.test/",
+        record_id="<urn:uuid:1>",
+        date=None,
+        charset="utf-8",
+        encodings=("chunked",),
+        body=body,
+        file_path="a.warc",
+        offset=0,
+    )
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        chunked(ARTICLE, size=100),
+        chunked(ARTICLE, size=100).replace(b"\r\n", b"\n"),  # bare line feeds
+        chunked(ARTICLE, size=100).replace(b"\r\n", b";name=value\r\n", 1),  # an extension
+        chunked(ARTICLE, size=100)[: -len(b"0\r\n\r\n")],  # cut before the last chunk
+    ],
+    ids=["crlf", "lf", "extension", "no-last-chunk"],
+)
+def test_a_chunked_body_is_read_as_browsers_read_it(body: bytes) -> None:
+    row = extract_page(chunked_page(body), CorpusSettings())
+    assert not isinstance(row, Skipped)
+    assert row["text"] == scrapy_cetd.extract(ARTICLE, url="http://a.test/").text
+
+
+@pytest.mark.parametrize(
+    ("body", "reason"),
+    [(b"zz\r\nx", "undecodable"), (chunked(ARTICLE, size=100), "too_large")],
+)
+def test_a_chunked_body_without_sizes_or_over_the_limit_is_skipped(
+    body: bytes, reason: str
+) -> None:
+    skipped = extract_page(chunked_page(body), CorpusSettings(max_bytes=len(ARTICLE) - 1))
+    assert isinstance(skipped, Skipped)
+    assert skipped.reason == reason
