@@ -579,6 +579,32 @@ def _run_prune(args: argparse.Namespace) -> int:
     return 0
 
 
+_CORPUS_OPTIONS = ("max_bytes", "languages", "min_language_score", "min_words", "jobs")
+"""The corpus settings whose messages name them as the command's options."""
+
+
+def _named_as_option(message: str) -> str:
+    """A corpus setting's message with the setting named as the option that gives it
+    (``min_words must be…`` as ``--min-words must be…``)."""
+    for name in _CORPUS_OPTIONS:
+        if message.startswith(name):
+            return "--" + name.replace("_", "-") + message[len(name) :]
+    return message
+
+
+def _check_writable(name: str, option: str) -> None:
+    """Raise :class:`UsageError` unless a file can be written at ``name``: checked before a
+    run, whose hours of work must not end on a path that was wrong from the start."""
+    path = Path(name)
+    folder = path.parent
+    if path.is_dir():
+        raise UsageError(f"{option} {name}: is a folder")
+    if not folder.is_dir():
+        raise UsageError(f"{option} {name}: no folder {folder}")
+    if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise UsageError(f"{option} {name}: cannot be written")
+
+
 def _run_corpus(args: argparse.Namespace) -> int:
     try:
         from scrapy_cetd import corpus  # noqa: PLC0415 - needs the optional corpus extra
@@ -586,7 +612,12 @@ def _run_corpus(args: argparse.Namespace) -> int:
         raise CommandError(str(error)) from None
     options = _checked_options(args.algorithm, _options(args.option))
     languages = tuple(code for code in (args.languages or "").split(",") if code.strip())
+    if args.languages is not None and not languages:
+        raise UsageError(f"--languages names no language: {args.languages!r}")
+    if args.stats:
+        _check_writable(args.stats, "--stats")
     try:  # a value that does not fit is the command line's mistake, as for argparse
+        corpus.output_format(args.out)
         settings = corpus.CorpusSettings(
             algorithm=args.algorithm,
             options=options,
@@ -602,7 +633,7 @@ def _run_corpus(args: argparse.Namespace) -> int:
         )
         corpus.checked_jobs(args.jobs)
     except ValueError as error:
-        raise UsageError(str(error)) from None
+        raise UsageError(_named_as_option(str(error))) from None
     try:
         summary = corpus.run_corpus(
             args.inputs,

@@ -248,7 +248,7 @@ def test_the_progress_bar_counts_pages_per_second(
 
 def test_usage_errors_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     status, _, err = corpus(capsys, str(WARC), "--out", str(tmp_path / "rows.csv"))
-    assert status == 1
+    assert status == 2  # the command line cannot run
     assert "use one of .jsonl, .ndjson, .parquet" in err
     status, _, err = corpus(capsys, str(tmp_path / "missing.warc"), "--out", "x.jsonl")
     assert (status, err.count("\n")) == (1, 1)
@@ -257,9 +257,9 @@ def test_usage_errors_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture
     assert status == 2  # a command line that cannot run, as for every command
     assert "unknown algorithm 'nope'" in err
     status, _, err = corpus(capsys, str(WARC), "--out", "x.jsonl", "--jobs", "0")
-    assert (status, "jobs must be at least 1" in err) == (2, True)
+    assert (status, "--jobs must be at least 1" in err) == (2, True)
     status, _, err = corpus(capsys, str(WARC), "--out", "x.jsonl", "--max-bytes", "0")
-    assert (status, "max_bytes must be a positive number" in err) == (2, True)
+    assert (status, "--max-bytes must be a positive number" in err) == (2, True)
 
 
 def where_from(row: dict[str, Any]) -> dict[str, Any]:
@@ -557,14 +557,29 @@ def test_filter_options_are_checked(tmp_path: Path, capsys: pytest.CaptureFixtur
     """A value that does not fit is a usage error: exit status 2, as argparse gives."""
     out = str(tmp_path / "x.jsonl")
     status, _, err = corpus(capsys, str(WARC), "--out", out, "--min-language-score", "2")
-    assert (status, "min_language_score must be between 0 and 1: 2.0" in err) == (2, True)
+    assert (status, "--min-language-score must be between 0 and 1: 2.0" in err) == (2, True)
     status, _, err = corpus(capsys, str(WARC), "--out", out, "--languages", "en,english")
-    assert (status, "languages: not an ISO 639 code: 'english'" in err) == (2, True)
+    assert (status, "--languages: not an ISO 639 code: 'english'" in err) == (2, True)
+    status, _, err = corpus(capsys, str(WARC), "--out", out, "--languages", " , ")
+    assert (status, "--languages names no language: ' , '" in err) == (2, True)
     status, _, err = corpus(capsys, str(WARC), "--out", out, "--min-words", "-1")
-    assert (status, "min_words must be a number of words, 0 or more: -1" in err) == (2, True)
+    assert (status, "--min-words must be a number of words, 0 or more: -1" in err) == (2, True)
     with pytest.raises(SystemExit):
         cli.main(["corpus", str(WARC), "--out", out, "--dedup", "fuzzy"])
     assert "invalid choice: 'fuzzy'" in capsys.readouterr().err
+
+
+def test_a_stats_file_that_cannot_be_written_stops_the_run_before_it_starts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "x.jsonl"
+    for stats, says in [
+        (tmp_path / "missing" / "s.json", "no folder"),
+        (tmp_path, "is a folder"),
+    ]:
+        status, _, err = corpus(capsys, str(WARC), "--out", str(out), "--stats", str(stats))
+        assert (status, f"--stats {stats}: {says}" in err) == (2, True)
+    assert not out.exists() and not out.with_name("x.jsonl.parts").exists()
 
 
 def test_an_input_that_fails_while_read_keeps_the_others_and_exits_1(
