@@ -438,7 +438,8 @@ def _extract_file(name: str, args: argparse.Namespace, options: dict[str, Any]) 
             **options,
         )
     except ValueError as error:
-        raise CommandError(f"{name}: {error}") from None
+        hint = "; scrapy-cetd corpus reads WARC archives" if "a WARC archive" in str(error) else ""
+        raise CommandError(f"{name}: {error}{hint}") from None
 
 
 def _print_result(

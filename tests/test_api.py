@@ -111,6 +111,7 @@ def test_public_names() -> None:
         (b"\x89PNG\r\n\x1a\n" + bytes(32), "a PNG image"),
         (b"RIFF\x10\x00\x00\x00WEBPVP8 ", "a WebP image"),
         (b"\x1f\x8b\x08\x00" + bytes(32), "gzip-compressed data"),
+        (b"WARC/1.0\r\nWARC-Type: warcinfo\r\n", "a WARC archive"),
         (bytes(range(1, 32)) * 64, "binary data"),
     ],
 )

@@ -213,6 +213,16 @@ def test_extract_reports_a_bad_file_and_goes_on_with_the_rest(
     assert "not an HTML document" in errors[1]
 
 
+def test_extract_refuses_a_warc_archive_and_names_the_command_that_reads_it(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    warc = Path(__file__).parent / "data" / "example-site.warc.gz"
+    assert main(["extract", str(warc)]) == 1
+    err = capsys.readouterr().err
+    assert "not an HTML document: the body is a WARC archive" in err
+    assert "scrapy-cetd corpus reads WARC archives" in err
+
+
 def test_a_url_argument_says_that_urls_are_not_fetched(
     page_file: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

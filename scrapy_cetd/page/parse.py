@@ -63,8 +63,11 @@ _SIGNATURES: tuple[tuple[bytes, str], ...] = (
     (b"\x1a\x45\xdf\xa3", "a Matroska/WebM media file"),
     (b"\x00asm", "a WebAssembly module"),
     (b"\x7fELF", "an executable"),
+    (b"WARC/1.", "a WARC archive"),
 )
-"""Leading bytes ("magic numbers") of the binary formats a server may label ``text/html``."""
+"""Leading bytes ("magic numbers") of the binary formats a server may label ``text/html``, and
+of a WARC archive (many pages and their headers: given where one page is expected, its first
+page would be read with the archive's headers as text)."""
 
 _RIFF_KINDS = {b"WEBP": "a WebP image", b"WAVE": "a WAV audio file", b"AVI ": "an AVI video"}
 """RIFF containers: ``RIFF``, a 4-byte size, then the kind."""
