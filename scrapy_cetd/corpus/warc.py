@@ -442,8 +442,10 @@ def _records(stream: _Stream, name: str, max_bytes: int) -> Iterator[WarcPage | 
                 page = _page_or_skip(record, max_bytes, name, offset)
                 last = (record.stream_pos, record.content_length, page)
         except OSError as invalid:  # not WARC data here
-            where = after if last is None else last[0]
-            loss = Skipped("corrupt", detail=f"{name}: {invalid} after byte {where:,}")
+            where = (
+                f"at byte {after:,}" if last is None else f"after the record at byte {last[0]:,}"
+            )
+            loss = Skipped("corrupt", detail=f"{name}: {invalid} {where}")
         damage = stream.damage
         if damage is not None:
             detail = f"{name}: {damage.detail}"

@@ -176,3 +176,19 @@ def test_the_reader_streams_a_huge_record(tmp_path: Path) -> None:
         "http://a.test/small",
     ]
     assert peak < size // 16
+
+
+def test_a_bad_header_in_an_uncompressed_warc_is_placed_after_the_last_good_record(
+    tmp_path: Path,
+) -> None:
+    plain = tmp_path / "plain.warc"
+    ok = "HTTP/1.1 200 OK\nContent-Type: text/html\n"
+    pages = [response(f"http://a.test/{n}", ok, story_page(n)) for n in range(4)]
+    write_warc(plain, pages, gzipped=False)
+    data = plain.read_bytes()
+    starts = [start for start in range(len(data)) if data.startswith(b"WARC/1.", start)]
+    plain.write_bytes(data[: starts[3]] + b"XXXXXXXX" + data[starts[3] + 8 :])
+    damage = [item for item in iter_pages(plain) if isinstance(item, Skipped)]
+    assert [item.reason for item in damage] == ["corrupt"]
+    assert damage[0].detail is not None
+    assert damage[0].detail.endswith(f"after the record at byte {starts[2]:,}")
