@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import calendar
 import contextlib
+import email.utils
 import html
 import json
 import re
@@ -99,6 +100,11 @@ _ISO_DATE = re.compile(
     r"(?:[T ](\d{1,2}):(\d{2})(?::(\d{2}))?(?:\.\d{1,9})?\s?(Z|[+-]\d{2}:?\d{2})?)?"
 )
 """An ISO 8601 date at the start of a value, with an optional time and zone."""
+_INTERNET_DATE = re.compile(
+    r"\s*(?:[A-Za-z]{3},\s*)?\d{1,2}\s+[A-Za-z]{3}\s+\d{4}\s+\d{1,2}:\d{2}(?::\d{2})?\s+\S+\s*$"
+)
+"""An e-mail and HTTP date (RFC 5322 §3.3): a day, an English month abbreviation, a year, a
+time and a zone."""
 _URL_SUFFIX = re.compile(r"^[a-z0-9-]+(?:\.[a-z0-9-]+)+$", re.IGNORECASE)
 """A bare host name (``example.com``), a common title suffix."""
 _TITLE_SEPARATORS = (" | ", " - ", " – ", " — ", " :: ", " · ", " • ", " « ", " » ", " / ")
@@ -792,7 +798,7 @@ def _iso(value: str | None) -> str | None:
         return None
     match = _ISO_DATE.match(value.strip())
     if match is None:
-        return None
+        return _internet_date(value)
     year, month, day, hour, minute, second, zone = match.groups()
     if not (1 <= int(month) <= 12 and 1900 < int(year) < 2200):
         return None
@@ -805,6 +811,22 @@ def _iso(value: str | None) -> str | None:
     if zone and zone != "Z" and ":" not in zone:
         zone = f"{zone[:3]}:{zone[3:]}"
     return f"{date}T{time}{zone or ''}"
+
+
+def _internet_date(value: str) -> str | None:
+    """An e-mail and HTTP date (RFC 5322, ``Tue, 12 Mar 2024 08:30:00 GMT``), which some pages
+    declare where ISO 8601 belongs, as ISO 8601 with its time and zone; ``None`` for any other
+    text."""
+    if not _INTERNET_DATE.match(value):
+        return None
+    try:
+        moment = email.utils.parsedate_to_datetime(value.strip())
+    except (ValueError, TypeError, IndexError):
+        return None
+    if not 1900 < moment.year < 2200:
+        return None
+    zone = moment.isoformat()[19:]
+    return moment.strftime("%Y-%m-%dT%H:%M:%S") + (zone or "")
 
 
 def _earliest(declared: str | None, found: str | None) -> str | None:

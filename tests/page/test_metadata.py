@@ -226,6 +226,9 @@ def test_an_h1_that_links_home_is_the_site_s_logo_not_the_headline(home: str) ->
         ("2020-02-29T10:15", "2020-02-29T10:15:00"),
         ("2021-03-01T10:60:00Z", "2021-03-01"),
         ("2021-02-28T24:60:60.9999999999Z", "2021-02-28"),
+        ("Tue, 12 Mar 2024 08:30:00 GMT", "2024-03-12T08:30:00+00:00"),  # RFC 5322
+        ("12 Mar 2024 08:30 +0100", "2024-03-12T08:30:00+01:00"),
+        ("Sat, 31 Feb 2024 08:30:00 GMT", None),
     ],
 )
 def test_a_declared_date_is_a_real_day_and_time(declared: str, published: str | None) -> None:
