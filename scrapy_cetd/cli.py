@@ -446,7 +446,7 @@ def _print_result(
     name: str, result: ExtractionResult, fmt: str, *, header: bool, first: bool
 ) -> None:
     if fmt == "json":
-        record = {
+        record: dict[str, Any] = {
             "file": name,
             "algorithm": result.algorithm,
             "reason": result.reason,
