@@ -228,21 +228,25 @@ def _read_up_to(decoder: _Decoder, limit: int) -> bytes:
     return b"".join(chunks)
 
 
-_CHUNK_SIZE = re.compile(rb"[ \t]*([0-9A-Fa-f]{1,16})[ \t]*(?:;[^\n]*)?\r?\n")
-"""A chunk's size line: the size in hex, maybe extensions (``;name=value``), CRLF or LF."""
+_CHUNK_SIZE = re.compile(rb"[ \t]*0*([0-9A-Fa-f]{1,16})[ \t]*(?:;[^\n]*)?\r?\n")
+"""A chunk's size line: the size in hex (leading zeros allowed), maybe extensions
+(``;name=value``), CRLF or LF."""
 
 
 def _unchunked(body: bytes, limit: int) -> bytes:
     """``body`` without its chunked transfer coding (RFC 9112 §7.1), up to about ``limit``
-    bytes, read as browsers read it: chunk extensions ignored, a bare LF taken for CRLF, and a
-    body that ends before its last chunk (a connection cut after the page) kept as far as it
-    goes. Raises :class:`ValueError` where a size line is expected and none is."""
+    bytes, read as browsers and warcio read it: chunk extensions ignored, a bare LF taken for
+    CRLF, a body that ends before its last chunk (a connection cut after the page) kept as
+    far as it goes. Where a size line is due and none is, the rest is taken as it stands: a
+    crawler that stored the body already decoded but kept its ``Transfer-Encoding`` header
+    loses nothing (from the start), and damage late in a body loses none of what came before."""
     chunks: list[bytes] = []
     size = position = 0
     while position < len(body) and size < limit:
         line = _CHUNK_SIZE.match(body, position)
         if line is None:
-            raise ValueError(f"chunked: no chunk size at byte {position:,}")
+            chunks.append(body[position:])
+            break
         length = int(line[1], 16)
         if length == 0:
             break  # the last chunk: trailers follow

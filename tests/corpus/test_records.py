@@ -27,7 +27,7 @@ from scrapy_cetd.corpus import (
     extract_page,
     iter_pages,
 )
-from scrapy_cetd.corpus.records import content_hash, identify_language
+from scrapy_cetd.corpus.records import _unchunked, content_hash, identify_language
 
 
 def test_the_per_record_function_pickles_and_matches_extract() -> None:
@@ -119,8 +119,10 @@ def chunked_page(body: bytes) -> WarcPage:
         chunked(ARTICLE, size=100).replace(b"\r\n", b"\n"),  # bare line feeds
         chunked(ARTICLE, size=100).replace(b"\r\n", b";name=value\r\n", 1),  # an extension
         chunked(ARTICLE, size=100)[: -len(b"0\r\n\r\n")],  # cut before the last chunk
+        b"%018x\r\n%s\r\n0\r\n\r\n" % (len(ARTICLE), ARTICLE),  # a size with leading zeros
+        ARTICLE,  # stored decoded, its Transfer-Encoding header kept
     ],
-    ids=["crlf", "lf", "extension", "no-last-chunk"],
+    ids=["crlf", "lf", "extension", "no-last-chunk", "zeros", "stored-decoded"],
 )
 def test_a_chunked_body_is_read_as_browsers_read_it(body: bytes) -> None:
     row = extract_page(chunked_page(body), CorpusSettings())
@@ -128,13 +130,11 @@ def test_a_chunked_body_is_read_as_browsers_read_it(body: bytes) -> None:
     assert row["text"] == scrapy_cetd.extract(ARTICLE, url="http://a.test/").text
 
 
-@pytest.mark.parametrize(
-    ("body", "reason"),
-    [(b"zz\r\nx", "undecodable"), (chunked(ARTICLE, size=100), "too_large")],
-)
-def test_a_chunked_body_without_sizes_or_over_the_limit_is_skipped(
-    body: bytes, reason: str
-) -> None:
-    skipped = extract_page(chunked_page(body), CorpusSettings(max_bytes=len(ARTICLE) - 1))
+def test_a_chunked_body_keeps_what_comes_after_damage_and_stays_within_the_limit() -> None:
+    damaged = b"5\r\nhello" + b"XX3\r\nabc"  # no line end after the data: the rest as is
+    assert _unchunked(damaged, 100) == b"helloXX3\r\nabc"
+    skipped = extract_page(
+        chunked_page(chunked(ARTICLE, size=100)), CorpusSettings(max_bytes=len(ARTICLE) - 1)
+    )
     assert isinstance(skipped, Skipped)
-    assert skipped.reason == reason
+    assert skipped.reason == "too_large"
