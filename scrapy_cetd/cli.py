@@ -580,7 +580,10 @@ def _run_prune(args: argparse.Namespace) -> int:
     return 0
 
 
-_CORPUS_OPTIONS = ("max_bytes", "languages", "min_language_score", "min_words", "jobs")
+_CORPUS_OPTIONS = (
+    *("max_bytes", "max_nodes", "time_budget", "languages", "min_language_score", "min_words"),
+    "jobs",
+)
 """The corpus settings whose messages name them as the command's options."""
 
 
@@ -596,13 +599,16 @@ def _named_as_option(message: str) -> str:
 def _check_writable(name: str, option: str) -> None:
     """Raise :class:`UsageError` unless a file can be written at ``name``: checked before a
     run, whose hours of work must not end on a path that was wrong from the start."""
-    path = Path(name)
-    folder = path.parent
+    path = Path(os.path.realpath(name))  # where a symbolic link leads
     if path.is_dir():
         raise UsageError(f"{option} {name}: is a folder")
-    if not folder.is_dir():
-        raise UsageError(f"{option} {name}: no folder {folder}")
-    if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+    if path.exists():  # a file, or a device such as /dev/stdout
+        writable = os.access(path, os.W_OK)
+    elif not path.parent.is_dir():
+        raise UsageError(f"{option} {name}: no folder {path.parent}")
+    else:
+        writable = os.access(path.parent, os.W_OK)
+    if not writable:
         raise UsageError(f"{option} {name}: cannot be written")
 
 
@@ -617,8 +623,11 @@ def _run_corpus(args: argparse.Namespace) -> int:
         raise UsageError(f"--languages names no language: {args.languages!r}")
     if args.stats:
         _check_writable(args.stats, "--stats")
-    try:  # a value that does not fit is the command line's mistake, as for argparse
+    try:
         corpus.output_format(args.out)
+    except ValueError as error:
+        raise UsageError(f"--out {error}") from None
+    try:  # a value that does not fit is the command line's mistake, as for argparse
         settings = corpus.CorpusSettings(
             algorithm=args.algorithm,
             options=options,

@@ -249,7 +249,7 @@ def test_the_progress_bar_counts_pages_per_second(
 def test_usage_errors_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     status, _, err = corpus(capsys, str(WARC), "--out", str(tmp_path / "rows.csv"))
     assert status == 2  # the command line cannot run
-    assert "use one of .jsonl, .ndjson, .parquet" in err
+    assert "--out " in err and "use one of .jsonl, .ndjson, .parquet" in err
     status, _, err = corpus(capsys, str(tmp_path / "missing.warc"), "--out", "x.jsonl")
     assert (status, err.count("\n")) == (1, 1)
     assert "missing.warc" in err
@@ -562,6 +562,8 @@ def test_filter_options_are_checked(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert (status, "--languages: not an ISO 639 code: 'english'" in err) == (2, True)
     status, _, err = corpus(capsys, str(WARC), "--out", out, "--languages", " , ")
     assert (status, "--languages names no language: ' , '" in err) == (2, True)
+    status, _, err = corpus(capsys, str(WARC), "--out", out, "--max-nodes", "0")
+    assert (status, "--max-nodes must be a positive whole number" in err) == (2, True)
     status, _, err = corpus(capsys, str(WARC), "--out", out, "--min-words", "-1")
     assert (status, "--min-words must be a number of words, 0 or more: -1" in err) == (2, True)
     with pytest.raises(SystemExit):
@@ -573,13 +575,27 @@ def test_a_stats_file_that_cannot_be_written_stops_the_run_before_it_starts(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = tmp_path / "x.jsonl"
+    (tmp_path / "gone.json").symlink_to(tmp_path / "missing" / "s.json")
     for stats, says in [
         (tmp_path / "missing" / "s.json", "no folder"),
+        (tmp_path / "gone.json", "no folder"),  # a link to a folder that does not exist
         (tmp_path, "is a folder"),
     ]:
         status, _, err = corpus(capsys, str(WARC), "--out", str(out), "--stats", str(stats))
         assert (status, f"--stats {stats}: {says}" in err) == (2, True)
     assert not out.exists() and not out.with_name("x.jsonl.parts").exists()
+
+
+def test_a_stats_file_that_exists_needs_only_itself_writable(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    stats = tmp_path / "s.json"
+    stats.write_text("")
+    # As a user who may write the file but not its folder (root may write anything).
+    monkeypatch.setattr(cli.os, "access", lambda path, mode: Path(path) == stats)
+    cli._check_writable(str(stats), "--stats")
+    with pytest.raises(cli.UsageError, match="cannot be written"):
+        cli._check_writable(str(tmp_path / "new.json"), "--stats")
 
 
 def test_an_input_that_fails_while_read_keeps_the_others_and_exits_1(
