@@ -101,10 +101,14 @@ _ISO_DATE = re.compile(
 )
 """An ISO 8601 date at the start of a value, with an optional time and zone."""
 _INTERNET_DATE = re.compile(
-    r"\s*(?:[A-Za-z]{3},\s*)?\d{1,2}\s+[A-Za-z]{3}\s+\d{4}\s+\d{1,2}:\d{2}(?::\d{2})?\s+\S+\s*$"
+    r"\s*(?:[A-Za-z]{3},\s*)?\d{1,2}\s+[A-Za-z]{3}\s+\d{4}\s+\d{1,2}:\d{2}(?::\d{2})?\s+"
+    r"(?:[+-]\d{4}|UT|GMT|Z|[ECMP][SD]T)(?:\s*\([^()]*\))?\s*$",
+    re.IGNORECASE,
 )
-"""An e-mail and HTTP date (RFC 5322 §3.3): a day, an English month abbreviation, a year, a
-time and a zone."""
+"""An e-mail and HTTP date (RFC 5322 §3.3, §4.3): a day, an English month abbreviation, a
+year, a time and a zone: an offset of four digits or one of the names the RFC defines, maybe
+followed by a comment (``+0100 (CET)``). Another zone name (``CET``) says nothing certain: the
+date is not read."""
 _URL_SUFFIX = re.compile(r"^[a-z0-9-]+(?:\.[a-z0-9-]+)+$", re.IGNORECASE)
 """A bare host name (``example.com``), a common title suffix."""
 _TITLE_SEPARATORS = (" | ", " - ", " – ", " — ", " :: ", " · ", " • ", " « ", " » ", " / ")
@@ -123,7 +127,8 @@ _BYLINE_CUT = re.compile(r"\s+[-–—]\s+|\d|\S*@|https?:|\(|\[")
 e-mail address or handle, a link, a parenthesis."""
 _MAX_CONNECTOR = 3
 """The most letters of a lower-case word between a byline's name and its date (``on``, ``le``,
-``am``): a name's last word is longer or capitalised."""
+``am``), joined to the name by a space alone: a name's last word is longer or capitalised,
+and a credit after a comma (``Jane Doe, dpa 12.03.2024``) is a name of its own."""
 _CREDENTIAL = re.compile(r"^(?:[A-Z][A-Za-z]?\.?){1,4}$|^[A-Z]{2,6}$")
 """A degree or credential after a name (``MS``, ``PhD``, ``M.D.``), dropped from the authors."""
 _UNPRINTABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffe\uffff\ud800-\udfff]+")
@@ -753,7 +758,14 @@ def _clean_names(raw: str) -> list[str]:
     if cut is not None and (not cut.group().isdigit() or " " in value):
         value = value[: cut.start()]
         head, _, last = value.rstrip().rpartition(" ")
-        if head and len(last) <= _MAX_CONNECTOR and last.isalpha() and last.islower():
+        if (
+            cut.group().isdigit()
+            and head
+            and not _NAME_SEPARATORS.match(head[-1])
+            and len(last) <= _MAX_CONNECTOR
+            and last.isalpha()
+            and last.islower()
+        ):
             value = head  # the word that joins the name to the date (``admin on 2024-01-02``)
     names: list[str] = []
     for part in _NAME_SEPARATORS.split(value):

@@ -182,6 +182,8 @@ def test_byline_next_to_the_headline() -> None:
         ("Von Hans Meier am 3. März 2024", ("Hans Meier",)),
         ("By Maria Rossi 12 March 2024", ("Maria Rossi",)),
         ("By Ludwig van Beethoven", ("Ludwig van Beethoven",)),
+        ("By Jane Doe, dpa 12.03.2024", ("Jane Doe", "dpa")),  # a credit of its own
+        ("By jane doe - March 3", ("jane doe",)),  # no date right after the name
     ],
 )
 def test_the_word_between_a_byline_s_name_and_its_date_is_no_name(
@@ -229,6 +231,9 @@ def test_an_h1_that_links_home_is_the_site_s_logo_not_the_headline(home: str) ->
         ("Tue, 12 Mar 2024 08:30:00 GMT", "2024-03-12T08:30:00+00:00"),  # RFC 5322
         ("12 Mar 2024 08:30 +0100", "2024-03-12T08:30:00+01:00"),
         ("Sat, 31 Feb 2024 08:30:00 GMT", None),
+        ("Tue, 12 Mar 2024 08:30:00 +0100 (CET)", "2024-03-12T08:30:00+01:00"),
+        ("Tue, 12 Mar 2024 08:30:00 +01", None),  # no zone of the RFC's: the time is unsure
+        ("Tue, 12 Mar 2024 08:30:00 CET", None),
     ],
 )
 def test_a_declared_date_is_a_real_day_and_time(declared: str, published: str | None) -> None:
