@@ -30,6 +30,7 @@ stat counts it. ``CETD_DROP_EMPTY`` drops such items instead, with the cause in 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 import queue
@@ -411,10 +412,13 @@ class CETDPipeline:
             def prepare() -> None:
                 try:
                     self._completing.prepare()
-                    outcome: Outcome = (None, None)
-                except Exception as exc:  # the first page will load it, or say why it cannot
-                    outcome = (None, exc)
-                bridge.call_from_thread(fire, outcome)
+                except Exception:  # the first page that needs them tries again
+                    logger.warning(
+                        "scrapy-cetd: cannot load the metadata's libraries", exc_info=True
+                    )
+                finally:
+                    with contextlib.suppress(RuntimeError):  # the event loop closed meanwhile
+                        bridge.call_from_thread(fire, (None, None))
 
             threading.Thread(target=prepare, name="scrapy-cetd-prepare", daemon=True).start()
             await awaitable

@@ -567,6 +567,24 @@ def test_worker_threads_load_the_metadata_libraries_before_the_first_page(
     assert loads == (["loaded"] if fields else [])  # metadata not asked for costs nothing
 
 
+def test_libraries_that_fail_to_load_are_logged_and_the_spider_opens(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    def broken() -> None:
+        raise OSError("model file missing")
+
+    monkeypatch.setattr(scrapy_cetd.api, "load_libraries", broken)
+    harness = Harness(CETD_METADATA_FIELDS=True)
+
+    async def opened() -> None:
+        await harness.pipeline.open_spider()
+        await harness.pipeline.close_spider()
+
+    asyncio.run(asyncio.wait_for(opened(), 10))
+    assert "cannot load the metadata's libraries" in caplog.text
+    assert "model file missing" in caplog.text
+
+
 def test_markdown_field_and_clean_html() -> None:
     harness = Harness(CETD_MARKDOWN_FIELD="markdown", CETD_CLEAN_HTML=True)
     item = harness.run({"url": URL}, page())
