@@ -137,7 +137,10 @@ class CetdPlusExtractor(Extractor):
        ``<noscript>`` content or with hidden wrappers shown (pages rendered by scripts).
     2. ``remove_boilerplate``: ``nav``, ``aside``, ``footer``, ``dialog``, ``menu``, ``select``,
        ARIA furniture roles and forms holding less than half the text are removed before
-       scoring, except (``content_forms``) a form holding the page's best block;
+       scoring, except (``content_forms``) a form holding the page's best block, and
+       (``footer_names``) the elements whose ``id`` or ``class`` names a footer, holding less
+       than half the text: a site's footer built of ``<div>`` elements, or repeated for narrow
+       screens outside its ``<footer>``;
        ``include_comments=False`` removes comment sections too, and the reviews, comments and
        answers whose text the page's JSON-LD declares, unless the page declares itself a
        discussion (schema.org), where the comments are the content.
@@ -277,6 +280,7 @@ class CetdPlusExtractor(Extractor):
         include_comments: bool = False,
         include_title: bool = False,
         remove_boilerplate: bool = True,
+        footer_names: bool = True,
         fallback_content: bool = True,
         href_links: bool = True,
         article_body: bool = True,
@@ -321,9 +325,9 @@ class CetdPlusExtractor(Extractor):
           content, except on pages that declare themselves a discussion).
         - ``include_title``: put the headline in ``.text`` and ``.html`` too (it always goes to
           ``.title``).
-        - ``fallback_content``, ``remove_boilerplate``, ``content_forms``, ``href_links``,
-          ``article_body``, ``same_path_blocks``, ``remove_galleries``, ``remove_captions``:
-          turn off steps 1, 2, 2, 3, 4, 5, 9 and 10.
+        - ``fallback_content``, ``remove_boilerplate``, ``footer_names``, ``content_forms``,
+          ``href_links``, ``article_body``, ``same_path_blocks``, ``remove_galleries``,
+          ``remove_captions``: turn off steps 1, 2, 2, 2, 3, 4, 5, 9 and 10.
         - ``single_block_share`` (step 5; 0 keeps the paper's whole-body expansion): the share of
           the whole-body expansion's text that the best block's expansion must hold to win.
         - ``whole_page_share`` (step 5; None turns it off): the share of the page's visible
@@ -433,6 +437,7 @@ class CetdPlusExtractor(Extractor):
         self.include_comments = include_comments
         self.include_title = include_title
         self.remove_boilerplate = remove_boilerplate
+        self.footer_names = footer_names
         self.fallback_content = fallback_content
         self.href_links = href_links
         self.article_body = article_body
@@ -528,7 +533,12 @@ class CetdPlusExtractor(Extractor):
         comments = not (self.include_comments or discussion)
         forms = not (self.post_forms and profile is not None and profile.forms)
         drop = boilerplate(
-            view, chars, structural=self.remove_boilerplate, comments=comments, forms=forms
+            view,
+            chars,
+            structural=self.remove_boilerplate,
+            comments=comments,
+            forms=forms,
+            footers=self.footer_names,
         )
         if self.content_forms:
             drop = _sparing_content_form(view, counts, drop, comments=comments)

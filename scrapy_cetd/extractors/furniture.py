@@ -5,6 +5,7 @@ the page without them.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from collections import deque
 from collections.abc import Sequence
@@ -29,6 +30,13 @@ BOILERPLATE_ROLES = frozenset(
 )
 """ARIA landmark and widget roles that mark page furniture (WAI-ARIA 1.2 §5.3)."""
 
+FOOTER_NAME = re.compile(r"(?:(?<![A-Za-z])|(?<=[a-z])(?=F))(?:footer|Footer|FOOTER)(?![a-z])")
+"""The word ``footer`` in an ``id`` or ``class``: between non-letters or case changes
+(``footer``, ``site-footer``, ``x-bar-footer``, ``preFooter``, ``footerBlocks``), not inside a
+longer word (``seofootercopy``, a collection's description). Templates name the site's footer
+so when they build it of ``<div>`` elements, or repeat it for narrow screens outside its
+``<footer>``."""
+
 LOCATE_TOKENS = 5
 """A declared text is found in the page by its first and last this many tokens."""
 
@@ -38,19 +46,27 @@ steps (a check costs well under a microsecond, a step about as much)."""
 
 
 def boilerplate(
-    view: DomView, chars: Sequence[int], *, structural: bool, comments: bool, forms: bool = True
+    view: DomView,
+    chars: Sequence[int],
+    *,
+    structural: bool,
+    comments: bool,
+    forms: bool = True,
+    footers: bool = False,
 ) -> list[bool]:
     """Which elements of ``view`` are page furniture, their descendants included: semantic
     tags and ARIA roles holding less than :data:`WRAPPER_SHARE` of the text (a page wrapped
     whole in an unclosed ``<nav>`` is not furniture) and forms holding less than half of it (a
     page wrapped in one ``<form>``, as ASP.NET makes them, is not furniture) when
-    ``structural``; comment sections other than an ``<article>`` or ``<main>`` when
-    ``comments``. ``forms=False`` leaves forms alone. ``chars`` are the view's
-    :func:`count_nodes` characters."""
+    ``structural``; with ``footers`` too, elements whose ``id`` or ``class`` names a footer
+    (:data:`FOOTER_NAME`) holding less than half of it (more is a wrapper: ``has-footer``);
+    comment sections other than an ``<article>`` or ``<main>`` when ``comments``.
+    ``forms=False`` leaves forms alone. ``chars`` are the view's :func:`count_nodes`
+    characters."""
     half, most = chars[0] / 2, WRAPPER_SHARE * chars[0]
     return furniture_flags(
-        view.elements, view.tags, view.parent, chars, structural, comments, forms, half, most,
-        BOILERPLATE_TAGS, BOILERPLATE_ROLES,
+        view.elements, view.tags, view.parent, chars, structural, comments, forms,
+        structural and footers, half, most, BOILERPLATE_TAGS, BOILERPLATE_ROLES, FOOTER_NAME,
     )  # fmt: skip
 
 
@@ -63,15 +79,17 @@ def furniture_flags(  # noqa: PLR0917 - the parameters of its compiled twin
     structural: bool,
     comments: bool,
     forms: bool,
+    footers: bool,
     half: float,
     most: float,
     furniture_tags: frozenset[str],
     furniture_roles: frozenset[str],
+    footer_name: re.Pattern[str],
 ) -> list[bool]:
-    """:func:`boilerplate` on a view's lists, with the shares of the text a form (``half``) and
-    a furniture tag or role (``most``) must stay under and :data:`BOILERPLATE_TAGS` and
-    :data:`BOILERPLATE_ROLES` passed in, in pure Python: the reference the compiled pass
-    reproduces."""
+    """:func:`boilerplate` on a view's lists, with the shares of the text a form or a named
+    footer (``half``) and a furniture tag or role (``most``) must stay under and
+    :data:`BOILERPLATE_TAGS`, :data:`BOILERPLATE_ROLES` and :data:`FOOTER_NAME` passed in, in
+    pure Python: the reference the compiled pass reproduces."""
     drop = [False] * len(elements)
     for i, element in enumerate(elements):
         if i == 0:
@@ -81,16 +99,18 @@ def furniture_flags(  # noqa: PLR0917 - the parameters of its compiled twin
             continue
         tag, get = tags[i], element.get
         role = (get("role") or "").strip().lower()
-        if structural and (
+        names = f"{get('id') or ''} {get('class') or ''}"
+        furniture = structural and (
             (forms and tag == "form" and chars[i] < half)
             or ((tag in furniture_tags or role in furniture_roles) and chars[i] < most)
-        ):
+        )
+        named_footer = footers and chars[i] < half and footer_name.search(names) is not None
+        if furniture or named_footer:
             drop[i] = True
         elif comments and tag not in ("article", "main"):
-            names = f"{get('id') or ''} {get('class') or ''}".lower()
             drop[i] = (
-                "comment" in names
-                or "disqus" in names
+                "comment" in names.lower()
+                or "disqus" in names.lower()
                 or (get("itemtype") or "").endswith("schema.org/Comment")
             )
     return drop

@@ -5,6 +5,7 @@ runs its pure-Python reference, registered with the same parameters (``@accel.tw
 these declarations must match: mypy checks each pair where it is registered.
 """
 
+import re
 from collections.abc import Callable, Iterator, Sequence
 from typing import SupportsIndex, TypeVar, overload
 
@@ -121,10 +122,12 @@ def boilerplate(
     structural: bool,
     comments: bool,
     forms: bool,
+    footers: bool,
     half: float,
     most: float,
     furniture_tags: frozenset[str],
     furniture_roles: frozenset[str],
+    footer_name: re.Pattern[str],
 ) -> list[bool] | None: ...
 def without(
     elements: Sequence[etree._Element],

@@ -1317,6 +1317,30 @@ cdef const char* stored_value(xmlAttr* attribute) noexcept:
     return NULL
 
 
+cdef bint names_a_footer(xmlNode* node, object footer_name) except -1:
+    """The ``footers`` test of :func:`scrapy_cetd.extractors.furniture.boilerplate` on one node:
+    ``footer_name`` (``FOOTER_NAME``) finds its word in the id and class, which it reads only when
+    they hold the letters ``footer`` in some case (or are not all ASCII): rarely."""
+    cdef xmlAttr* identifier = find_attribute(node, "id")
+    cdef xmlAttr* classes = find_attribute(node, "class")
+    cdef xmlAttr* attribute
+    cdef const char* value
+    cdef bint maybe = False
+    for k in range(2):
+        attribute = identifier if k == 0 else classes
+        if attribute is NULL:
+            continue
+        value = stored_value(attribute)
+        maybe = maybe or value is NULL or ascii_lower_contains(value, "footer") != 0
+    if not maybe:
+        return False
+    names = (
+        f"{attributeValue(node, identifier) if identifier is not NULL else ''} "
+        f"{attributeValue(node, classes) if classes is not NULL else ''}"
+    )
+    return footer_name.search(names) is not None
+
+
 cdef bint names_a_comment_section(xmlNode* node) except -1:
     """The ``comments`` test of :func:`scrapy_cetd.extractors.furniture.boilerplate` on one node: its id
     or class names comments or Disqus, or its ``itemtype`` is schema.org's ``Comment``."""
@@ -1349,21 +1373,22 @@ cdef bint names_a_comment_section(xmlNode* node) except -1:
 
 
 def boilerplate(elements, tags, parent, chars, bint structural, bint comments, bint forms,
-                half, most, frozenset furniture_tags, frozenset furniture_roles):
+                bint footers, half, most, frozenset furniture_tags, frozenset furniture_roles,
+                object footer_name):
     """The flags of :func:`scrapy_cetd.extractors.furniture.boilerplate`, whose constants come in as
     arguments; ``None`` for a view this module does not handle."""
     if not is_elements(elements) or type(tags) is not list or type(parent) is not list or type(chars) is not list:
         return None
     try:
-        return _boilerplate(elements, tags, parent, chars, structural, comments, forms,
-                            half, most, furniture_tags, furniture_roles)
+        return _boilerplate(elements, tags, parent, chars, structural, comments, forms, footers,
+                            half, most, furniture_tags, furniture_roles, footer_name)
     except NotHandledError:
         return None
 
 
 cdef list _boilerplate(object elements, list tags, list parent, list chars, bint structural,
-                       bint comments, bint forms, object half, object most,
-                       frozenset furniture_tags, frozenset furniture_roles):
+                       bint comments, bint forms, bint footers, object half, object most,
+                       frozenset furniture_tags, frozenset furniture_roles, object footer_name):
     cdef Py_ssize_t size = len(elements)
     if len(tags) != size or len(parent) != size or len(chars) != size:
         raise NotHandledError("fields of different lengths")
@@ -1394,6 +1419,8 @@ cdef list _boilerplate(object elements, list tags, list parent, list chars, bint
             if structural and (
                 (forms and tag == "form" and chars[i] < half) or (furniture and chars[i] < most)
             ):
+                drop[i] = 1
+            elif footers and chars[i] < half and names_a_footer(node, footer_name):
                 drop[i] = 1
             elif comments and tag != "article" and tag != "main":
                 drop[i] = names_a_comment_section(node)

@@ -67,6 +67,7 @@ class Options(TypedDict, total=False):
     include_comments: bool
     include_title: bool
     remove_boilerplate: bool
+    footer_names: bool
     fallback_content: bool
     href_links: bool
     article_body: bool
@@ -103,6 +104,18 @@ def test_furniture_comes_back_when_boilerplate_removal_is_off() -> None:
         NEWS_PAGE, algorithm="cetd-plus", remove_boilerplate=False, single_block_share=0
     ).text
     assert "Other stories that readers liked" in text
+
+
+def test_a_site_footer_built_of_divs_goes_unless_footer_names_is_off() -> None:
+    footer = (
+        "<div class='site-footer'><p>About Example News: our newsroom, our editors and our "
+        "values, how to reach us and how to send us a story, in a long footer line that goes "
+        "on about the paper's history since its founding, its awards and its readers.</p></div>"
+    )
+    page = NEWS_PAGE.replace("</aside>", "</aside>" + footer)
+    assert lines(page) == ["Storm hits the coast", *PARAGRAPHS]
+    assert "About Example News" not in extract(page, single_block_share=0).text
+    assert "About Example News" in extract(page, footer_names=False, single_block_share=0).text
 
 
 def test_include_comments_keeps_the_comment_section() -> None:

@@ -35,6 +35,18 @@ def test_semantic_tags_roles_forms_and_comment_sections_are_furniture() -> None:
     assert furniture(page, forms=False) == ["nav", "div", "div", "footer"]
 
 
+def test_an_element_named_a_footer_is_furniture_when_asked_for() -> None:
+    page = (
+        f"<body><main><p>{TEXT}</p></main><div class='x-bar-footer'>About us</div>"
+        "<div id='siteFooter'>Contact</div><div class='seofootercopy'>Our range</div></body>"
+    )
+    assert furniture(page) == []
+    assert furniture(page, footers=True) == ["div", "div"]
+    assert furniture(page, footers=True, structural=False) == []  # a step of the furniture's
+    wrapper = f"<body><div class='has-footer'><p>{TEXT}</p></div><p>More text.</p></body>"
+    assert furniture(wrapper, footers=True) == []  # half the text or more: the page's wrapper
+
+
 def test_furniture_that_wraps_the_page_is_not_furniture() -> None:
     assert furniture(f"<body><nav><p>{TEXT}</p></nav><aside>More</aside></body>") == ["aside"]
     assert furniture(f"<body><form><p>{TEXT}</p><input name='q'></form></body>") == []

@@ -86,7 +86,10 @@ PAGES = {
         '<div itemtype="http://schema.org/Comment">typed comment</div><div class="x&amp;'
         'comment">entity</div></article></main><aside>related<p hidden>'
         'hidden <span style="display:none">nested hidden</span> text</p></aside>'
-        '<footer role="contentinfo">footer text</footer><div itemscope itemtype="https://'
+        '<footer role="contentinfo">footer text</footer><div class="x-bar-footer">bar</div>'
+        '<div id="siteFooter">site</div><div class="seofootercopy">copy</div><div class='
+        '"caf\u00e9-footer">caf\u00e9 footer</div><div class="footers">plural</div>'
+        '<div class="x&amp;footer">entity footer</div><div itemscope itemtype="https://'
         'schema.org/Person">author</div><div hidden id="S:1f">streamed</div><div hidden '
         'id="S:x">hidden too</div><span hidden id="S:2">span</span></body></html>'
     ),
@@ -321,9 +324,14 @@ def cetd_plus_passes(root: etree._Element, rng: random.Random) -> list[Any]:
         dom.hidden_text_length(page_body),
         markup.page_markup(root),
     ]
-    for structural, comments, forms in ((True, True, True), (True, False, False)):
+    for structural, comments, forms, footers in ((True, True, True, True), (True,) + (False,) * 3):
         drop = furniture.boilerplate(
-            view, counts.chars, structural=structural, comments=comments, forms=forms
+            view,
+            counts.chars,
+            structural=structural,
+            comments=comments,
+            forms=forms,
+            footers=footers,
         )
         results.append(drop)
         for href_links in (False, True):
@@ -359,10 +367,12 @@ def test_furniture_comments_and_hidden_text_on_a_hand_made_page() -> None:
     page_body = body(root)
     view = dom.build_view(page_body)
     counts = density.count_nodes(view)
-    drop = furniture.boilerplate(view, counts.chars, structural=True, comments=True)
+    drop = furniture.boilerplate(view, counts.chars, structural=True, comments=True, footers=True)
     dropped = {view.elements[i].get("class") or view.elements[i].get("id") or view.tags[i]
                for i in range(len(view)) if drop[i]}  # fmt: skip
     assert {"nav", "form", "Comments-List", "DISQUS_thread", "aside", "footer"} <= dropped
+    assert {"x-bar-footer", "siteFooter", "caf\u00e9-footer", "x&footer"} <= dropped
+    assert not {"seofootercopy", "footers"} & dropped  # the word inside a longer one
     assert "kommentar \u0130comment" in dropped  # Python lower-cases the non-ASCII name
     assert {"caf\u00e9 comment", "x&comment"} <= dropped
     assert "article" not in dropped
@@ -706,7 +716,7 @@ class Case:
     body: etree._Element
     view: DomView
     counts: NodeCounts
-    switches: tuple[bool, bool, bool]
+    switches: tuple[bool, bool, bool, bool]
     content: list[bool]
     shells: list[bool]
     modes: list[Keep]
@@ -723,7 +733,7 @@ class Case:
         counts = density.count_nodes(view)
         size = len(view)
         modes = [rng.choice((Keep.DROP, Keep.SHELL, Keep.TEXT, Keep.TEXT)) for _ in range(size)]
-        switches = (rng.random() < 0.5, rng.random() < 0.5, rng.random() < 0.5)
+        switches = (rng.random() < 0.5, rng.random() < 0.5, rng.random() < 0.5, rng.random() < 0.5)
         return cls(
             html=html,
             root=root,
@@ -815,6 +825,7 @@ ARGUMENTS: dict[str, Callable[[Case], tuple[Any, ...]]] = {
         furniture.WRAPPER_SHARE * c.counts.chars[0],
         furniture.BOILERPLATE_TAGS,
         furniture.BOILERPLATE_ROLES,
+        furniture.FOOTER_NAME,
     ),
     "without": lambda c: (
         c.view.elements,
