@@ -592,7 +592,7 @@ def test_a_stats_file_that_exists_needs_only_itself_writable(
     stats = tmp_path / "s.json"
     stats.write_text("")
     # As a user who may write the file but not its folder (root may write anything).
-    monkeypatch.setattr(cli.os, "access", lambda path, mode: Path(path) == stats)
+    monkeypatch.setattr(os, "access", lambda path, mode: Path(path) == stats)
     cli._check_writable(str(stats), "--stats")
     with pytest.raises(cli.UsageError, match="cannot be written"):
         cli._check_writable(str(tmp_path / "new.json"), "--stats")
