@@ -588,11 +588,13 @@ _CORPUS_OPTIONS = (
 
 
 def _named_as_option(message: str) -> str:
-    """A corpus setting's message with the setting named as the option that gives it
-    (``min_words must be…`` as ``--min-words must be…``)."""
+    """A corpus setting's message with the setting named as the option that gives it, and
+    its ``None`` as the option's ``none`` (``max_nodes must be … or None`` as ``--max-nodes
+    must be … or none``)."""
     for name in _CORPUS_OPTIONS:
         if message.startswith(name):
-            return "--" + name.replace("_", "-") + message[len(name) :]
+            rest = message[len(name) :].replace(" or None,", " or none,")
+            return "--" + name.replace("_", "-") + rest
     return message
 
 
