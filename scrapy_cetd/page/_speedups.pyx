@@ -1332,13 +1332,15 @@ cdef bint names_a_footer(xmlNode* node, object footer_name) except -1:
             continue
         value = stored_value(attribute)
         maybe = maybe or value is NULL or ascii_lower_contains(value, "footer") != 0
-    if not maybe:
-        return False
-    names = (
+    return maybe and footer_name.search(id_and_class(node, identifier, classes)) is not None
+
+
+cdef str id_and_class(xmlNode* node, xmlAttr* identifier, xmlAttr* classes):
+    """``f"{id} {class}"`` of ``node``, as the references read it (a missing one is "")."""
+    return (
         f"{attributeValue(node, identifier) if identifier is not NULL else ''} "
         f"{attributeValue(node, classes) if classes is not NULL else ''}"
     )
-    return footer_name.search(names) is not None
 
 
 cdef bint names_a_comment_section(xmlNode* node) except -1:
@@ -1362,10 +1364,7 @@ cdef bint names_a_comment_section(xmlNode* node) except -1:
             return True
         ascii = ascii and verdict == 0
     if not ascii:
-        names = (
-            f"{attributeValue(node, identifier) if identifier is not NULL else ''} "
-            f"{attributeValue(node, classes) if classes is not NULL else ''}"
-        ).lower()
+        names = id_and_class(node, identifier, classes).lower()
         if "comment" in names or "disqus" in names:
             return True
     attribute = find_attribute(node, "itemtype")
