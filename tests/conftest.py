@@ -41,6 +41,16 @@ STORM_PAGE = """<html><head><title>t</title><script>var x=1;</script></head><bod
 </body></html>"""  # noqa: E501
 """The derived page of docs/algorithms.md §1.9.2."""
 
+META_PAGE = STORM_PAGE.replace(
+    "<title>t</title>",
+    "<title>Storm hits the coast | Example News</title>"
+    '<meta property="og:site_name" content="Example News">'
+    '<meta name="author" content="By Jane Doe">'
+    '<meta property="article:published_time" content="2011-03-14T08:00:00Z">',
+)
+"""The storm page with a headline that carries the site's name, a site name, a byline and a
+date in its head: what the metadata reads."""
+
 
 def parse(html: str) -> etree._Element:
     """Parse as lxml.html does for Scrapy (document root)."""

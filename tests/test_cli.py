@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import STORM_PAGE
+from conftest import META_PAGE, STORM_PAGE
 from lxml import etree
 
 from scrapy_cetd import PAGE_TYPES, CetdPlusExtractor, extract
@@ -110,14 +110,8 @@ def test_extract_json_gives_the_page_type_and_its_confidence(
 def test_extract_json_gives_the_metadata_on_request(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    head = (
-        "<title>Storm hits the coast | Example News</title>"
-        '<meta property="og:site_name" content="Example News">'
-        '<meta name="author" content="By Jane Doe">'
-        '<meta property="article:published_time" content="2011-03-14T08:00:00Z">'
-    )
     page = tmp_path / "news.html"
-    page.write_text(STORM_PAGE.replace("<title>t</title>", head))
+    page.write_text(META_PAGE)
     assert main(["extract", str(page), "--format", "json", "--metadata"]) == 0
     record = json.loads(capsys.readouterr().out)
     expected = extract(page.read_bytes(), metadata=True)

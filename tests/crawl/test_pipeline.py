@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 
 import pytest
 import scrapy
-from conftest import STORM_PAGE
+from conftest import META_PAGE, STORM_PAGE
 from conftest import PipelineHarness as Harness
 from crawlkit import BareItem, NewsAttrs, NewsDataclass, NewsItem
 from itemadapter import ItemAdapter
@@ -488,15 +488,6 @@ def test_a_charset_label_that_names_no_text_encoding_is_ignored(isolation: str) 
 
     assert asyncio.run(run())["main_content_text"] == EXPECTED.text
     assert harness.stat("cetd/item_extracted_count") == 1
-
-
-META_PAGE = STORM_PAGE.replace(
-    "<title>t</title>",
-    "<title>Storm hits the coast | Example News</title>"
-    '<meta property="og:site_name" content="Example News">'
-    '<meta name="author" content="By Jane Doe">'
-    '<meta property="article:published_time" content="2011-03-14T08:00:00Z">',
-)
 
 
 def test_metadata_goes_to_the_fields_the_user_names() -> None:
