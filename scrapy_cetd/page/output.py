@@ -521,7 +521,9 @@ def content_tree(html: str) -> etree._Element:
     lxml's parser stops at :data:`~scrapy_cetd.limits.PARSER_MAX_DEPTH`; the HTML of a tree
     given to :func:`scrapy_cetd.extract` already parsed can nest deeper, and is then parsed by
     Python's :mod:`html.parser` into a tree of the same elements."""
-    document = lxml.html.document_fromstring(html, parser=_PARSER)
+    document = etree.fromstring(html, parser=_PARSER)
+    if document is None:  # no element and no text: a comment, spaces
+        return etree.Element("div")
     body = document.find("body")
     if body is None:  # pragma: no cover - lxml's HTML parser always makes one
         body = document
@@ -549,7 +551,10 @@ def _unescape_raw_text(element: etree._Element) -> None:
         element.text = html_unescape(text)
 
 
-_PARSER = lxml.html.HTMLParser(huge_tree=True)
+_PARSER = etree.HTMLParser(huge_tree=True)
+"""lxml's parser without :mod:`lxml.html`'s element classes: the Markdown and the links read
+tags and attributes alone, and lxml.html looks each element's class up in Python as it is
+first reached."""
 
 
 def _reaches(root: etree._Element, depth: int) -> bool:

@@ -325,6 +325,20 @@ def test_finish_html_leaves_html_without_links_as_it_is() -> None:
     assert finish_html(html, base_url="https://example.com/") == (html, None)
 
 
+@pytest.mark.parametrize("html", ["<!-- only a comment -->", "   \n "])
+def test_html_without_an_element_or_text_is_finished_as_it_is(html: str) -> None:
+    """HTML of an extractor's that the parser reads as an empty document: no links to make
+    absolute, and an empty Markdown (lxml.html's parser raised ParserError here)."""
+    assert finish_html(html, base_url="https://example.com/", markdown=True) == (html, "")
+
+
+def test_the_content_tree_has_no_lxml_html_classes() -> None:
+    """The Markdown and the links read tags and attributes alone: the content is parsed
+    without lxml.html's element classes, which it looks up in Python for each element."""
+    root = content_tree("<div><p>a <a href='x'>b</a></p></div>")
+    assert [type(element) for element in root.iter()] == [etree._Element] * 3
+
+
 @pytest.mark.parametrize("tag", ["iframe", "noembed", "noframes", "xmp"])
 def test_text_that_lxml_reads_back_raw_is_restored(tag: str) -> None:
     """lxml writes the text of these elements escaped and reads it back raw: the reparse
