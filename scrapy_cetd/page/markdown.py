@@ -452,6 +452,7 @@ class _Writer:
 
     def run(self) -> str:
         walker = etree.iterwalk(self.root, events=("start", "end"))
+        tags: list[str | None] = []  # of the open elements: an element's end gets its start's
         steps = 0
         for event, element in walker:
             steps += 1
@@ -462,16 +463,19 @@ class _Writer:
                     self._text(element.text)
                     continue
                 tag = local_tag(element)
-                if tag is None or tag in _SKIPPED:
-                    walker.skip_subtree()
+                if tag in _SKIPPED:
+                    tag = None
+                tags.append(tag)
+                if tag is None:
+                    walker.skip_subtree()  # its end still comes
                     continue
                 self._start(element, tag)
                 self._text(element.text)
             else:
                 if element is self.root:
                     continue
-                tag = local_tag(element)
-                if tag is not None and tag not in _SKIPPED:
+                tag = tags.pop()
+                if tag is not None:
                     self._end(element, tag)
                 self._text(element.tail)
         return "\n".join(self.top.lines())
