@@ -358,10 +358,10 @@ class CETDPipeline:
         settings = read_settings(crawler.settings)
         if not settings.enabled:
             raise disabled(crawler)
-        if not settings.fields:
+        if not (settings.fields or settings.metadata_fields):
             raise NotConfigured(
-                "CETD_HTML_FIELD, CETD_TEXT_FIELD, CETD_TITLE_FIELD and CETD_PAGE_TYPE_FIELD"
-                " are all None"
+                "CETD_HTML_FIELD, CETD_TEXT_FIELD, CETD_TITLE_FIELD, CETD_MARKDOWN_FIELD and"
+                " CETD_PAGE_TYPE_FIELD are all None, and CETD_METADATA_FIELDS is unset"
             )
         self.crawler = crawler
         self.settings: CETDSettings = settings
@@ -489,22 +489,31 @@ class CETDPipeline:
             logger.debug("scrapy-cetd: cannot change %s", field, exc_info=True)
 
     def _writable(self, adapter: ItemAdapter) -> tuple[str, ...]:
-        """The fields this item can hold; raises for a declared class without the content
-        fields (the title and page-type fields are optional)."""
+        """The fields of :attr:`CETDSettings.fields` this item can hold; raises for a declared
+        class without the content fields (the title, Markdown, page-type and metadata fields
+        are optional), or without any field the pipeline writes."""
         settings = self.settings
         item_class = type(adapter.item)
         declared = ItemAdapter.get_field_names_from_class(item_class)
         if declared is None:
             return settings.fields
         missing = [name for name in settings.content_fields if name not in declared]
-        writable = tuple(name for name in settings.fields if name in declared)
-        if missing or not writable:
+        if missing:
             raise _NoContentError(
                 "skipped",
                 "missing_fields",
-                f"{item_class.__name__} declares no field "
-                f"{', '.join(missing or settings.fields)} (declare it, or set CETD_HTML_FIELD /"
-                " CETD_TEXT_FIELD / CETD_TITLE_FIELD to another name or None)",
+                f"{item_class.__name__} declares no field {', '.join(missing)} (declare it, or"
+                " set CETD_HTML_FIELD / CETD_TEXT_FIELD to another name or None)",
+                warn_key=item_class.__qualname__,
+            )
+        writable = tuple(name for name in settings.fields if name in declared)
+        if not (writable or self._metadata_targets(adapter)):
+            every = settings.fields + tuple(settings.metadata_fields.values())
+            raise _NoContentError(
+                "skipped",
+                "missing_fields",
+                f"{item_class.__name__} declares none of the fields scrapy-cetd writes"
+                f" ({', '.join(every)}; see the CETD_*_FIELD settings and CETD_METADATA_FIELDS)",
                 warn_key=item_class.__qualname__,
             )
         return writable
@@ -571,8 +580,10 @@ class CETDPipeline:
         """Write each metadata value the page gives into its field (a tuple as a list); a value
         the page does not give leaves the field as it is, and is counted in
         ``cetd/metadata_missing_count/<name>`` (a written one in
-        ``cetd/metadata_count/<name>``). Without ``CETD_OVERWRITE`` a field the spider
-        filled is kept (and the page's value not counted)."""
+        ``cetd/metadata_count/<name>``, and one whose field a declared item class lacks in
+        ``cetd/metadata_undeclared_count/<name>``: a misspelt field shows there). Without
+        ``CETD_OVERWRITE`` a field the spider filled is kept (and the page's value not
+        counted)."""
         chosen = self.settings.metadata_fields
         if not chosen:
             return
@@ -580,6 +591,7 @@ class CETDPipeline:
         stats = self.crawler.stats
         for name, field_name in chosen.items():
             if field_name not in targets:
+                stats.inc_value(f"cetd/metadata_undeclared_count/{name}")
                 continue
             value = getattr(metadata, name) if metadata is not None else None
             if value is None or value == ():

@@ -17,7 +17,7 @@ from conftest import PipelineHarness as Harness
 from crawlkit import BareItem, NewsAttrs, NewsDataclass, NewsItem
 from itemadapter import ItemAdapter
 from scrapy import Request
-from scrapy.exceptions import DropItem
+from scrapy.exceptions import DropItem, NotConfigured
 from scrapy.http import HtmlResponse, JsonResponse
 from scrapy.utils.misc import build_from_crawler
 
@@ -540,6 +540,49 @@ def test_metadata_follows_declared_items_and_overwrite() -> None:
     assert harness.stat("cetd/item_skipped_count/already_set") == 1
     fresh = Harness(CETD_METADATA_FIELDS={"published": "date"})
     assert fresh.run(Dated(date="2020-01-01"), page(META_PAGE))["date"] == "2011-03-14T08:00:00Z"
+
+
+def test_an_item_class_may_declare_metadata_fields_alone(caplog: pytest.LogCaptureFixture) -> None:
+    class Dated(scrapy.Item):
+        url = scrapy.Field()
+        date = scrapy.Field()
+
+    content_off = {"CETD_HTML_FIELD": None, "CETD_TEXT_FIELD": None}
+    harness = Harness(**content_off, CETD_METADATA_FIELDS={"published": "date"})
+    item = harness.run(Dated(url=URL), page(META_PAGE))
+    assert dict(item) == {"url": URL, "date": "2011-03-14T08:00:00Z"}
+    assert harness.stat("cetd/item_extracted_count") == 1
+    every_off = {**content_off, "CETD_TITLE_FIELD": None, "CETD_PAGE_TYPE_FIELD": None}
+    alone = Harness(**every_off, CETD_METADATA_FIELDS={"published": "date"})
+    assert dict(alone.run(Dated(url=URL), page(META_PAGE)))["date"] == "2011-03-14T08:00:00Z"
+    with caplog.at_level(logging.WARNING):  # a class that can hold nothing the pipeline writes
+        assert dict(harness.run(BareItem(url=URL), page(META_PAGE))) == {"url": URL}
+    assert harness.stat("cetd/item_skipped_count/missing_fields") == 1
+    message = caplog.records[0].getMessage()
+    assert "BareItem declares none of the fields" in message and "date" in message
+
+
+def test_a_metadata_field_the_item_class_lacks_is_counted() -> None:
+    class Dated(scrapy.Item):
+        main_content_html = scrapy.Field()
+        main_content_text = scrapy.Field()
+        date = scrapy.Field()
+
+    harness = Harness(CETD_METADATA_FIELDS={"published": "dat"})  # misspelt
+    assert "dat" not in harness.run(Dated(), page(META_PAGE))
+    assert harness.stat("cetd/metadata_undeclared_count/published") == 1
+    assert harness.stat("cetd/metadata_count/published") is None
+
+
+def test_the_pipeline_is_off_only_when_it_would_write_nothing() -> None:
+    off = dict.fromkeys(
+        ("CETD_HTML_FIELD", "CETD_TEXT_FIELD", "CETD_TITLE_FIELD", "CETD_PAGE_TYPE_FIELD")
+    )
+    with pytest.raises(NotConfigured, match="CETD_METADATA_FIELDS is unset"):
+        Harness(**off)
+    assert Harness(**off, CETD_METADATA_FIELDS=["published"]).run({}, page(META_PAGE)) == {
+        "published": "2011-03-14T08:00:00Z"
+    }
 
 
 @pytest.mark.parametrize("fields", [True, None])
