@@ -122,6 +122,8 @@ languages it names), and no other words: the rest of the cleaning reads punctuat
 and case, whatever the language."""
 _NAME_SEPARATORS = re.compile(r"\s*(?:[;|/&•·]|,(?!\s*(?:jr|sr)\b))\s*", re.IGNORECASE)
 """Between two names of one byline string."""
+_FIELD_SEPARATORS = ("|", "•", "·")
+"""What parts a byline's fields (the names, a date, a reading time), rather than two names."""
 _BYLINE_CUT = re.compile(r"\s+[-–—]\s+|\d|\S*@|https?:|\(|\[")
 """Where a byline's name part ends: a dash between spaces, a digit (a date, a time), an
 e-mail address or handle, a link, a parenthesis."""
@@ -767,6 +769,8 @@ def _clean_names(raw: str) -> list[str]:
             and last.islower()
         ):
             value = head  # the word that joins the name to the date (``admin on 2024-01-02``)
+        if cut.group().isdigit():
+            value = _before_date_field(value)
     names: list[str] = []
     for part in _NAME_SEPARATORS.split(value):
         name = _BYLINE_PREFIX.sub("", part.strip(" ,.:;-–—'\""))
@@ -776,6 +780,14 @@ def _clean_names(raw: str) -> list[str]:
             continue
         names.append(name)
     return names
+
+
+def _before_date_field(value: str) -> str:
+    """A byline cut before a date, without the field of that date: the words after the last
+    ``|``, ``•`` or ``·`` (``Jane Doe | Updated March``, where the date said ``March 3``) are
+    the date's, as those separators part a byline's fields, not names joined by a comma."""
+    end = max(value.rfind(mark) for mark in _FIELD_SEPARATORS)
+    return value[:end] if end >= 0 else value
 
 
 def _first_last(name: str) -> str:

@@ -193,6 +193,23 @@ def test_the_word_between_a_byline_s_name_and_its_date_is_no_name(
     assert page_metadata(page(body=body)).authors == authors
 
 
+@pytest.mark.parametrize(
+    ("byline", "authors"),
+    [
+        ("By Jane Doe and John Roe | March 3, 2024", ("Jane Doe and John Roe",)),
+        ("By Jane Doe, John Roe | Updated March 3, 2024", ("Jane Doe", "John Roe")),
+        ("By Jane Doe • Mar 3, 2024", ("Jane Doe",)),
+        ("Jane Doe · 5 min read", ("Jane Doe",)),
+        ("Jane Doe | John Roe", ("Jane Doe", "John Roe")),  # no date: names
+    ],
+)
+def test_the_field_of_a_byline_s_date_is_no_name(byline: str, authors: tuple[str, ...]) -> None:
+    """``|``, ``•`` and ``·`` part a byline's fields: the words between the last of them and
+    a date are the date's (``Updated March``), not a name."""
+    body = f"<h1>Storm</h1><p class='byline'>{byline}</p><p>Text.</p>"
+    assert page_metadata(page(body=body)).authors == authors
+
+
 def test_a_byline_laid_out_in_blocks_gives_the_name_alone() -> None:
     body = (
         "<h1>Storm closes the harbour</h1><div class='author-box'><div>Written By</div>"
