@@ -1091,7 +1091,9 @@ def _fold(value: str) -> str:
 
 
 def _language_tag(value: str | None) -> str | None:
-    """A BCP 47 tag from an ``lang``/``Content-Language`` value (the first of a list)."""
+    """A BCP 47 tag from an ``lang``/``Content-Language`` value (the first of a list), in the
+    cases BCP 47 recommends: the language lower-case, a script title-case (``zh-Hans``), a
+    region upper-case (``pt-BR``)."""
     if not value:
         return None
     first = value.split(",")[0].strip().replace("_", "-")
@@ -1099,9 +1101,16 @@ def _language_tag(value: str | None) -> str | None:
         return None
     primary, _, rest = first.partition("-")
     parts = [primary.lower()]
-    for subtag in rest.split("-") if rest else ():
-        parts.append(subtag.upper() if len(subtag) == 2 else subtag)
+    parts.extend(_subtag_case(subtag) for subtag in (rest.split("-") if rest else ()))
     return "-".join(parts)
+
+
+def _subtag_case(subtag: str) -> str:
+    if len(subtag) == 2:
+        return subtag.upper()  # a region
+    if len(subtag) == 4 and subtag.isalpha():
+        return subtag.title()  # a script
+    return subtag
 
 
 _MIN_IDENTIFIED = 40

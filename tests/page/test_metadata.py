@@ -570,6 +570,8 @@ def test_language_declared_checked_and_identified() -> None:
     assert page_metadata(page(lang="en"), text=FRENCH).language == "fr"
     assert page_metadata(page(), text=FRENCH).language == "fr"
     assert page_metadata(page(lang="pt_br")).language == "pt-BR"
+    assert page_metadata(page(lang="ZH-hans-cn")).language == "zh-Hans-CN"  # BCP 47's cases
+    assert page_metadata(page(lang="de-CH-1996")).language == "de-CH-1996"
     assert page_metadata(page(lang="not a tag!")).language is None
     assert page_metadata(page(lang="de"), text="Kurz.").language == "de"
 
