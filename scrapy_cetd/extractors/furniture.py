@@ -30,12 +30,16 @@ BOILERPLATE_ROLES = frozenset(
 )
 """ARIA landmark and widget roles that mark page furniture (WAI-ARIA 1.2 §5.3)."""
 
-FOOTER_NAME = re.compile(r"(?:(?<![A-Za-z])|(?<=[a-z])(?=F))(?:footer|Footer|FOOTER)(?![a-z])")
+FOOTER_NAME = re.compile(
+    r"(?<![Nn]ot[-_])(?<![Nn]on[-_])(?<![Nn]o[-_])(?<!not)(?<!non)"
+    r"(?:(?<![A-Za-z])|(?<=[a-z])(?=F))(?:footer|Footer|FOOTER)(?![a-z])"
+)
 """The word ``footer`` in an ``id`` or ``class``: between non-letters or case changes
 (``footer``, ``site-footer``, ``x-bar-footer``, ``preFooter``, ``footerBlocks``), not inside a
-longer word (``seofootercopy``, a collection's description). Templates name the site's footer
-so when they build it of ``<div>`` elements, or repeat it for narrow screens outside its
-``<footer>``."""
+longer word (``seofootercopy``, a collection's description), and not negated (``not-footer``,
+``no_footer``, ``nonFooter``: Weebly names its content column ``wsite-not-footer``).
+Templates name the site's footer so when they build it of ``<div>`` elements, or repeat it for
+narrow screens outside its ``<footer>``."""
 
 LOCATE_TOKENS = 5
 """A declared text is found in the page by its first and last this many tokens."""

@@ -45,6 +45,8 @@ def test_an_element_named_a_footer_is_furniture_when_asked_for() -> None:
     assert furniture(page, footers=True, structural=False) == []  # a step of the furniture's
     wrapper = f"<body><div class='has-footer'><p>{TEXT}</p></div><p>More text.</p></body>"
     assert furniture(wrapper, footers=True) == []  # half the text or more: the page's wrapper
+    negated = f"<body><div class='wsite-not-footer'>Intro</div><p>{TEXT}</p></body>"
+    assert furniture(negated, footers=True) == []  # Weebly's content column: not a footer
 
 
 def test_furniture_that_wraps_the_page_is_not_furniture() -> None:

@@ -89,9 +89,10 @@ PAGES = {
         '<footer role="contentinfo">footer text</footer><div class="x-bar-footer">bar</div>'
         '<div id="siteFooter">site</div><div class="seofootercopy">copy</div><div class='
         '"caf\u00e9-footer">caf\u00e9 footer</div><div class="footers">plural</div>'
-        '<div class="x&amp;footer">entity footer</div><div itemscope itemtype="https://'
-        'schema.org/Person">author</div><div hidden id="S:1f">streamed</div><div hidden '
-        'id="S:x">hidden too</div><span hidden id="S:2">span</span></body></html>'
+        '<div class="wsite-not-footer">negated</div><div class="x&amp;footer">entity footer</div>'
+        '<div itemscope itemtype="https://schema.org/Person">author</div>'
+        '<div hidden id="S:1f">streamed</div><div hidden id="S:x">hidden too</div>'
+        '<span hidden id="S:2">span</span></body></html>'
     ),
     "records": (
         "<body><ul class=x><li>0123456789</li><li>abcdefghij</li><li>$ 12 cost</li></ul>"
@@ -373,6 +374,7 @@ def test_furniture_comments_and_hidden_text_on_a_hand_made_page() -> None:
     assert {"nav", "form", "Comments-List", "DISQUS_thread", "aside", "footer"} <= dropped
     assert {"x-bar-footer", "siteFooter", "caf\u00e9-footer", "x&footer"} <= dropped
     assert not {"seofootercopy", "footers"} & dropped  # the word inside a longer one
+    assert "wsite-not-footer" not in dropped  # negated
     assert "kommentar \u0130comment" in dropped  # Python lower-cases the non-ASCII name
     assert {"caf\u00e9 comment", "x&comment"} <= dropped
     assert "article" not in dropped
