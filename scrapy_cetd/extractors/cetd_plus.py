@@ -246,9 +246,10 @@ class CetdPlusExtractor(Extractor):
         answer are not the thread, whose posts are the answers; a section holding nearly all
         of its post is the post's own body, in templates that name each post a comment.
     25. ``menu_link_chars`` (service): after step 14, the kept blocks that are menus of short
-        links go: three links or more, holding 70% of the block's text or more, whose text is
-        on average shorter than this many characters (a header's or a hero's links to the
-        site's other pages, sign-in buttons, a language or currency picker): reading the
+        links go: three links or more, holding 70% of the block's text or more and at most half
+        of the page's (a block with more is the page itself), whose text is on average
+        shorter than this many characters (a header's or a hero's links to the site's other
+        pages, sign-in buttons, a language or currency picker): reading the
         whole page keeps the menus its template did not mark as ``<nav>``, which a service
         page's many short sections make common. What the company offers is listed in longer
         entries, or in entries that are not links.

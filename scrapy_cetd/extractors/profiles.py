@@ -563,6 +563,11 @@ def with_declared_description(result: ExtractionResult, root: etree._Element) ->
 MENU_MIN_LINKS = 3
 """The fewest links that make a block a menu (two buttons side by side are a choice)."""
 
+MENU_MAX_SHARE = 0.5
+"""The most of the page's text a menu holds: a block with more is the page itself (a list of
+short links typed a service page, or a page whose closed menus, shown with its hidden panels,
+hold as much text as its content), which a service page's profile would otherwise drop whole."""
+
 MENU_LINK_SHARE = 0.7
 """The share of its text a block's links must hold to make it a menu: cetd-plus's own
 ``link_block_ratio``."""
@@ -572,8 +577,8 @@ def drop_menus(view: DomView, counts: NodeCounts, modes: list[Keep], link_chars:
     """Drop the outermost kept blocks that are menus: :data:`MENU_MIN_LINKS` links or more,
     holding :data:`MENU_LINK_SHARE` of the block's text, whose text is on average shorter than
     ``link_chars`` characters (a menu's entries name pages; a list of offers or articles
-    says more). A link is an outermost element of
-    :data:`~scrapy_cetd.page.dom.LINK_TAGS` with text. Two passes over the view."""
+    says more), and at most :data:`MENU_MAX_SHARE` of the page's text. A link is an outermost
+    element of :data:`~scrapy_cetd.page.dom.LINK_TAGS` with text. Two passes over the view."""
     size, parent, in_link = len(view), view.parent, view.in_link
     chars, linked = counts.chars, counts.link_chars
     links = [0] * size
@@ -594,6 +599,7 @@ def drop_menus(view: DomView, counts: NodeCounts, modes: list[Keep], link_chars:
             and linked[i] >= MENU_LINK_SHARE * chars[i]
             and linked[i] < link_chars * links[i]
             and view.tags[i] in BLOCK_TAGS
+            and chars[i] <= MENU_MAX_SHARE * chars[0]
         ):
             modes[i] = Keep.DROP
             in_output[i] = False

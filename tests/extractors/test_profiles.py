@@ -298,6 +298,15 @@ def test_service_drops_menus_of_short_links() -> None:
     assert "About us" in _text(page, "service", menu_link_chars=None)
 
 
+def test_a_menu_holds_less_than_half_of_the_page() -> None:
+    """A list of short links that holds most of the page's text is the page (a list of links
+    typed a service page), not a menu to drop: the profile would empty the page."""
+    entries = "".join(f'<li><a href="/p/{n}">Entry number {n}</a></li>' for n in range(30))
+    page = f"<html><body><h1>Index</h1><ul>{entries}</ul><p>Updated daily.</p></body></html>"
+    text = _text(page, "service")
+    assert "Entry number 29" in text
+
+
 @pytest.mark.parametrize(
     ("page", "page_type", "kept"),
     [
