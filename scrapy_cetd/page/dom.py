@@ -96,6 +96,23 @@ def count_elements(tree: etree._Element) -> int:
     return int(count)
 
 
+HOLD_DEPTH = 256
+"""The depth from which :func:`deep_proxies` holds a tree's proxies."""
+
+_REACHES_HOLD_DEPTH = etree.XPath(f"boolean({'/'.join(['*'] * HOLD_DEPTH)})")
+
+
+def deep_proxies(root: etree._Element) -> list[etree._Element]:
+    """The proxies of every node below ``root`` when it nests :data:`HOLD_DEPTH` deep, else
+    none: a caller holds them around code that makes and drops a proxy per element (a third
+    party's walk, a table of elements freed outermost first). lxml frees a proxy dropped alone
+    by walking up to the closest ancestor that has one, which on a deep tree costs the depth
+    for each element; with every proxy held that walk is one step, and the list is freed
+    deepest first (CPython frees a list's items from the last). A shallow page holds nothing:
+    its walks are short."""
+    return list(root.iter()) if _REACHES_HOLD_DEPTH(root) else []
+
+
 def find_body(root: etree._Element) -> etree._Element | None:
     """The ``<body>`` of the document that contains ``root``, or ``root`` itself when it is an
     element below ``<html>`` (a fragment the caller chose). ``None`` when the document has no

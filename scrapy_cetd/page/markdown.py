@@ -56,7 +56,7 @@ from urllib.parse import urljoin
 from lxml import etree
 
 from scrapy_cetd.limits import check_deadline
-from scrapy_cetd.page.dom import BLOCK_TAGS, local_tag
+from scrapy_cetd.page.dom import BLOCK_TAGS, deep_proxies, local_tag
 
 __all__ = ["to_markdown"]
 
@@ -115,7 +115,14 @@ def to_markdown(root: etree._Element, *, base_url: str | None = None) -> str:
     """``root`` and everything below it as Markdown (see the module's docstring); links and
     images are resolved against ``base_url`` when it is given. ``root`` is read, never
     modified."""
-    return _Writer(root, base_url).run()
+    held = deep_proxies(root)  # freed after the writer's, deepest first
+    writer = _Writer(root, base_url)
+    try:
+        return writer.run()
+    finally:  # the writer's proxies go while every proxy is held (a traceback keeps the writer)
+        writer.layout.clear()
+        writer.frames.clear()
+        del held
 
 
 @dataclass
@@ -334,7 +341,11 @@ def _grid(rows: list[list[_Cell]], limit: int) -> list[list[str]]:
     """The rows with every spanned position filled with an empty cell, or each cell in one
     column when the spans would make a grid of more than ``limit`` cells."""
     rows = [row for row in rows if row]
-    size = sum(min(c.colspan, _MAX_COLSPAN) * min(c.rowspan, len(rows)) for r in rows for c in r)
+    size = sum(
+        min(max(c.colspan, 1), _MAX_COLSPAN) * min(max(c.rowspan, 1), len(rows))
+        for r in rows
+        for c in r
+    )  # a span of 0 is written as 1, and counted so
     if size > limit:
         return [[cell.text for cell in row] for row in rows]
     grid: list[list[str]] = []

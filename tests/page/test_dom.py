@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from conftest import deep_chain, parse
 
-from scrapy_cetd.page.dom import DomView, build_view, find_body
+from scrapy_cetd.page.dom import HOLD_DEPTH, DomView, build_view, deep_proxies, find_body
 
 
 def _view(html: str) -> DomView:
@@ -41,3 +41,11 @@ def test_a_deep_subtree_is_walked_without_recursion() -> None:
     assert len(view) == 20_001
     assert view.subtree_end(1) == len(view)
     assert view.subtree_end(len(view) - 1) == len(view)
+
+
+def test_deep_proxies_holds_every_node_of_a_deep_tree_only() -> None:
+    shallow, _ = deep_chain(HOLD_DEPTH - 2)  # html and body above: HOLD_DEPTH - 1 levels
+    assert deep_proxies(shallow) == []
+    deep, chain = deep_chain(HOLD_DEPTH)
+    held = deep_proxies(deep)
+    assert held == [deep, *chain]
