@@ -582,6 +582,10 @@ class _TreeBuilder(HTMLParser):
         self.open: list[str] = []
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        try:
+            etree.QName(tag)
+        except ValueError:  # a name lxml's HTML parser keeps and its builder refuses (o:p)
+            return  # the element is left out, its content kept; its end tag is a stray one
         attributes: dict[str | bytes, str | bytes] = {}
         for name, value in attrs:
             with contextlib.suppress(ValueError):

@@ -355,6 +355,19 @@ def test_text_that_lxml_reads_back_raw_is_restored(tag: str) -> None:
     assert finished == html.replace('href="x"', 'href="https://example.com/x"')
 
 
+def test_html_deeper_than_the_parser_reads_keeps_the_content_of_tags_lxml_cannot_build() -> None:
+    """lxml's HTML parser keeps a tag named ``o:p`` (Word's paragraphs), which lxml's tree
+    builder refuses: HTML deeper than the parser reads, finished by Python's parser, raised
+    ValueError. The element is left out, its content kept."""
+    _root, chain = deep_chain(3_000)
+    chain[-1].append(lxml.html.fragment_fromstring("<p>Word<o:p> text</o:p> <a href='r'>l</a></p>"))
+    html = lxml.html.tostring(chain[0], encoding="unicode")
+    assert "<o:p>" in html
+    finished, markdown = finish_html(html, base_url="https://example.com/", markdown=True)
+    assert 'href="https://example.com/r"' in finished and "<o:p>" not in finished
+    assert markdown == "Word text [l](https://example.com/r)"
+
+
 def test_html_deeper_than_the_parser_reads_is_finished_whole() -> None:
     _root, chain = deep_chain(5_000)
     chain[-1].append(lxml.html.fragment_fromstring("<a href='deep'>deep link</a>"))
