@@ -21,6 +21,7 @@ from scrapy_cetd.limits import (
     LimitExceededError,
     Limits,
     TreeExtractor,
+    check_deadline,
 )
 from scrapy_cetd.page.dom import count_elements, require_element
 from scrapy_cetd.page.metadata import load_libraries, page_metadata
@@ -103,11 +104,10 @@ class CompletingExtractor:
             result = replace(result, html="")
         result = sanitize(result)
         try:
-            found = (
-                page_metadata(tree, url=url, text=result.text, page_type=result.page_type)
-                if outputs.metadata
-                else None
-            )
+            found = None
+            if outputs.metadata:
+                found = page_metadata(tree, url=url, text=result.text, page_type=result.page_type)
+                check_deadline("after reading the metadata")  # htmldate's search never stops
             html, markdown = (
                 finish_html(
                     result.html,

@@ -7,8 +7,10 @@ import pickle
 import re
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import STORM_PAGE, parse
@@ -202,6 +204,36 @@ def test_completing_extractor_pickles_and_gives_up_its_outputs_past_the_budget(
     assert late.text == full.text
     assert late.metadata is None and late.markdown is None
     assert 'href="/x"' in late.html  # the extractor's own HTML
+
+
+def test_metadata_read_past_the_budget_is_given_up(monkeypatch: pytest.MonkeyPatch) -> None:
+    """htmldate's search cannot be stopped once started: metadata it finishes after the
+    deadline is not returned, as the budget says (the text is)."""
+    from scrapy_cetd import api
+    from scrapy_cetd.page.metadata import page_metadata
+    from scrapy_cetd.result import Metadata
+
+    finished = []
+
+    def slow(tree: etree._Element, **kwargs: Any) -> Metadata:
+        found = page_metadata(tree, **kwargs)
+        while extract_seconds_left() > 0:
+            time.sleep(0.01)  # a search that runs past the deadline without checking it
+        finished.append(found)
+        return found
+
+    monkeypatch.setattr(api, "page_metadata", slow)
+    late = extract(STORM_PAGE, metadata=True, time_budget=0.5)
+    assert finished and finished[0] is not None
+    assert late.text and late.metadata is None
+
+
+def extract_seconds_left() -> float:
+    from scrapy_cetd.limits import time_left
+
+    left = time_left()
+    assert left is not None
+    return left
 
 
 def text_only_pages() -> Iterator[tuple[str, bytes, str | None, str | None]]:
