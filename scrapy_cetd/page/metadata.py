@@ -209,6 +209,12 @@ _HTMLDATE_MAX_COMMENTS = 20_000
 of sibling comments in a time that grows as its square (100,000 take a second, 1.3 million
 six minutes, in htmldate's last search of its fast mode). The shared datasets' pages hold at
 most 4,325."""
+_HTMLDATE_MAX_DEPTH = 256
+"""The depth from which a page is dated only from what it declares. htmldate searches a copy
+of the page, and makes and drops one lxml proxy per element it reads there; lxml frees a
+dropped proxy by walking up to the closest ancestor that has one, so that its search costs
+the elements times the depth (80,000 nested ``<div>`` given as a tree took 23 s, in a call no
+time budget stops). The shared datasets' pages nest 56 deep at most."""
 _DEEPEST_PROBE = 4096
 """The deepest level :func:`_has_depth` looks for."""
 _TEXT_LENGTH = etree.XPath("string-length()")
@@ -462,9 +468,10 @@ class _Reader:
         that it reads alone (a footer's copyright year) to the first of the month: such a date
         is no day of publication, and is not taken (:func:`_not_first_of_month`). A part of
         the page is read only when that search is bounded (:func:`_affords_extensive`), and
-        the page at all only when htmldate reads a bounded part of it (:func:`_reads_little`),
-        else only the dates it declares (:func:`_declarations`): htmldate's search cannot be
-        stopped once started. Its searches send at most :data:`_DATEPARSER_CALLS` texts to
+        the page at all only when htmldate reads a bounded part of it (:func:`_reads_little`)
+        and it nests less than :data:`_HTMLDATE_MAX_DEPTH` deep, else only the dates it
+        declares (:func:`_declarations`): htmldate's search cannot be stopped once started.
+        Its searches send at most :data:`_DATEPARSER_CALLS` texts to
         dateparser in all (:class:`_BoundedDateParser`).
         Other types (listings, services, documentation) carry the dates of other things
         (comments, releases) and get the fast mode alone. A shop's pages
@@ -479,7 +486,7 @@ class _Reader:
 
     def _published(self, page_type: str | None) -> str | None:
         root = _html_tree(self.root)
-        if not _reads_little(root, extensive=False):
+        if _has_depth(root, _HTMLDATE_MAX_DEPTH) or not _reads_little(root, extensive=False):
             return self._htmldate(_declarations(root), extensive=False)
         found = self._htmldate(root, extensive=False)
         if found is not None or page_type != "article":
