@@ -69,7 +69,9 @@ _LINE_START = re.compile(r"[#>+=-]|\d{1,9}(?=[.)](?: |$))")
 """At the start of a line: a character that would start a heading, a quote, a list item, a
 setext underline or a thematic break, or the number of an ordered list item (whose ``.`` or
 ``)`` is escaped)."""
-_ENDS_NUMBER = re.compile(r"[.)](?: |$)")
+_NUMBER_GOES_ON = re.compile(r"\d*(?=[.)](?: |$))")
+"""Text that goes on with the number a line holds so far, up to a ``.`` or ``)`` that would
+make it an ordered list item's (``12`` then ``3. x``)."""
 _LANGUAGE = re.compile(r"^(?:language|lang)-([\w#+.-]{1,40})$")
 _URL_UNSAFE = str.maketrans(
     {" ": "%20", "<": "%3C", ">": "%3E", "(": "%28", ")": "%29", "|": "%7C", "\\": "%5C"}
@@ -155,9 +157,11 @@ class _Inline:
         words = collapsed.strip(" ")
         if words:
             escaped = _escape(words, line_start=self.start)
-            if self.number and not self.space and _ENDS_NUMBER.match(escaped):
-                escaped = "\\" + escaped  # the line so far is a number: "1" then ". x"
-            number = self.start and len(escaped) < 10 and escaped.isdigit()
+            goes_on = self.number and not self.space
+            digits = _NUMBER_GOES_ON.match(escaped) if goes_on else None
+            if digits is not None:  # the line so far is a number: "1" then ". x", "12" "3. x"
+                escaped = f"{digits.group()}\\{escaped[digits.end() :]}"
+            number = (goes_on or (self.start and len(escaped) < 10)) and escaped.isdigit()
             self.markup(escaped)
             self.number = number
         if collapsed[-1] == " " and words:
@@ -596,7 +600,7 @@ class _Writer:
 
     def _child_inline(self) -> _Inline:
         parent = self._sink()
-        return _Inline(start=parent.start)
+        return _Inline(start=parent.start, number=parent.number and not parent.space)
 
     def _end(self, element: etree._Element, tag: str) -> None:
         frame = self.frames[-1]
@@ -684,7 +688,9 @@ class _Writer:
             elif _can_wrap(content, "" if parent.space else parent.last()):
                 parent.markup(f"{frame.wrap}{content}{frame.wrap}")
             else:
+                number = parent.number and not parent.space and content.isdigit()
                 parent.markup(content)
+                parent.number = number  # "1<b>2</b>. x": the line is still a number
         if inline.space:
             parent.space = True
 

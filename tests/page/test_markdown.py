@@ -275,6 +275,18 @@ def test_hard_breaks_and_double_breaks() -> None:
     assert [t.type for t in tokens(markdown)].count("paragraph_open") == 2
 
 
+@pytest.mark.parametrize(
+    "paragraph",
+    ["12<span>3. x</span>", "<span>1</span><b>.</b> x", "1<i>)</i> x", "1<b>2</b>. x"],
+)
+def test_a_number_split_across_elements_does_not_become_a_list_item(paragraph: str) -> None:
+    """A line that is a number so far, then a ``.`` or ``)`` in another element, would read
+    as an ordered list's item: the ``.`` is escaped whichever element holds it."""
+    markdown = body_markdown(f"<body><p>{paragraph}</p></body>")
+    assert [t.type for t in tokens(markdown)][:2] == ["paragraph_open", "inline"]
+    assert squeezed(markdown_text(markdown)) == squeezed(text_of(f"<body><p>{paragraph}</p>"))
+
+
 def test_nested_lists_keep_their_depth() -> None:
     page = (
         "<body><ul><li>one<ul><li>two<ol start='7'><li>three</li><li>four</li></ol></li>"
