@@ -41,7 +41,7 @@ from urllib.parse import urljoin, urlsplit
 import lxml.html
 from lxml import etree
 
-from scrapy_cetd.limits import check_deadline, time_left
+from scrapy_cetd.limits import PARSER_MAX_DEPTH, check_deadline, time_left
 from scrapy_cetd.page.dom import attribute_owners, local_tag
 from scrapy_cetd.page.markup import ARTICLE_TYPES, lines_of, text_of
 from scrapy_cetd.page.parse import to_tree
@@ -209,12 +209,12 @@ _HTMLDATE_MAX_COMMENTS = 20_000
 of sibling comments in a time that grows as its square (100,000 take a second, 1.3 million
 six minutes, in htmldate's last search of its fast mode). The shared datasets' pages hold at
 most 4,325."""
-_HTMLDATE_MAX_DEPTH = 256
-"""The depth from which a page is dated only from what it declares. htmldate searches a copy
-of the page, and makes and drops one lxml proxy per element it reads there; lxml frees a
-dropped proxy by walking up to the closest ancestor that has one, so that its search costs
-the elements times the depth (80,000 nested ``<div>`` given as a tree took 23 s, in a call no
-time budget stops). The shared datasets' pages nest 56 deep at most."""
+_HTMLDATE_MAX_DEPTH = PARSER_MAX_DEPTH
+"""The depth from which a page is dated only from what it declares: deeper than a parse of HTML
+gives, so only a tree given already parsed. htmldate searches a copy of the page, and makes
+and drops one lxml proxy per element it reads there; lxml frees a dropped proxy by walking up
+to the closest ancestor that has one, so that its search costs the elements times the depth
+(80,000 nested ``<div>`` given as a tree took 23 s, in a call no time budget stops)."""
 _DEEPEST_PROBE = 4096
 """The deepest level :func:`_has_depth` looks for."""
 _TEXT_LENGTH = etree.XPath("string-length()")
