@@ -18,6 +18,7 @@ import copy
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import cache
 
 from lxml import etree
 
@@ -96,10 +97,20 @@ def count_elements(tree: etree._Element) -> int:
     return int(count)
 
 
+def has_depth(root: etree._Element, levels: int) -> bool:
+    """Whether some element lies ``2**k`` levels below ``root``, for the largest such number
+    not above ``levels`` (so that each is one of a few compiled XPaths; libxml2 walks the
+    levels in one C call)."""
+    return bool(_depth_probe(1 << (levels.bit_length() - 1))(root)) if levels else True
+
+
+@cache
+def _depth_probe(levels: int) -> etree.XPath:
+    return etree.XPath(f"boolean({'/'.join(['*'] * levels)})")
+
+
 HOLD_DEPTH = 256
 """The depth from which :func:`deep_proxies` holds a tree's proxies."""
-
-_REACHES_HOLD_DEPTH = etree.XPath(f"boolean({'/'.join(['*'] * HOLD_DEPTH)})")
 
 
 def deep_proxies(root: etree._Element) -> list[etree._Element]:
@@ -110,7 +121,7 @@ def deep_proxies(root: etree._Element) -> list[etree._Element]:
     for each element; with every proxy held that walk is one step, and the list is freed
     deepest first (CPython frees a list's items from the last). A shallow page holds nothing:
     its walks are short."""
-    return list(root.iter()) if _REACHES_HOLD_DEPTH(root) else []
+    return list(root.iter()) if has_depth(root, HOLD_DEPTH) else []
 
 
 def find_body(root: etree._Element) -> etree._Element | None:

@@ -42,7 +42,7 @@ import lxml.html
 from lxml import etree
 
 from scrapy_cetd.limits import PARSER_MAX_DEPTH, check_deadline, time_left
-from scrapy_cetd.page.dom import attribute_owners, local_tag
+from scrapy_cetd.page.dom import attribute_owners, has_depth, local_tag
 from scrapy_cetd.page.markup import ARTICLE_TYPES, lines_of, text_of
 from scrapy_cetd.page.parse import to_tree
 from scrapy_cetd.result import Metadata
@@ -216,7 +216,7 @@ and drops one lxml proxy per element it reads there; lxml frees a dropped proxy 
 to the closest ancestor that has one, so that its search costs the elements times the depth
 (80,000 nested ``<div>`` given as a tree took 23 s, in a call no time budget stops)."""
 _DEEPEST_PROBE = 4096
-"""The deepest level :func:`_has_depth` looks for."""
+"""The deepest level :func:`~scrapy_cetd.page.dom.has_depth` looks for."""
 _TEXT_LENGTH = etree.XPath("string-length()")
 _NODES = etree.XPath("count(descendant-or-self::node())")
 _COMMENTS = etree.XPath("count(.//comment())")
@@ -486,7 +486,7 @@ class _Reader:
 
     def _published(self, page_type: str | None) -> str | None:
         root = _html_tree(self.root)
-        if _has_depth(root, _HTMLDATE_MAX_DEPTH) or not _reads_little(root, extensive=False):
+        if has_depth(root, _HTMLDATE_MAX_DEPTH) or not _reads_little(root, extensive=False):
             return self._htmldate(_declarations(root), extensive=False)
         found = self._htmldate(root, extensive=False)
         if found is not None or page_type != "article":
@@ -951,21 +951,9 @@ def _reads_little(part: etree._Element, *, extensive: bool) -> bool:
     if _count(_COMMENTS, part) > _HTMLDATE_MAX_COMMENTS:
         return False
     size = _count(_TEXT_LENGTH, part) + _count(_NODES, part)
-    if not _has_depth(part, min(_HTMLDATE_MAX_READ // size, _DEEPEST_PROBE)):
+    if not has_depth(part, min(_HTMLDATE_MAX_READ // size, _DEEPEST_PROBE)):
         return True
     return _read_whole(part, extensive=extensive) <= _HTMLDATE_MAX_READ
-
-
-def _has_depth(root: etree._Element, levels: int) -> bool:
-    """Whether some element lies ``2**k`` levels below ``root``, for the largest such number
-    not above ``levels`` (so that each is one of a few compiled XPaths; libxml2 walks the
-    levels in one C call)."""
-    return bool(_depth_probe(1 << (levels.bit_length() - 1))(root)) if levels else True
-
-
-@cache
-def _depth_probe(levels: int) -> etree.XPath:
-    return etree.XPath(f"boolean({'/'.join(['*'] * levels)})")
 
 
 def _read_whole(part: etree._Element, *, extensive: bool) -> int:
