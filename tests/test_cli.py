@@ -522,7 +522,7 @@ def test_evaluate_metadata_scores_the_datasets_with_metadata_gold(
     (record,) = json.loads(capsys.readouterr().out)
     assert (record["dataset"], record["pages"]) == ("news", 2)
     assert (record["date_accuracy"], record["date_false_positives"]) == (1.0, 1.0)
-    assert (record["author_match"], record["author_pages"]) == (1.0, 1)
+    assert (record["author_match"], record["author_exact"], record["author_pages"]) == (1.0, 1.0, 1)
     assert record["title_exact"] == 0.5
     assert main(["evaluate", "--metadata", str(tmp_path / "tiny")]) == 1
     assert "no dataset with metadata gold" in capsys.readouterr().err

@@ -185,7 +185,10 @@ class MetadataScore:
     title_exact: float | None
     title_f1: float | None
     author_match: float | None
-    """Over the pages with gold authors (``author_pages``)."""
+    """Over the pages with gold authors (``author_pages``): every gold name is predicted."""
+    author_exact: float | None
+    """Over the same pages: the predicted names are the gold's, no more (a job title or a
+    second byline's name taken for an author is a miss here, not in ``author_match``)."""
     author_pages: int
     site_name_exact: float | None
     """Over the pages with a gold site name (``site_pages``)."""
@@ -202,7 +205,8 @@ def evaluate_metadata(
 ) -> MetadataScore:
     """Score ``predict`` on the pages of ``dataset`` (all, or those of ``ids``); an exception
     it raises on a page counts as a failure that says nothing, and never propagates."""
-    date, false_date, title, author, site = _Tally(), _Tally(), _Tally(), _Tally(), _Tally()
+    date, false_date, title, site = _Tally(), _Tally(), _Tally(), _Tally()
+    author, author_exact = _Tally(), _Tally()
     title_f1: list[float] = []
     times: list[float] = []
     pages = failures = 0
@@ -224,8 +228,9 @@ def evaluate_metadata(
             title.add(predicted == truth)
             title_f1.append(_token_f1(predicted, truth))
         if gold.authors:
-            names = author_names(gold.authors)
-            author.add(bool(names) and names <= author_names(guess.authors))
+            names, guessed = author_names(gold.authors), author_names(guess.authors)
+            author.add(bool(names) and names <= guessed)
+            author_exact.add(bool(names) and names == guessed)
         if gold.site_name:
             site.add(normalize(guess.site_name) == normalize(gold.site_name))
     return MetadataScore(
@@ -240,6 +245,7 @@ def evaluate_metadata(
         title_exact=title.rate(),
         title_f1=sum(title_f1) / len(title_f1) if title_f1 else None,
         author_match=author.rate(),
+        author_exact=author_exact.rate(),
         author_pages=author.total,
         site_name_exact=site.rate(),
         site_pages=site.total,
@@ -256,9 +262,9 @@ def format_metadata_table(scores: Sequence[MetadataScore]) -> str:
     the number of pages each rate is over is in its column's cells."""
     header = (
         "| dataset | system | pages | date (exact day) | date false pos. | title exact "
-        "| title token F1 | author | site name | ms median |"
+        "| title token F1 | author | author exact | site name | ms median |"
     )
-    lines = [header, "| :-- | :-- | --: | --: | --: | --: | --: | --: | --: | --: |"]
+    lines = [header, "| :-- | :-- | --: | --: | --: | --: | --: | --: | --: | --: | --: |"]
     for score in scores:
         cells = [
             score.dataset,
@@ -269,6 +275,7 @@ def format_metadata_table(scores: Sequence[MetadataScore]) -> str:
             _rate(score.title_exact),
             _rate(score.title_f1),
             f"{_rate(score.author_match)} / {score.author_pages}",
+            _rate(score.author_exact),
             f"{_rate(score.site_name_exact)} / {score.site_pages}",
             f"{score.ms_median:.1f}",
         ]

@@ -729,9 +729,23 @@ def _first_byline(root: etree._Element) -> list[str]:
     for element in found if isinstance(found, list) else ():
         if isinstance(element, etree._Element):
             text = lines_of(element, _MAX_TEXT).lstrip()[:_MAX_TEXT]
-            if _clean_names(text):
-                return [text]
+            names = _clean_names(text)
+            if names:
+                return [_linked_names(element, names) or text]
     return []
+
+
+def _linked_names(byline: etree._Element, names: list[str]) -> str | None:
+    """The names of ``names`` that ``byline`` links (to their author pages), joined by
+    ``;``, when it links some but not all: the words it does not link, after a comma, are a
+    job title or an affiliation (``<a>Jane Doe</a>, Staff Writer``), whatever the language."""
+    linked = {
+        name.casefold()
+        for link in byline.iter("a")
+        for name in _clean_names(text_of(link)[:_MAX_TEXT])
+    }
+    kept = [name for name in names if name.casefold() in linked]
+    return "; ".join(kept) if 0 < len(kept) < len(names) else None
 
 
 def _item_scope(element: etree._Element) -> etree._Element | None:

@@ -210,6 +210,28 @@ def test_the_field_of_a_byline_s_date_is_no_name(byline: str, authors: tuple[str
     assert page_metadata(page(body=body)).authors == authors
 
 
+@pytest.mark.parametrize(
+    ("byline", "authors"),
+    [
+        ("By <a href='/a/jd'>Jane Doe</a>, Staff Writer", ("Jane Doe",)),
+        (
+            "Por <a href='/a/mr'>María Ruiz</a>, redactora de Cultura, El Diario",
+            ("María Ruiz",),
+        ),
+        ("By <a href='/a/jd'>Jane Doe</a>, <a href='/a/jr'>John Roe</a>", ("Jane Doe", "John Roe")),
+        ("By Jane Doe, John Roe", ("Jane Doe", "John Roe")),  # nothing linked: names
+        ("By <a href='/a/jd'>Jane Doe</a>", ("Jane Doe",)),
+    ],
+)
+def test_what_a_byline_does_not_link_beside_a_linked_name_is_no_name(
+    byline: str, authors: tuple[str, ...]
+) -> None:
+    """A byline that links its author's name leaves the job title or the affiliation after it
+    unlinked, in any language."""
+    body = f"<h1>Storm</h1><p class='byline'>{byline}</p><p>Text.</p>"
+    assert page_metadata(page(body=body)).authors == authors
+
+
 def test_a_byline_laid_out_in_blocks_gives_the_name_alone() -> None:
     body = (
         "<h1>Storm closes the harbour</h1><div class='author-box'><div>Written By</div>"
