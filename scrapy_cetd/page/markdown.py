@@ -689,6 +689,8 @@ class _Writer:
                 parent.markup(f"{frame.wrap}{content}{frame.wrap}")
             else:
                 number = parent.number and not parent.space and content.isdigit()
+                if content[0] == "`" and parent.last() == "`":
+                    parent.space = True  # as between two code spans (_code_span)
                 parent.markup(content)
                 parent.number = number  # "1<b>2</b>. x": the line is still a number
         if inline.space:

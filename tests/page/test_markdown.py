@@ -253,7 +253,7 @@ def test_neighbours_in_two_elements_keep_their_meaning() -> None:
     page = (
         "<body><p>stronger!<a href='https://x.example/8'>[8]</a></p>"
         "<p><code>U+00DF</code><code>0xC3</code></p><p><b>1</b><span>. bold one</span></p>"
-        "<p><span>2</span>. not a list</p></body>"
+        "<p><span>2</span>. not a list</p><p><code>a</code><em><code>b</code> c</em></p></body>"
     )
     markdown = body_markdown(page)
     assert "stronger\\![\\[8\\]](https://x.example/8)" in markdown
@@ -262,10 +262,7 @@ def test_neighbours_in_two_elements_keep_their_meaning() -> None:
     assert "image" not in inline_kinds(markdown)
     assert [
         c.content for t in tokens(markdown) for c in t.children or [] if c.type == "code_inline"
-    ] == [
-        "U+00DF",
-        "0xC3",
-    ]
+    ] == ["U+00DF", "0xC3", "a", "b"]
     assert squeezed(markdown_text(markdown)) == squeezed(text_of(page))
 
 
