@@ -21,7 +21,8 @@ reads back as the same text, in the same structure:
   the columns stay aligned, and ``|`` is escaped. A table used for layout (a cell holding
   paragraphs, headings, lists, a code block, a quote or another table, or text outside its
   cells, or a single cell) is written as the blocks it holds;
-- block quotes with ``>``, links as ``[text](url)`` and images as ``![alt](src)``, both made
+- block quotes with ``>``, links as ``[text](url)`` and images (``<img>``, AMP's
+  ``<amp-img>``) as ``![alt](src)``, both made
   absolute against ``base_url`` (the page's URL joined with its ``<base href>``);
   ``javascript:`` links keep their text only;
 - ``<b>``/``<strong>`` as ``**``, ``<i>``/``<em>`` as ``*``, ``<del>``/``<s>`` as ``~~``, where
@@ -510,7 +511,7 @@ class _Writer:
         if tag == "br":
             self._br()
             return
-        if tag == "img":
+        if tag in ("img", "amp-img"):
             self._image(element)
             return
         if tag == "hr":

@@ -362,6 +362,17 @@ def test_quotes_images_and_links_are_absolute() -> None:
     assert len(images) == 2
 
 
+def test_an_amp_image_is_an_image_and_its_fallback_text_stays() -> None:
+    page = (
+        "<body><p>Before</p><amp-img src='/a.jpg' alt='Harbour' width='4' height='3'>"
+        "<div fallback>No image</div></amp-img><p>After</p></body>"
+    )
+    markdown = body_markdown(page, "https://example.com/news/")
+    images = [c for t in tokens(markdown) for c in t.children or [] if c.type == "image"]
+    assert [image.attrs["src"] for image in images] == ["https://example.com/a.jpg"]
+    assert squeezed(markdown_text(markdown)) == squeezed(text_of(page))
+
+
 def test_extract_resolves_against_the_base_href() -> None:
     page = (
         "<html><head><base href='/base/'></head><body><article><h1>Title</h1>"
