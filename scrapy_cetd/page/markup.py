@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -51,15 +51,39 @@ _MARKUP_ATTRIBUTES = (
     ("property", "og:type"),
 )
 """The attributes (and values) that carry the markup :func:`page_markup` reads."""
-_HEADINGS = etree.XPath("descendant-or-self::h1")
-_INNER_HEADINGS = etree.XPath("count(descendant::h1)")
 _STRING = etree.XPath("string()")
 """An element's text, as ``"".join(element.itertext())`` gives it."""
-_TITLE_SOURCES = (
-    "//meta[@property='og:title']/@content",
-    "//meta[@name='twitter:title']/@content",
-    "//title/text()",
-)
+
+
+@dataclass(frozen=True)
+class _TitleQueries:
+    """The XPaths :func:`title_text` reads a page's headline with."""
+
+    headings: etree.XPath
+    inner_headings: etree.XPath
+    sources: tuple[etree.XPath, ...]
+
+    @classmethod
+    def naming(cls, element: Callable[[str], str]) -> _TitleQueries:
+        """The queries with each element test written by ``element`` (given a tag name)."""
+        return cls(
+            etree.XPath(f"descendant-or-self::{element('h1')}"),
+            etree.XPath(f"count(descendant::{element('h1')})"),
+            tuple(
+                etree.XPath(source)
+                for source in (
+                    f"//{element('meta')}[@property='og:title']/@content",
+                    f"//{element('meta')}[@name='twitter:title']/@content",
+                    f"//{element('title')}/text()",
+                )
+            ),
+        )
+
+
+_TITLE_QUERIES = _TitleQueries.naming(lambda tag: tag)
+_NAMESPACED_TITLE_QUERIES = _TitleQueries.naming(lambda tag: f"*[local-name()='{tag}']")
+"""For a tree parsed as XML, whose elements are in the XHTML namespace (``{http://www.w3.org/
+1999/xhtml}h1``), which a bare name does not test in XPath."""
 
 
 @dataclass(frozen=True)
@@ -252,7 +276,10 @@ def title_text(tree: etree._Element) -> str:
     for the headings nested in one without text. The headings are listed by one XPath query,
     so that their lxml proxies are held together and freed deepest first: a proxy freed alone
     walks up to the closest ancestor that has one, which on nested headings costs the depth."""
-    headings = _HEADINGS(tree)
+    root_tag = tree.getroottree().getroot().tag
+    namespaced = isinstance(root_tag, str) and root_tag[:1] == "{"
+    queries = _NAMESPACED_TITLE_QUERIES if namespaced else _TITLE_QUERIES
+    headings = queries.headings(tree)
     assert isinstance(headings, list)
     k = 0
     while k < len(headings):
@@ -263,11 +290,11 @@ def title_text(tree: etree._Element) -> str:
         if text:
             return text
         if len(heading):  # the headings inside, next in line, have no text either
-            inside = _INNER_HEADINGS(heading)
+            inside = queries.inner_headings(heading)
             assert isinstance(inside, float)
             k += int(inside)
-    for source in _TITLE_SOURCES:
-        values = tree.xpath(source)
+    for source in queries.sources:
+        values = source(tree)
         assert isinstance(values, list)
         for value in values:
             text = " ".join(str(value).split())

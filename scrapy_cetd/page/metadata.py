@@ -249,8 +249,13 @@ def page_metadata(
     whose markup gives no date, the dates written next to its headline, then anywhere on the
     page, are read too.
 
-    The tree is read, never modified."""
-    reader = _Reader(tree.getroottree().getroot(), url)
+    The tree is read, never modified. A tree parsed as XML, whose elements are in the XHTML
+    namespace, is read as the page parsed as HTML (:func:`_html_tree`): the sources are found
+    by their tags' bare names."""
+    root = tree.getroottree().getroot()
+    if isinstance(root.tag, str) and root.tag[:1] == "{":
+        root = _html_tree(root)
+    reader = _Reader(root, url)
     return reader.metadata(text, page_type)
 
 

@@ -85,6 +85,15 @@ def test_page_title_falls_back_to_metadata() -> None:
     assert page_title(parse("<body><p>no title</p></body>")) is None
 
 
+def test_page_title_of_xhtml_read_as_xml() -> None:
+    xhtml = (
+        "<html xmlns='http://www.w3.org/1999/xhtml'><head><title>Storm | Daily</title></head>"
+        "<body>{}<p>x</p></body></html>"
+    )
+    assert page_title(etree.fromstring(xhtml.format("<h1>Storm</h1>"))) == "Storm"
+    assert page_title(etree.fromstring(xhtml.format(""))) == "Storm | Daily"
+
+
 def json_ld_page(scripts: list[str]) -> str:
     head = "".join(f"<script type='application/ld+json'>{script}</script>" for script in scripts)
     return f"<html><head>{head}</head><body><p>text</p></body></html>"

@@ -477,6 +477,18 @@ def test_a_tree_of_lxml_etree_is_dated_as_one_of_lxml_html() -> None:
     assert page_metadata(etree.fromstring(xhtml)).published == "2021-03-04"
 
 
+def test_xhtml_read_as_xml_gives_the_metadata_of_the_same_page_read_as_html() -> None:
+    html = (
+        "<html lang='en'><head><title>Storm hits | Daily</title>"
+        "<meta property='og:site_name' content='Daily'/></head><body><h1>Storm hits</h1>"
+        "<p class='byline'>By Jane Doe</p><p>Text.</p></body></html>"
+    )
+    xhtml = html.replace("<html ", "<html xmlns='http://www.w3.org/1999/xhtml' ")
+    found = page_metadata(etree.fromstring(xhtml))
+    assert found == page_metadata(parse(html))
+    assert (found.title, found.authors, found.site_name) == ("Storm hits", ("Jane Doe",), "Daily")
+
+
 def test_an_xhtml_page_is_read_within_the_bound(monkeypatch: pytest.MonkeyPatch) -> None:
     # htmldate's rules name tags without a namespace: the bound is measured on the tree it reads
     monkeypatch.setattr(metadata, "_HTMLDATE_MAX_READ", 200_000)
