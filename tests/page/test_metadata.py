@@ -9,6 +9,7 @@ import time
 import warnings
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 import lxml.html
 import pytest
@@ -625,6 +626,26 @@ def test_language_declared_checked_and_identified() -> None:
     assert page_metadata(page(lang="de-CH-1996")).language == "de-CH-1996"
     assert page_metadata(page(lang="not a tag!")).language is None
     assert page_metadata(page(lang="de"), text="Kurz.").language == "de"
+
+
+def test_a_declared_language_the_text_opens_in_is_read_no_further(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    identifier = metadata.language_identifier()
+    read: list[int] = []
+
+    class Counting:
+        def classify(self, text: str) -> Any:
+            read.append(len(text))
+            return identifier.classify(text)
+
+    monkeypatch.setattr(metadata, "language_identifier", Counting)
+    long_english = ENGLISH * (1 + 1000 // len(ENGLISH))
+    assert page_metadata(page(lang="en"), text=long_english).language == "en"
+    assert read == [300]
+    read.clear()
+    assert page_metadata(page(lang="de"), text=long_english).language == "en"
+    assert read == [300, 1000]  # another language: the whole sample decides
 
 
 def test_broken_and_hostile_json_ld_gives_nothing_and_raises_nothing() -> None:
