@@ -744,15 +744,19 @@ def _first_byline(root: etree._Element) -> list[str]:
 
 def _linked_names(byline: etree._Element, names: list[str]) -> str | None:
     """The names of ``names`` that ``byline`` links (to their author pages), joined by
-    ``;``, when it links some but not all: the words it does not link, after a comma, are a
-    job title or an affiliation (``<a>Jane Doe</a>, Staff Writer``), whatever the language."""
+    ``;``, when it links the first and not all: the words it does not link, after a linked
+    name, are a job title or an affiliation (``<a>Jane Doe</a>, Staff Writer``), whatever the
+    language. A byline whose first name is not linked links something else (``Jane Doe,
+    <a>Reuters</a>``) and keeps every name."""
     linked = {
         name.casefold()
         for link in byline.iter("a")
         for name in _clean_names(text_of(link)[:_MAX_TEXT])
     }
+    if names[0].casefold() not in linked:
+        return None
     kept = [name for name in names if name.casefold() in linked]
-    return "; ".join(kept) if 0 < len(kept) < len(names) else None
+    return "; ".join(kept) if len(kept) < len(names) else None
 
 
 def _item_scope(element: etree._Element) -> etree._Element | None:

@@ -221,6 +221,7 @@ def test_the_field_of_a_byline_s_date_is_no_name(byline: str, authors: tuple[str
         ),
         ("By <a href='/a/jd'>Jane Doe</a>, <a href='/a/jr'>John Roe</a>", ("Jane Doe", "John Roe")),
         ("By Jane Doe, John Roe", ("Jane Doe", "John Roe")),  # nothing linked: names
+        ("By Jane Doe, <a href='/'>Reuters</a>", ("Jane Doe", "Reuters")),  # not her name
         ("By <a href='/a/jd'>Jane Doe</a>", ("Jane Doe",)),
     ],
 )
