@@ -71,10 +71,11 @@ class CetdExtractor(BaseExtractor):  # type: ignore[misc]  # datatrove is untype
     refuses). The text is ``extract()``'s, asked for alone (``html=False``), with the
     extractor and limits built once, here (:func:`scrapy_cetd.api.extract_with`). With
     ``metadata``, the page's ``title``,
-    ``authors`` and ``published`` are added to ``doc.metadata`` (a value the page does not give
-    is left out; reading them costs about 60% more time per page, so it is off by default, as
-    the ``Trafilatura`` step adds none); ``page_type`` is added when the algorithm classifies
-    pages. Stats, as datatrove's extractors count
+    ``authors`` and ``published`` are added to ``doc.metadata``, on every document (``None``
+    or ``[]`` when the page gives none, so that every document has the same keys; reading them
+    costs about 60% more time per page, so it is off by default, as the ``Trafilatura`` step
+    adds none); ``page_type`` is added when the algorithm classifies pages. For datatrove's
+    ``ParquetWriter``, give it :func:`parquet_schema`. Stats, as datatrove's extractors count
     them: ``total``, ``extracted``, ``forwarded``, ``dropped``, ``timeout``,
     ``broken_process``, ``clean_error``; and ``empty_<code>`` per
     :class:`~scrapy_cetd.result.Reason` of the documents dropped without main content.
@@ -120,8 +121,11 @@ class CetdExtractor(BaseExtractor):  # type: ignore[misc]  # datatrove is untype
         added: dict[str, Any] = {}
         if found is not None:
             title = result.title or found.title
-            values = {"title": title, "authors": list(found.authors), "published": found.published}
-            added = {key: value for key, value in values.items() if value}
+            added = {
+                "title": title or None,
+                "authors": list(found.authors),
+                "published": found.published,
+            }
         if result.page_type is not None:
             added["page_type"] = result.page_type
         code = None if result.reason_code is None else result.reason_code.value
@@ -160,6 +164,35 @@ class CetdExtractor(BaseExtractor):  # type: ignore[misc]  # datatrove is untype
                     self.stat_update("timeout")
                 else:
                     self.stat_update(StatHints.dropped, f"empty_{found['code']}")
+
+
+def parquet_schema(**metadata: Any) -> Any:
+    """The ``pyarrow.Schema`` of the documents a pipeline of datatrove's ``WarcReader``,
+    :class:`CetdExtractor` and :class:`LanguageFilter` hands to datatrove's
+    ``ParquetWriter(..., schema=parquet_schema())``: ``text``, ``id`` and the metadata (the
+    reader's ``url``, ``date`` and ``file_path``; ``title``, ``authors``, ``published``,
+    ``page_type``; ``language`` and ``language_score``), plus the ``metadata`` fields given
+    here by name with their pyarrow type (a reader's ``default_metadata``).
+
+    Without a schema, the writer takes its file's from the first document: a page without
+    authors or date (a shop's) gives those fields no type, and the first batch that has them
+    fails with "Table schema does not match schema used to create file". A metadata field the
+    schema does not name is left out of the file."""
+    import pyarrow as pa  # noqa: PLC0415 - datatrove's Parquet writer needs it, the step not
+
+    fields = {
+        "url": pa.string(),
+        "date": pa.string(),
+        "file_path": pa.string(),
+        "title": pa.string(),
+        "authors": pa.list_(pa.string()),
+        "published": pa.string(),
+        "page_type": pa.string(),
+        "language": pa.string(),
+        "language_score": pa.float64(),
+        **metadata,
+    }
+    return pa.schema({"text": pa.string(), "id": pa.string(), "metadata": pa.struct(fields)})
 
 
 class LanguageFilter(BaseFilter):  # type: ignore[misc]  # datatrove is untyped

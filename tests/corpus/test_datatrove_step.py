@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from corpuskit import ROOT, WARC, site_file
+from corpuskit import ROOT, WARC, response, site_file, story_page, write_warc
 
 import scrapy_cetd
 from scrapy_cetd.extractors.cetd_plus import CetdPlusExtractor
@@ -20,7 +20,11 @@ from datatrove.data import Document  # type: ignore[import-untyped]  # noqa: E40
 from datatrove.pipeline.extractors import Trafilatura  # type: ignore[import-untyped]  # noqa: E402
 from datatrove.pipeline.readers import WarcReader  # type: ignore[import-untyped]  # noqa: E402
 
-from scrapy_cetd.corpus.datatrove_step import CetdExtractor, LanguageFilter  # noqa: E402
+from scrapy_cetd.corpus.datatrove_step import (  # noqa: E402
+    CetdExtractor,
+    LanguageFilter,
+    parquet_schema,
+)
 
 
 def example_pipeline() -> Any:
@@ -100,6 +104,13 @@ def test_each_document_s_text_is_that_of_extract(warcs: Path) -> None:
         found = step.extract_document(doc.text, url)
         assert found["text"] == expected.text
         assert found["metadata"] == {"page_type": expected.page_type}
+    with_metadata = CetdExtractor(metadata=True).extract_document("<p>Too short.</p>", None)
+    assert with_metadata["metadata"] == {
+        "title": None,
+        "authors": [],
+        "published": None,
+        "page_type": "article",
+    }
 
 
 class SlowExtractor(CetdPlusExtractor):
@@ -162,3 +173,50 @@ def test_the_attribute_limit_is_that_of_extract_unless_switched_off() -> None:
 def test_a_limit_that_is_no_limit_fails_when_the_step_is_made() -> None:
     with pytest.raises(ValueError, match="max_attributes must be a positive whole number"):
         CetdExtractor(max_attributes=0)
+
+
+def test_parquet_takes_every_document_with_the_schema_given(tmp_path: Path) -> None:
+    """A first page without authors or date, then one with them: every document has the same
+    metadata keys, and datatrove's Parquet writer, given :func:`parquet_schema`, writes both
+    (it takes the schema of its first document otherwise, and the second batch fails)."""
+    pytest.importorskip("pyarrow")
+    import pyarrow.parquet as pq
+    from datatrove.executor import LocalPipelineExecutor  # type: ignore[import-untyped]
+    from datatrove.pipeline.writers import ParquetWriter  # type: ignore[import-untyped]
+
+    head = (
+        "<meta name='author' content='Ann Lee'>"
+        "<meta property='article:published_time' content='2024-02-03T10:00:00Z'>"
+    )
+    warcs = tmp_path / "warcs"
+    warcs.mkdir()
+    write_warc(
+        warcs / "two.warc.gz",
+        [
+            response(f"https://news.test/{n}", "HTTP/1.1 200 OK\nContent-Type: text/html\n", page)
+            for n, page in ((1, story_page(1)), (2, story_page(2, head)))
+        ],
+    )
+    extractor, language = CetdExtractor(metadata=True), LanguageFilter(languages="en")
+    found = [doc.metadata for doc in language.run(extractor.run(WarcReader(str(warcs)).run()))]
+    assert [sorted(keys) for keys in found] == [sorted(found[1])] * 2
+    LocalPipelineExecutor(
+        pipeline=[
+            WarcReader(str(warcs)),
+            extractor,
+            language,
+            ParquetWriter(str(tmp_path / "out"), schema=parquet_schema(), batch_size=1),
+        ],
+        tasks=1,
+        logging_dir=str(tmp_path / "logs"),
+    ).run()
+    (written,) = (tmp_path / "out").glob("*.parquet")
+    rows = pq.read_table(written).to_pylist()
+    assert [(row["metadata"]["authors"], row["metadata"]["published"]) for row in rows] == [
+        ([], None),
+        (["Ann Lee"], "2024-02-03T10:00:00Z"),
+    ]
+    assert [row["metadata"]["url"] for row in rows] == [
+        "https://news.test/1",
+        "https://news.test/2",
+    ]
