@@ -37,7 +37,7 @@ except ImportError as error:  # pragma: no cover - depends on the installed extr
     ) from error
 
 from scrapy_cetd.api import CompletingExtractor, Outputs, extract_with
-from scrapy_cetd.corpus.records import identify_language
+from scrapy_cetd.corpus.records import check_languages, identify_language
 from scrapy_cetd.extractors.registry import DEFAULT_ALGORITHM, build_extractor
 from scrapy_cetd.guard import DEFAULT_MAX_ATTRIBUTES
 from scrapy_cetd.limits import DEFAULT_MAX_BODY_SIZE, DEFAULT_MAX_NODES, Limits
@@ -210,6 +210,7 @@ class LanguageFilter(BaseFilter):  # type: ignore[misc]  # datatrove is untyped
     ) -> None:
         super().__init__(exclusion_writer)
         self.languages = [languages] if isinstance(languages, str) else languages
+        check_languages(self.languages or ())
         self.language_threshold = language_threshold
 
     def filter(self, doc: Any) -> bool:

@@ -16,7 +16,7 @@ import json
 import os
 import re
 import unicodedata
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any, Protocol
 
@@ -111,6 +111,19 @@ def identify_language(text: str) -> tuple[str | None, float | None]:
     return str(language), round(float(probability), 4)
 
 
+def check_languages(languages: Iterable[str]) -> None:
+    """Raise ``ValueError`` naming the codes of ``languages`` that :func:`identify_language`
+    never gives (py3langid's languages): a filter on them would keep nothing, and is a typo
+    (``eng``, ``jp``)."""
+    known = frozenset(str(code) for code in language_identifier().nb_classes)
+    unknown = [code for code in languages if code not in known]
+    if unknown:
+        raise ValueError(
+            f"languages: {', '.join(map(repr, unknown))} is not a language py3langid "
+            "identifies (ISO 639-1 codes where there is one: en, de, ja, zh)"
+        )
+
+
 @dataclasses.dataclass(frozen=True)
 class CorpusSettings:
     """What to extract and how: the same for every record of a run."""
@@ -149,6 +162,7 @@ class CorpusSettings:
         for code in languages:
             if not (code.isascii() and code.isalpha() and 2 <= len(code) <= 3):
                 raise ValueError(f"languages: not an ISO 639 code: {code!r}")
+        check_languages(languages)
         object.__setattr__(self, "languages", languages)
         score = self.min_language_score
         if score is not None and not 0 <= score <= 1:

@@ -147,6 +147,8 @@ def test_the_language_filter_keeps_what_it_is_asked_to(warcs: Path) -> None:
     english = Document(text="The harbour wall held through the night. " * 5, id="en")
     german = Document(text="Die Hafenmauer hielt die ganze Nacht über stand. " * 5, id="de")
     kept = list(LanguageFilter(languages=["de"]).run(iter([english, german])))
+    with pytest.raises(ValueError, match="'eng' is not a language py3langid identifies"):
+        LanguageFilter(languages=["eng"])
     assert [doc.id for doc in kept] == ["de"]
     assert (english.metadata["language"], german.metadata["language"]) == ("en", "de")
 
