@@ -614,11 +614,29 @@ def _check_writable(name: str, option: str) -> None:
         raise UsageError(f"{option} {name}: cannot be written")
 
 
+def _check_out(name: str) -> None:
+    """Raise :class:`UsageError` unless ``--out`` can be written: not a folder, and below a
+    folder that can be written (the missing folders on the way are made, with ``OUT.parts/``
+    beside the file)."""
+    path = Path(os.path.realpath(name))
+    if path.is_dir():
+        raise UsageError(f"--out {name}: is a folder")
+    ancestor = path.parent
+    while not ancestor.exists():
+        ancestor = ancestor.parent
+    if not ancestor.is_dir():
+        raise UsageError(f"--out {name}: {ancestor} is not a folder")
+    if not os.access(ancestor, os.W_OK):
+        raise UsageError(f"--out {name}: cannot be written")
+
+
 def _run_corpus(args: argparse.Namespace) -> int:
     try:
         from scrapy_cetd import corpus  # noqa: PLC0415 - needs the optional corpus extra
     except ImportError as error:
-        raise CommandError(str(error)) from None
+        raise CommandError(
+            f"{error}: the corpus command needs the corpus extra: pip install 'scrapy-cetd[corpus]'"
+        ) from None
     options = _checked_options(args.algorithm, _options(args.option))
     languages = tuple(code for code in (args.languages or "").split(",") if code.strip())
     if args.languages is not None and not languages:
@@ -629,6 +647,7 @@ def _run_corpus(args: argparse.Namespace) -> int:
         corpus.output_format(args.out)
     except ValueError as error:
         raise UsageError(f"--out {error}") from None
+    _check_out(args.out)
     try:  # a value that does not fit is the command line's mistake, as for argparse
         settings = corpus.CorpusSettings(
             algorithm=args.algorithm,
@@ -706,6 +725,13 @@ def _datasets(folders: Sequence[str]) -> list[Dataset]:
             found.append(load_dataset(folder))
         except ValueError as error:
             raise CommandError(str(error)) from None
+    for dataset in found:
+        if not len(dataset):
+            raise CommandError(f"{dataset.path}: its MANIFEST.json lists no page")
+        missing = dataset.missing_files()
+        if missing:
+            more = f" and {len(missing) - 1} more" if len(missing) > 1 else ""
+            raise CommandError(f"{dataset.path}: no file {missing[0]}{more}")
     return found
 
 

@@ -15,6 +15,7 @@ import pytest
 from conftest import META_PAGE, STORM_PAGE
 from lxml import etree
 
+import scrapy_cetd
 from scrapy_cetd import PAGE_TYPES, CetdPlusExtractor, extract
 from scrapy_cetd.cli import main
 
@@ -330,6 +331,22 @@ def test_evaluate_prints_a_table(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert "| tiny | cectd-ds | 1 | 0 |" in out
 
 
+def test_evaluate_refuses_a_dataset_without_pages_or_files(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A missing page file or an empty MANIFEST is one line on stderr before any page is
+    read, not a traceback midway or a table of zeros."""
+    folder = make_dataset(tmp_path)
+    (folder / "gold" / "p1.txt").unlink()
+    for metadata in ([], ["--metadata"]):
+        assert main(["evaluate", str(folder), *metadata]) == 1
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and f"no file {folder / 'gold' / 'p1.txt'}" in err
+    (folder / "MANIFEST.json").write_text(json.dumps({"pages": {}}))
+    assert main(["evaluate", str(folder)]) == 1
+    assert "lists no page" in capsys.readouterr().err
+
+
 def test_evaluate_json_and_folder_of_datasets(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -548,3 +565,12 @@ def test_corpus_gets_the_options_converted(
     assert "stop here" in capsys.readouterr().err
     assert seen[0].options == {"include_comments": False, "threshold_coefficient": 0.9}
     assert seen[0].digest() == seen[1].digest()
+
+
+def test_corpus_without_its_extra_names_the_extra(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.delattr(scrapy_cetd, "corpus", raising=False)
+    monkeypatch.setitem(sys.modules, "scrapy_cetd.corpus", None)  # as if fastwarc were missing
+    assert main(["corpus", "in.warc.gz", "--out", "rows.jsonl"]) == 1
+    assert "pip install 'scrapy-cetd[corpus]'" in capsys.readouterr().err

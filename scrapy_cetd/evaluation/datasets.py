@@ -113,6 +113,17 @@ class Dataset:
         """One page by its ID."""
         return next(self.pages([page_id]))
 
+    def missing_files(self) -> list[Path]:
+        """The HTML and gold files the MANIFEST's pages lack, in MANIFEST order: checked
+        before a long run, as a missing file stops the reading of the pages."""
+        return [
+            file for page_id in self.page_ids for file in self._files(page_id) if not file.is_file()
+        ]
+
+    def _files(self, page_id: str) -> tuple[Path, Path]:
+        """The HTML and the gold text of a page."""
+        return self.path / "html" / f"{page_id}.html.gz", self.path / "gold" / f"{page_id}.txt"
+
     def _page_meta(self) -> Mapping[str, Mapping[str, Any]]:
         """MANIFEST's ``pages`` object: page ID -> metadata (checked by ``load_dataset``)."""
         pages: Mapping[str, Mapping[str, Any]] = self.manifest["pages"]
@@ -120,8 +131,7 @@ class Dataset:
 
     def _read_page(self, page_id: str) -> Page:
         """Read one page's HTML and gold text from disk."""
-        html_path = self.path / "html" / f"{page_id}.html.gz"
-        gold_path = self.path / "gold" / f"{page_id}.txt"
+        html_path, gold_path = self._files(page_id)
         for file in (html_path, gold_path):
             if not file.is_file():
                 raise ValueError(f"{self.path}: page {page_id!r} has no file {file}")

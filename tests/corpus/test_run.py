@@ -589,6 +589,25 @@ def test_a_stats_file_that_cannot_be_written_stops_the_run_before_it_starts(
     assert not out.exists() and not out.with_name("x.jsonl.parts").exists()
 
 
+def test_an_out_file_that_cannot_be_written_stops_the_run_before_it_starts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "file").write_text("")
+    (tmp_path / "rows.jsonl").mkdir()
+    for out, says in [
+        (tmp_path / "file" / "x.jsonl", f"{tmp_path / 'file'} is not a folder"),
+        (tmp_path / "rows.jsonl", "is a folder"),
+    ]:
+        status, _, err = corpus(capsys, str(WARC), "--out", str(out))
+        assert (status, f"--out {out}: {says}" in err) == (2, True)
+    # As a user who may not write the folder (root may write anything).
+    monkeypatch.setattr(os, "access", lambda path, mode: False)
+    out = tmp_path / "new" / "x.jsonl"
+    status, _, err = corpus(capsys, str(WARC), "--out", str(out))
+    assert (status, f"--out {out}: cannot be written" in err) == (2, True)
+    assert not (tmp_path / "new").exists()
+
+
 def test_a_stats_file_that_exists_needs_only_itself_writable(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
