@@ -77,7 +77,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog=PROG, description=__doc__)
+    parser = argparse.ArgumentParser(prog=PROG, description=(__doc__ or "").replace("``", ""))
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(required=True, metavar="COMMAND")
 
@@ -244,7 +244,7 @@ def _parser() -> argparse.ArgumentParser:
         "--out",
         required=True,
         metavar="OUT",
-        help="output file: .jsonl (JSON Lines) or .parquet; finished files are kept in "
+        help="output file: .jsonl or .ndjson (JSON Lines) or .parquet; finished files are kept in "
         "OUT.parts/ until the run completes",
     )
     _add_algorithm_options(corpus, many=False)

@@ -279,6 +279,13 @@ def test_url_help_says_what_the_url_is_for(capsys: pytest.CaptureFixture[str]) -
     assert "handed to the extractor" in help_text
 
 
+def test_the_help_is_plain_text(capsys: pytest.CaptureFixture[str]) -> None:
+    for command in ([], ["extract"], ["evaluate"], ["prune"], ["corpus"]):
+        with pytest.raises(SystemExit):
+            main([*command, "--help"])
+        assert "``" not in capsys.readouterr().out  # no reStructuredText from a docstring
+
+
 def test_empty_file_is_an_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "blank.html"
     path.write_text("  \n")
