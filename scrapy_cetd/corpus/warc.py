@@ -491,6 +491,10 @@ def _page_or_skip(record: WarcRecord, max_bytes: int, name: str, offset: int) ->
         return Skipped("truncated", url, record_id, detail)
     if record.record_type != WarcRecordType.response:
         return Skipped("not_response", url, record_id, str(record.record_type))
+    http = record.http_headers
+    status = http.status_code if http is not None else None
+    if status is not None and not 200 <= status < 300:  # whatever its size
+        return Skipped("http_status", url, record_id, str(status))
     declared = record.content_length
     if declared > max_bytes:
         return Skipped("too_large", url, record_id, f"{declared} bytes")
@@ -498,12 +502,8 @@ def _page_or_skip(record: WarcRecord, max_bytes: int, name: str, offset: int) ->
     if len(body) < declared:
         detail = f"{len(body):,} of {declared:,} bytes, record at byte {record.stream_pos:,}"
         return Skipped("truncated", url, record_id, detail)
-    http = record.http_headers
-    status = http.status_code if http is not None else None
     if url is None or http is None or status is None:
         return Skipped("undecodable", url, record_id, "no target URI or no HTTP status line")
-    if not 200 <= status < 300:
-        return Skipped("http_status", url, record_id, str(status))
     content_type = http.get("Content-Type")
     scrapy_headers = Headers({"Content-Type": content_type} if content_type else {})
     if not issubclass(

@@ -178,6 +178,25 @@ def test_the_reader_streams_a_huge_record(tmp_path: Path) -> None:
     assert peak < size // 16
 
 
+def test_a_response_that_is_no_success_is_one_whatever_its_size(tmp_path: Path) -> None:
+    path = tmp_path / "statuses.warc.gz"
+    page = story_page(1)
+    write_warc(
+        path,
+        [
+            response(
+                "http://a.test/gone", "HTTP/1.1 404 Not Found\nContent-Type: text/html\n", page
+            ),
+            response("http://a.test/big", "HTTP/1.1 200 OK\nContent-Type: text/html\n", page),
+        ],
+    )
+    items = list(iter_pages(path, max_bytes=10))
+    assert [item.reason for item in items if isinstance(item, Skipped)] == [
+        "http_status",
+        "too_large",
+    ]
+
+
 def test_a_bad_header_in_an_uncompressed_warc_is_placed_after_the_last_good_record(
     tmp_path: Path,
 ) -> None:
