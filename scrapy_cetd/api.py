@@ -34,6 +34,7 @@ from scrapy_cetd.page.parse import (
     markup_reason,
     page_tree,
     response_tree,
+    undecodable_note,
     utf8_page,
 )
 from scrapy_cetd.result import ExtractionResult, sanitize
@@ -220,6 +221,7 @@ def extract_with(
         if value is not None and not isinstance(value, str):
             raise ValueError(f"{parameter} must be a string or None, not {value!r:.80}")
     name = extractor.name
+    replaced = None  # the note of bytes decoded with replacements
     if isinstance(source, etree._Element):
         require_element(source)
         tree = source
@@ -238,11 +240,14 @@ def extract_with(
         refused = markup_reason(response.text, limits.max_attributes)
         if refused is not None:
             return refused.result(name)
+        replaced = undecodable_note(response)
         tree = response_tree(response)
         del response  # its body and decoded text: the tree holds the page from here on
     elements = None if limits.max_nodes is None else count_elements(tree)
     result = limits.extract(extractor, tree, url=url, start=start, elements=elements)
     notes = decoding_notes(source, encoding)
+    if replaced is not None:
+        notes += (replaced,)
     return replace(result, notes=result.notes + notes) if notes else result
 
 

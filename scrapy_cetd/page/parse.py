@@ -16,6 +16,7 @@ browser ignores a label it does not know.
 from __future__ import annotations
 
 import codecs
+import contextlib
 import json
 import re
 from dataclasses import dataclass
@@ -115,7 +116,8 @@ leading bytes: HTML markup is ASCII, which UTF-16 writes with a NUL byte per cha
 HTTP_CHARSET_IGNORED = "http-charset-ignored"
 META_CHARSET_IGNORED = "meta-charset-ignored"
 META_CHARSET_UTF16 = "meta-charset-utf-16"
-NOTE_KINDS = (HTTP_CHARSET_IGNORED, META_CHARSET_IGNORED, META_CHARSET_UTF16)
+UNDECODABLE_BYTES = "undecodable-bytes"
+NOTE_KINDS = (HTTP_CHARSET_IGNORED, META_CHARSET_IGNORED, META_CHARSET_UTF16, UNDECODABLE_BYTES)
 """The kinds of decoding note: each note starts with its kind and a colon."""
 
 
@@ -215,6 +217,25 @@ def decoding_notes(source: str | bytes | etree._Element, encoding: str | None) -
     if isinstance(source, bytes | bytearray):
         return choose_decoding(bytes(source), _content_type(encoding)).notes
     return ()
+
+
+def undecodable_note(response: TextResponse) -> str | None:
+    """A note when decoding ``response``'s body replaced byte sequences that its encoding does
+    not read with U+FFFD (a page sent as UTF-8 but written in windows-1252): its text is then
+    damaged where it held them, as a browser shows it, and a corpus may want to know. The
+    U+FFFD the body itself holds are not counted. ``None`` when nothing was replaced."""
+    replaced = response.text.count("\ufffd")  # the decoded text Scrapy keeps: no decoding again
+    if not replaced:
+        return None
+    encoding = response.encoding
+    with contextlib.suppress(LookupError, UnicodeError):
+        replaced -= response.body.count("\ufffd".encode(encoding))
+    if replaced <= 0:
+        return None
+    return (
+        f"{UNDECODABLE_BYTES}: {replaced} byte sequence(s) of the body are not {encoding} "
+        "and read as U+FFFD"
+    )
 
 
 def readable_response(response: TextResponse) -> TextResponse:

@@ -9,6 +9,7 @@ from conftest import STORM_PAGE
 from lxml import etree
 from ratios import thread_seconds
 
+from scrapy_cetd import extract
 from scrapy_cetd.guard import markup_problem
 from scrapy_cetd.limits import Limits
 from scrapy_cetd.page import accel
@@ -19,6 +20,7 @@ from scrapy_cetd.page.parse import (
     markup_scan,
     page_tree,
     response_tree,
+    undecodable_note,
     utf8_page,
 )
 
@@ -109,3 +111,18 @@ def test_markup_reason_is_linear_where_tags_begin_inside_tags(shape: str) -> Non
         thread_seconds(lambda: markup_reason(small, 1_000)), 1e-4
     )
     assert ratio < 25, f"10x the text took {ratio:.0f}x the time"
+
+
+def test_bytes_the_encoding_does_not_read_leave_a_note() -> None:
+    """A page written in windows-1252 but sent as UTF-8 reads with U+FFFD where its accented
+    letters were, as a browser shows it; the note says how many, and names the encoding."""
+    page = STORM_PAGE.replace("Heavy", "Grand-mère préchauffe à 180 °C. Heavy")
+    response = html_response(page.encode("cp1252"), encoding="utf-8")
+    assert undecodable_note(response) == (
+        "undecodable-bytes: 4 byte sequence(s) of the body are not utf-8 and read as U+FFFD"
+    )
+    assert extract(page.encode("cp1252"), encoding="utf-8").notes == (undecodable_note(response),)
+    assert undecodable_note(html_response(page.encode("cp1252"), encoding="cp1252")) is None
+    held = page.replace("Heavy", "a replacement character \ufffd, Heavy")
+    assert undecodable_note(html_response(held.encode(), encoding="utf-8")) is None
+    assert extract(held).notes == ()
