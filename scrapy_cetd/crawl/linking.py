@@ -47,6 +47,7 @@ class ItemResponseLinks:
             raise ValueError(f"max_size must be positive, got {max_size}")
         self.max_size = max_size
         self._entries: OrderedDict[int, tuple[Any, weakref.ref[Response]]] = OrderedDict()
+        self._told_evicted = False
         # A weak reference: the table is a value of a WeakKeyDictionary keyed by the crawler.
         self._crawler = weakref.ref(crawler) if crawler is not None else None
 
@@ -77,6 +78,15 @@ class ItemResponseLinks:
         while len(self._entries) > self.max_size:
             self._entries.popitem(last=False)
             self._inc_stat("cetd/link_evicted_count")
+            if not self._told_evicted:
+                self._told_evicted = True
+                logger.warning(
+                    "scrapy-cetd: more than CETD_LINK_TABLE_SIZE (%d) items are on their way "
+                    "at once; the oldest lose their response and get no main content. Raise "
+                    "CETD_LINK_TABLE_SIZE (or lower CONCURRENT_ITEMS), and make sure every "
+                    "component before the pipeline passes each item on as the same object",
+                    self.max_size,
+                )
 
     def pop(self, item: Any) -> Response | None:
         """Take out the link of ``item``: its response if it is still alive, else ``None``."""

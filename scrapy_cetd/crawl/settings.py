@@ -214,6 +214,25 @@ class CETDSettings:
         return self.content_fields + tuple(name for name in optional if name is not None)
 
 
+LINKS_PER_ITEM_SLOT = 4
+"""Links one response's items may hold at once, per ``CONCURRENT_ITEMS``: Scrapy pulls up to
+twice ``CONCURRENT_ITEMS`` items ahead of the ``CONCURRENT_ITEMS`` it processes, and the spider
+middleware links each as it is pulled; one more for margin."""
+
+
+def links_in_flight(settings: BaseSettings) -> int:
+    """The most item links a crawl may legitimately hold at once: :data:`LINKS_PER_ITEM_SLOT`
+    times ``CONCURRENT_ITEMS`` for each of ``CONCURRENT_REQUESTS`` responses whose callbacks
+    run together. The default ``CETD_LINK_TABLE_SIZE`` grows to it, so that raising
+    ``CONCURRENT_ITEMS`` does not evict the links of items still on their way."""
+    try:
+        items = settings.getint("CONCURRENT_ITEMS", 100)
+        requests = settings.getint("CONCURRENT_REQUESTS", 16)
+    except (TypeError, ValueError):  # Scrapy itself names these settings' mistakes
+        return 0
+    return LINKS_PER_ITEM_SLOT * max(items, 0) * max(requests, 0)
+
+
 def read_settings(settings: BaseSettings) -> CETDSettings:
     """The ``CETD_*`` settings of ``settings``, defaults filled in.
 
@@ -238,6 +257,8 @@ def read_settings(settings: BaseSettings) -> CETDSettings:
     link_table_size = _setting_int(settings, "CETD_LINK_TABLE_SIZE")
     if link_table_size <= 0:
         raise ValueError(f"CETD_LINK_TABLE_SIZE must be positive: {link_table_size}")
+    if "CETD_LINK_TABLE_SIZE" not in settings:
+        link_table_size = max(link_table_size, links_in_flight(settings))
     isolation = get("CETD_ISOLATION")
     if isolation not in ISOLATIONS:
         raise ValueError(

@@ -54,6 +54,31 @@ def test_bounded_oldest_first() -> None:
     assert crawler.stats.get_value("cetd/link_evicted_count") == 2
 
 
+def test_an_eviction_is_told_once(caplog: pytest.LogCaptureFixture) -> None:
+    links = ItemResponseLinks(1)
+    page = response()
+    items = [{"n": n} for n in range(3)]
+    for item in items:
+        links.link(item, page)
+    told = [r.getMessage() for r in caplog.records if "CETD_LINK_TABLE_SIZE (1)" in r.getMessage()]
+    assert len(told) == 1 and "Raise CETD_LINK_TABLE_SIZE" in told[0]
+
+
+@pytest.mark.parametrize(
+    ("settings", "size"),
+    [
+        ({}, 10_000),  # 4 x 100 items x 16 requests is less
+        ({"CONCURRENT_ITEMS": 1000}, 64_000),
+        ({"CONCURRENT_ITEMS": 1000, "CONCURRENT_REQUESTS": 2}, 10_000),
+        ({"CONCURRENT_ITEMS": 1000, "CETD_LINK_TABLE_SIZE": 500}, 500),  # the user's word
+    ],
+)
+def test_the_default_size_holds_the_items_scrapy_keeps_in_flight(
+    settings: dict[str, Any], size: int
+) -> None:
+    assert ItemResponseLinks.for_crawler(unit_crawler(settings)).max_size == size
+
+
 def test_one_table_per_crawler() -> None:
     crawler = unit_crawler()
     assert ItemResponseLinks.for_crawler(crawler) is ItemResponseLinks.for_crawler(crawler)
