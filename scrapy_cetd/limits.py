@@ -133,11 +133,24 @@ class TreeExtractor(Protocol):
         ...
 
 
-def _count_elements(tree: etree._Element) -> int:
-    """The elements of ``tree`` (itself included), counted by libxml2 in C."""
-    count = tree.xpath("count(descendant-or-self::*)")
+def count_elements_in_c(tree: etree._Element) -> int:
+    """The elements of ``tree`` (itself included), counted by libxml2's XPath in C; on a tree
+    of more than ten million, where libxml2 refuses so large a node set
+    (``XPathEvalError``), by a walk in Python, with the running deadline checked."""
+    try:
+        count = _ELEMENTS(tree)
+    except etree.XPathEvalError:
+        total = 0
+        for k, element in enumerate(tree.iter()):
+            total += isinstance(element.tag, str)
+            if not k & 0xFFFF:
+                check_deadline("counting the elements")
+        return total
     assert isinstance(count, float)
     return int(count)
+
+
+_ELEMENTS = etree.XPath("count(descendant-or-self::*)")
 
 
 @dataclass(frozen=True)
@@ -211,7 +224,7 @@ class Limits:
         with deadline(self.time_budget, start=start):
             try:
                 if self.max_nodes is not None:
-                    count = _count_elements(tree) if elements is None else elements
+                    count = count_elements_in_c(tree) if elements is None else elements
                     if count > self.max_nodes:
                         raise LimitExceededError(
                             Reason.MAX_NODES, f"{count:,} elements, more than {self.max_nodes:,}"

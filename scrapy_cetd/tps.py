@@ -40,7 +40,13 @@ from scrapy_cetd.limits import (
     deadline,
 )
 from scrapy_cetd.page.density import count_nodes
-from scrapy_cetd.page.dom import DomView, build_view, viewed_body, viewed_document
+from scrapy_cetd.page.dom import (
+    DomView,
+    build_view,
+    count_elements,
+    viewed_body,
+    viewed_document,
+)
 from scrapy_cetd.page.flags import ancestors_of, within
 from scrapy_cetd.page.output import Keep, kept_elements, remove_keeping_tails
 from scrapy_cetd.result import EmptyReason, Reason
@@ -443,11 +449,10 @@ def _search(
     or past the running deadline."""
     max_nodes = options.max_nodes
     if max_nodes is not None:
-        count = tree.xpath("count(descendant-or-self::*)")
-        assert isinstance(count, float)
+        count = count_elements(tree)
         if count > max_nodes:
             raise LimitExceededError(
-                Reason.MAX_NODES, f"{int(count):,} elements, more than {max_nodes:,}"
+                Reason.MAX_NODES, f"{count:,} elements, more than {max_nodes:,}"
             )
     invert = options.invert
     body = viewed_body(tree)

@@ -22,7 +22,7 @@ from functools import cache
 
 from lxml import etree
 
-from scrapy_cetd.limits import check_deadline
+from scrapy_cetd.limits import check_deadline, count_elements_in_c
 from scrapy_cetd.page import accel
 
 _CHECK_EVERY = 4095
@@ -84,17 +84,12 @@ def _streamed_segment(element: etree._Element) -> bool:
     return local_tag(element) == "div" and bool(_STREAMED_SEGMENT.match(element.get("id") or ""))
 
 
-_ELEMENTS = etree.XPath("count(descendant-or-self::*)")
-
-
 @accel.twin(accel.compiled.count_elements)
 def count_elements(tree: etree._Element) -> int:
     """The elements of ``tree``, itself included, counted by libxml2's XPath as
     :class:`~scrapy_cetd.limits.Limits` counts them for ``max_nodes``, in pure Python: the
     reference the compiled pass reproduces in a walk over the nodes."""
-    count = _ELEMENTS(tree)
-    assert isinstance(count, float)
-    return int(count)
+    return count_elements_in_c(tree)
 
 
 def has_depth(root: etree._Element, levels: int) -> bool:
