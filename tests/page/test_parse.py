@@ -3,22 +3,26 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
+import charset_normalizer
 import pytest
 from conftest import STORM_PAGE
 from lxml import etree
 from ratios import thread_seconds
+from scrapy.http import HtmlResponse, Request, TextResponse
 
 from scrapy_cetd import extract
 from scrapy_cetd.guard import markup_problem
 from scrapy_cetd.limits import Limits
-from scrapy_cetd.page import accel
+from scrapy_cetd.page import accel, parse
 from scrapy_cetd.page.parse import (
     NotADocumentError,
     html_response,
     markup_reason,
     markup_scan,
     page_tree,
+    readable_response,
     response_tree,
     undecodable_note,
     utf8_page,
@@ -126,3 +130,42 @@ def test_bytes_the_encoding_does_not_read_leave_a_note() -> None:
     held = page.replace("Heavy", "a replacement character \ufffd, Heavy")
     assert undecodable_note(html_response(held.encode(), encoding="utf-8")) is None
     assert extract(held).notes == ()
+
+
+def test_a_readable_copy_is_detected_once_on_a_bounded_part(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The decoding middleware runs in the reactor's thread: a body with a label no browser
+    follows is detected once, on its first megabyte, and the copy keeps the response's
+    request, status, headers and flags (Scrapy's ``replace`` read ``.encoding`` first, which
+    detected the whole body a second time)."""
+    read: list[int] = []
+    detect = charset_normalizer.from_bytes
+
+    def counted(body: bytes) -> Any:
+        read.append(len(body))
+        return detect(body)
+
+    monkeypatch.setattr(parse, "from_bytes", counted)
+    monkeypatch.setattr(
+        TextResponse, "_body_inferred_encoding", lambda self: pytest.fail("inferred again")
+    )
+    body = b"<html><body>" + "<p>Grüße aus Köln</p>".encode("latin-1") * 100_000 + b"</body>"
+    request = Request("http://127.0.0.1/p", meta={"k": 1})
+    response = HtmlResponse(
+        "http://127.0.0.1/p",
+        status=203,
+        body=body,
+        headers={"Content-Type": "text/html; charset=utf8mb4"},
+        flags=["cached"],
+        request=request,
+    )
+    readable = readable_response(response)
+    assert read == [1 << 20] and len(body) > 1 << 20
+    assert (readable.status, readable.flags, readable.meta, readable.body) == (
+        203,
+        ["cached"],
+        {"k": 1},
+        body,
+    )
+    assert readable.headers == response.headers and "Köln" in readable.text
