@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -90,12 +91,28 @@ def setting_bool(settings: BaseSettings, name: str) -> bool:
 
 
 def _setting_int(settings: BaseSettings, name: str) -> int:
-    """The integer setting ``name``, or a :class:`ValueError` naming the setting and its
-    value."""
+    """The integer setting ``name`` (``None`` is its default, as for Scrapy's own), or a
+    :class:`ValueError` naming the setting and its value."""
+    value = settings.get(name, DEFAULTS[name])
+    number = _whole(value)
+    if number is None:
+        raise ValueError(f"{name} must be a whole number, not {value!r:.80}")
+    return number
+
+
+def _whole(value: Any) -> int | None:
+    """``value`` as a whole number (``10``, ``"10"``, ``10.0``, ``"1e6"``), or ``None`` when it
+    is none (``1.5``, ``"ten"``, ``True``): a fraction is no count of workers or bytes, and is
+    not cut to one silently."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
     try:
-        return settings.getint(name, DEFAULTS[name])
+        number = float(value.strip() if isinstance(value, str) else value)
     except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a whole number, not {settings[name]!r:.80}") from None
+        return None
+    return int(number) if number.is_integer() else None
 
 
 def _optional_positive(settings: BaseSettings, name: str, kind: type[int] | type[float]) -> Any:
@@ -104,12 +121,19 @@ def _optional_positive(settings: BaseSettings, name: str, kind: type[int] | type
     value = settings[name] if name in settings else DEFAULTS[name]
     if value is None or (isinstance(value, str) and value.strip().lower() in ("", "none")):
         return None
-    try:
-        number = kind(value)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a positive number or None, not {value!r}") from None
-    if isinstance(value, bool) or number <= 0:
-        raise ValueError(f"{name} must be a positive number or None, not {value!r}")
+    what = "whole number" if kind is int else "number"
+    problem = ValueError(f"{name} must be a positive {what} or None, not {value!r:.80}")
+    if isinstance(value, bool):
+        raise problem
+    if kind is int:
+        number: float | None = _whole(value)
+    else:
+        try:
+            number = float(value)
+        except (TypeError, ValueError):
+            number = None
+    if number is None or math.isnan(number) or number <= 0:
+        raise problem
     return number
 
 
@@ -267,7 +291,7 @@ def read_settings(settings: BaseSettings) -> CETDSettings:
     workers = _setting_int(settings, "CETD_WORKERS")
     if workers <= 0:
         raise ValueError(f"CETD_WORKERS must be positive: {workers}")
-    return CETDSettings(
+    read = CETDSettings(
         enabled=setting_bool(settings, "CETD_ENABLED"),
         algorithm=algorithm,
         options=dict(options),
@@ -292,6 +316,33 @@ def read_settings(settings: BaseSettings) -> CETDSettings:
         link_table_size=link_table_size,
         log_field_length=_optional_positive(settings, "CETD_LOG_FIELD_LENGTH", int),
     )
+    _check_distinct_fields(read)
+    return read
+
+
+def _check_distinct_fields(read: CETDSettings) -> None:
+    """Raise :class:`ValueError` when two settings name one item field: the pipeline would
+    write one value over the other (the HTML over the text, a headline over the text), or
+    over the source it extracts from."""
+    named: dict[str, str] = {}
+    pairs = [
+        ("CETD_SOURCE_FIELD", read.source_field),
+        ("CETD_HTML_FIELD", read.html_field),
+        ("CETD_TEXT_FIELD", read.text_field),
+        ("CETD_TITLE_FIELD", read.title_field),
+        ("CETD_MARKDOWN_FIELD", read.markdown_field),
+        ("CETD_PAGE_TYPE_FIELD", read.page_type_field),
+        *(
+            (f"CETD_METADATA_FIELDS[{value!r}]", item_field)
+            for value, item_field in read.metadata_fields.items()
+        ),
+    ]
+    for setting, name in pairs:
+        if name is None:
+            continue
+        if name in named:
+            raise ValueError(f"{setting} and {named[name]} both name the item field {name!r}")
+        named[name] = setting
 
 
 _TOLD_DISABLED: weakref.WeakSet[Crawler] = weakref.WeakSet()

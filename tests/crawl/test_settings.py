@@ -57,6 +57,9 @@ def test_cetd_options_that_is_no_dict_is_refused_naming_the_setting(value: Any) 
         ("CETD_OVERWRITE", "on", "CETD_OVERWRITE must be True or False"),
         ("CETD_WORKERS", "many", "CETD_WORKERS must be a whole number, not 'many'"),
         ("CETD_LINK_TABLE_SIZE", "big", "CETD_LINK_TABLE_SIZE must be a whole number"),
+        ("CETD_WORKERS", 1.5, "CETD_WORKERS must be a whole number, not 1.5"),  # not cut to 1
+        ("CETD_MAX_BODY_SIZE", "1.5", "CETD_MAX_BODY_SIZE must be a positive whole number"),
+        ("CETD_TIME_BUDGET", "nan", "CETD_TIME_BUDGET must be a positive number or None"),
     ],
 )
 def test_a_bool_or_int_setting_that_does_not_fit_is_refused_naming_it(
@@ -79,8 +82,41 @@ def test_a_field_setting_of_none_on_the_command_line_switches_the_field_off(
     assert "None" not in settings.fields
 
 
+def test_a_whole_number_may_be_written_as_a_float() -> None:
+    read = read_settings(cmdline(CETD_MAX_BODY_SIZE="10e6", CETD_WORKERS="2.0"))
+    assert (read.max_body_size, read.workers) == (10_000_000, 2)
+
+
 def test_a_field_setting_keeps_a_real_field_name() -> None:
     assert read_settings(cmdline(CETD_HTML_FIELD="body_html")).html_field == "body_html"
+
+
+@pytest.mark.parametrize(
+    ("settings", "message"),
+    [
+        (
+            {"CETD_HTML_FIELD": "main_content_text"},
+            "CETD_TEXT_FIELD and CETD_HTML_FIELD both name the item field 'main_content_text'",
+        ),
+        (
+            {"CETD_SOURCE_FIELD": "raw", "CETD_TEXT_FIELD": "raw"},
+            "CETD_TEXT_FIELD and CETD_SOURCE_FIELD both name the item field 'raw'",
+        ),
+        (
+            {"CETD_METADATA_FIELDS": {"title": "main_content_text"}},
+            "CETD_METADATA_FIELDS\\['title'\\] and CETD_TEXT_FIELD both name",
+        ),
+    ],
+)
+def test_two_settings_that_name_one_field_are_refused(
+    settings: dict[str, Any], message: str
+) -> None:
+    """The pipeline would write one value over the other, or over the page it extracts."""
+    with pytest.raises(ValueError, match=message):
+        read_settings(Settings(settings))
+    assert read_settings(Settings({"CETD_METADATA_FIELDS": True})).metadata_fields["title"] == (
+        "title"
+    )
 
 
 def test_string_options_are_converted_by_type_when_the_pipeline_starts() -> None:
