@@ -12,6 +12,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from lxml import etree
+from parsel import Selector
+from scrapy.http import TextResponse
 
 from scrapy_cetd.extractors.registry import DEFAULT_ALGORITHM, build_extractor
 from scrapy_cetd.guard import DEFAULT_MAX_ATTRIBUTES
@@ -28,16 +30,26 @@ from scrapy_cetd.page.metadata import load_libraries, page_metadata
 from scrapy_cetd.page.output import document_base, finish_html, text_only
 from scrapy_cetd.page.page_types import PageType, classify_tree
 from scrapy_cetd.page.parse import (
+    NotADocumentError,
     Source,
     decoding_notes,
+    document_problem,
     html_response,
     markup_reason,
     page_tree,
+    readable_response,
     response_tree,
+    selector_root,
     undecodable_note,
     utf8_page,
 )
 from scrapy_cetd.result import ExtractionResult, sanitize
+
+Page = Source | bytearray | memoryview | etree._ElementTree | Selector | TextResponse
+"""What :func:`extract` takes: a :data:`~scrapy_cetd.page.parse.Source` (``str``, ``bytes``,
+an lxml element), or the same page as a crawl or lxml hands it over: other bytes-like
+objects, a tree (``lxml.html.parse()``), a parsel or Scrapy ``Selector``, a Scrapy
+response."""
 
 
 @dataclass(frozen=True)
@@ -138,7 +150,7 @@ def build_completing(
 
 
 def extract(
-    source: Source,
+    source: Page,
     *,
     algorithm: str = DEFAULT_ALGORITHM,
     url: str | None = None,
@@ -157,8 +169,12 @@ def extract(
 
     ``source`` is the page as ``str``, as ``bytes`` (decoded as Scrapy decodes a response;
     ``encoding`` stands for the HTTP header's charset) or as a parsed lxml tree, which is used
-    as it is and never modified. ``algorithm`` is a registered name (:data:`ALGORITHMS`) or the
-    import path of an extractor class; ``options`` go to its constructor.
+    as it is and never modified; or as a crawl or lxml hands it over (:data:`Page`): a Scrapy
+    response, whose own parse (the tree behind ``response.css()``) is shared, with its URL
+    unless ``url`` is given; a parsel or Scrapy ``Selector`` (its tree); an lxml
+    ``ElementTree`` (its root); a ``bytearray`` or ``memoryview`` (as ``bytes``).
+    ``algorithm`` is a registered name (:data:`ALGORITHMS`) or the import path of an extractor
+    class; ``options`` go to its constructor.
 
     The limits (:mod:`scrapy_cetd.limits`; ``None`` switches one off): ``max_body_size``
     bytes of ``str`` or ``bytes`` input, ``max_attributes`` attributes on one tag (checked in
@@ -203,7 +219,7 @@ def extract(
 def extract_with(
     extractor: CompletingExtractor,
     limits: Limits,
-    source: Source,
+    source: Page,
     *,
     url: str | None = None,
     encoding: str | None = None,
@@ -221,8 +237,27 @@ def extract_with(
         if value is not None and not isinstance(value, str):
             raise ValueError(f"{parameter} must be a string or None, not {value!r:.80}")
     name = extractor.name
-    replaced = None  # the note of bytes decoded with replacements
-    if isinstance(source, etree._Element):
+    notes: tuple[str, ...] = ()  # what decoding repaired
+    if isinstance(source, bytearray | memoryview):
+        source = bytes(source)
+    elif isinstance(source, etree._ElementTree):
+        source = source.getroot()
+    elif isinstance(source, Selector):
+        if not isinstance(source.root, etree._Element):
+            raise ValueError(f"source is a selector of {source.type}, not of an HTML tree")
+        source = source.root
+    if isinstance(source, TextResponse):
+        url = source.url if url is None else url
+        response = readable_response(source)
+        too_large = limits.size_reason(len(response.body))
+        if too_large is not None:
+            return too_large.result(name)
+        refused = markup_reason(response.text, limits.max_attributes)
+        if refused is not None:
+            return refused.result(name)
+        notes = _undecodable(response)
+        tree = _response_root(response)
+    elif isinstance(source, etree._Element):
         require_element(source)
         tree = source
     elif isinstance(source, str):
@@ -232,7 +267,7 @@ def extract_with(
             return refused.result(name)
         tree = page_tree(body, text, url)
         del body, text  # the tree holds the page from here on
-    else:
+    elif isinstance(source, bytes):
         response = html_response(source, url=url, encoding=encoding)
         too_large = limits.size_reason(len(response.body))
         if too_large is not None:
@@ -240,15 +275,32 @@ def extract_with(
         refused = markup_reason(response.text, limits.max_attributes)
         if refused is not None:
             return refused.result(name)
-        replaced = undecodable_note(response)
+        notes = decoding_notes(source, encoding) + _undecodable(response)
         tree = response_tree(response)
         del response  # its body and decoded text: the tree holds the page from here on
+    else:
+        raise TypeError(
+            "source must be str, bytes, an lxml element or tree, a Selector or a Scrapy "
+            f"TextResponse, not {type(source).__name__}"
+        )
     elements = None if limits.max_nodes is None else count_elements(tree)
     result = limits.extract(extractor, tree, url=url, start=start, elements=elements)
-    notes = decoding_notes(source, encoding)
-    if replaced is not None:
-        notes += (replaced,)
     return replace(result, notes=result.notes + notes) if notes else result
+
+
+def _undecodable(response: TextResponse) -> tuple[str, ...]:
+    """The note of :func:`~scrapy_cetd.page.parse.undecodable_note`, if any."""
+    note = undecodable_note(response)
+    return () if note is None else (note,)
+
+
+def _response_root(response: TextResponse) -> etree._Element:
+    """The tree behind ``response.css()`` (the spider's own parse, shared), once its body is
+    known to be a document (:func:`~scrapy_cetd.page.parse.document_problem`)."""
+    problem = document_problem(response.body, response.text)
+    if problem is not None:
+        raise NotADocumentError(f"not an HTML document: {problem}")
+    return selector_root(response)
 
 
 def classify_page_type(

@@ -15,6 +15,8 @@ from typing import Any
 import pytest
 from conftest import STORM_PAGE, parse
 from lxml import etree
+from scrapy import Selector
+from scrapy.http import HtmlResponse
 
 import scrapy_cetd
 from scrapy_cetd import ALGORITHMS, ExtractionResult, extract, get_extractor
@@ -42,6 +44,29 @@ def test_str_bytes_and_tree_give_the_same_result() -> None:
     from_tree = extract(parse(STORM_PAGE))
     assert from_text == from_bytes == from_tree
     assert from_text.algorithm == scrapy_cetd.DEFAULT_ALGORITHM
+
+
+def test_a_page_as_a_crawl_or_lxml_hands_it_over_gives_the_same_result() -> None:
+    """A Scrapy response (its own parse shared, its URL the page's), a selector, an lxml
+    tree, a bytearray or a memoryview is the same page."""
+    url = "https://news.example/storm"
+    response = HtmlResponse(url, body=STORM_PAGE.encode(), encoding="utf-8")
+    expected = extract(STORM_PAGE, url=url)
+    assert extract(response) == expected
+    assert extract(response.selector, url=url) == expected
+    assert extract(etree.ElementTree(parse(STORM_PAGE)), url=url) == expected
+    assert extract(bytearray(STORM_PAGE.encode()), url=url) == expected
+    assert extract(memoryview(STORM_PAGE.encode()), url=url) == expected
+    tree = response.selector.root
+    before = etree.tostring(tree)
+    assert extract(response, metadata=True, markdown=True).text == expected.text
+    assert response.selector.root is tree and etree.tostring(tree) == before  # shared, unchanged
+    with pytest.raises(ValueError, match="not an HTML document"):
+        extract(HtmlResponse(url, body=b"  ", encoding="utf-8"))
+    with pytest.raises(ValueError, match="a selector of json"):
+        extract(Selector(text='{"a": 1}', type="json"))
+    with pytest.raises(TypeError, match="a Scrapy TextResponse, not int"):
+        extract(3)  # type: ignore[arg-type]
 
 
 def test_bytes_are_decoded_by_declared_charset_and_meta() -> None:
