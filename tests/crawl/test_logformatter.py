@@ -108,7 +108,7 @@ def test_the_formatter_reads_its_length_from_the_settings() -> None:
     assert CETDLogFormatter.from_crawler(unit_crawler()).field_length == 100
     crawler = unit_crawler({"CETD_LOG_FIELD_LENGTH": "None"})
     assert CETDLogFormatter.from_crawler(crawler).field_length is None
-    with pytest.raises(ValueError, match="CETD_LOG_FIELD_LENGTH must be a positive number"):
+    with pytest.raises(ValueError, match="CETD_LOG_FIELD_LENGTH must be a positive whole number"):
         CETDLogFormatter.from_crawler(unit_crawler({"CETD_LOG_FIELD_LENGTH": 0}))
 
 
