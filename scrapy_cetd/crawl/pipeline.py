@@ -192,6 +192,8 @@ class _Extraction:
         """Set when the budget ran out first and the thread was replaced."""
         self.future: Future[tuple[ExtractionResult, float]] | None = None
         """The worker process's job, with ``CETD_ISOLATION = "process"``."""
+        self.deadline = deadline if budget is not None else None
+        """When the budget ends (a :func:`time.monotonic` time), or ``None``."""
         if budget is not None and deadline is not None:
             self._timer = call_later(max(0.0, deadline - time.monotonic()), self._expire)
 
@@ -325,8 +327,9 @@ class _Workers:
                 with self._lock:
                     self._threads -= 1
                 return
+            late = extraction.deadline is not None and time.monotonic() >= extraction.deadline
             with self._lock:
-                skip = extraction.cancelled
+                skip = extraction.cancelled or late  # a late job would only stop at once
                 extraction.started = not skip
             if skip:
                 extraction.skip()

@@ -420,6 +420,30 @@ def test_a_job_whose_deadline_passes_while_it_waits_is_not_run(
     asyncio.run(harness.pipeline.close_spider())
 
 
+def test_a_job_taken_after_its_deadline_is_skipped_not_given_up(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A free worker that takes a job whose budget has already run out skips it, as a job
+    that waited too long; it started no thread in its place."""
+    harness = Harness(CETD_TIME_BUDGET=0.5)
+    warm: dict[str, Any] = {}
+    harness.links.link(warm, page(url="http://127.0.0.1/warm"))
+    asyncio.run(harness.pipeline.process_item(warm))  # a worker thread now waits for a job
+    late = page(url="http://127.0.0.1/late")
+    middleware = build_from_crawler(CETDDownloaderMiddleware, harness.crawler)
+    earlier = time.monotonic() - 1
+    monkeypatch.setattr("scrapy_cetd.crawl.middleware.time.monotonic", lambda: earlier)
+    assert late.request is not None
+    middleware.process_response(late.request, late)
+    monkeypatch.undo()
+    item: dict[str, Any] = {}
+    harness.links.link(item, late)
+    assert asyncio.run(harness.pipeline.process_item(item)) == EMPTY
+    assert harness.stat("cetd/extract_expired_waiting_count") == 1
+    assert harness.stat("cetd/extract_thread_replaced_count") is None
+    asyncio.run(harness.pipeline.close_spider())
+
+
 class StallExtractor:
     """A user extractor that, for URLs containing ``stall``, backtracks for minutes in one call
     of a regular expression (C code that holds the GIL and no budget check interrupts)."""
