@@ -18,6 +18,7 @@ from scrapy_cetd.limits import Limits
 from scrapy_cetd.page import accel, parse
 from scrapy_cetd.page.parse import (
     NotADocumentError,
+    detect_encoding,
     html_response,
     markup_reason,
     markup_scan,
@@ -132,6 +133,16 @@ def test_bytes_the_encoding_does_not_read_leave_a_note() -> None:
     assert extract(held).notes == ()
 
 
+ASCII_FIRST = (
+    b"<html><head><script>"
+    + b"var a = 1;\n" * 100_000
+    + b"</script></head><body><p>"
+    + "Шторм обрушился на побережье ночью, и ветер не стихал до утра. ".encode("cp1251") * 500
+    + b"</p></body></html>"
+)
+"""A page in windows-1251 that opens with a megabyte of ASCII script."""
+
+
 def test_a_readable_copy_is_detected_once_on_a_bounded_part(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -162,6 +173,7 @@ def test_a_readable_copy_is_detected_once_on_a_bounded_part(
     )
     readable = readable_response(response)
     assert read == [1 << 20] and len(body) > 1 << 20
+    assert detect_encoding(ASCII_FIRST) == "cp1251"  # not the first megabyte: no evidence there
     assert (readable.status, readable.flags, readable.meta, readable.body) == (
         203,
         ["cached"],
