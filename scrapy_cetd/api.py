@@ -37,7 +37,7 @@ from scrapy_cetd.page.parse import (
     html_response,
     markup_reason,
     page_tree,
-    readable_response,
+    readable_response_notes,
     response_tree,
     selector_root,
     undecodable_note,
@@ -171,16 +171,18 @@ def extract(
     ``encoding`` stands for the HTTP header's charset) or as a parsed lxml tree, which is used
     as it is and never modified; or as a crawl or lxml hands it over (:data:`Page`): a Scrapy
     response, whose own parse (the tree behind ``response.css()``) is shared, with its URL
-    unless ``url`` is given; a parsel or Scrapy ``Selector`` (its tree); an lxml
+    unless ``url`` is given (and decoded as Scrapy decoded it: ``encoding`` plays no part);
+    a parsel or Scrapy ``Selector`` (its tree); an lxml
     ``ElementTree`` (its root); a ``bytearray`` or ``memoryview`` (as ``bytes``).
     ``algorithm`` is a registered name (:data:`ALGORITHMS`) or the import path of an extractor
     class; ``options`` go to its constructor.
 
     The limits (:mod:`scrapy_cetd.limits`; ``None`` switches one off): ``max_body_size``
-    bytes of ``str`` or ``bytes`` input, ``max_attributes`` attributes on one tag (checked in
-    the text before it is parsed, see :mod:`scrapy_cetd.guard`), ``max_nodes`` elements in the
-    parsed tree and ``time_budget`` seconds from this call (decoding and parsing included),
-    checked between and inside the extractor's steps in whatever thread calls this. Damage
+    bytes of ``str`` or ``bytes`` input or of a response's body, ``max_attributes``
+    attributes on one tag (checked in the text before it is parsed, see
+    :mod:`scrapy_cetd.guard`), ``max_nodes`` elements in the parsed tree and ``time_budget``
+    seconds from this call (decoding and parsing included), checked between and inside the
+    extractor's steps in whatever thread calls this. Damage
     that leaves an HTML document (broken encodings, NUL and control characters, lone
     surrogates, no ``<body>``) is repaired and the content extracted. An empty result carries
     its ``reason``: a limit that was hit (named), nothing visible, a frameset page. A charset
@@ -241,22 +243,27 @@ def extract_with(
     if isinstance(source, bytearray | memoryview):
         source = bytes(source)
     elif isinstance(source, etree._ElementTree):
-        source = source.getroot()
+        root = source.getroot()
+        if root is None:
+            raise ValueError("source is an empty ElementTree: it holds no document")
+        source = root
     elif isinstance(source, Selector):
         if not isinstance(source.root, etree._Element):
-            raise ValueError(f"source is a selector of {source.type}, not of an HTML tree")
+            raise ValueError(f"source is a selector of {source.root!r:.40}, not of an element")
         source = source.root
     if isinstance(source, TextResponse):
         url = source.url if url is None else url
-        response = readable_response(source)
+        response, notes = readable_response_notes(source)
         too_large = limits.size_reason(len(response.body))
         if too_large is not None:
             return too_large.result(name)
         refused = markup_reason(response.text, limits.max_attributes)
         if refused is not None:
             return refused.result(name)
-        notes = _undecodable(response)
-        tree = _response_root(response)
+        notes += _undecodable(response)
+        # The spider's own parse is shared; a copy's parse is not cached on it, which would
+        # keep the copy's body and text alive until the garbage collector runs.
+        tree = _response_root(response, cached=response is source)
     elif isinstance(source, etree._Element):
         require_element(source)
         tree = source
@@ -294,13 +301,14 @@ def _undecodable(response: TextResponse) -> tuple[str, ...]:
     return () if note is None else (note,)
 
 
-def _response_root(response: TextResponse) -> etree._Element:
-    """The tree behind ``response.css()`` (the spider's own parse, shared), once its body is
-    known to be a document (:func:`~scrapy_cetd.page.parse.document_problem`)."""
+def _response_root(response: TextResponse, *, cached: bool) -> etree._Element:
+    """The tree behind ``response.css()`` (the spider's own parse, shared; see
+    :func:`~scrapy_cetd.page.parse.selector_root` for ``cached``), once its body is known to be
+    a document (:func:`~scrapy_cetd.page.parse.document_problem`)."""
     problem = document_problem(response.body, response.text)
     if problem is not None:
         raise NotADocumentError(f"not an HTML document: {problem}")
-    return selector_root(response)
+    return selector_root(response, cached=cached)
 
 
 def classify_page_type(

@@ -61,10 +61,16 @@ def test_a_page_as_a_crawl_or_lxml_hands_it_over_gives_the_same_result() -> None
     before = etree.tostring(tree)
     assert extract(response, metadata=True, markdown=True).text == expected.text
     assert response.selector.root is tree and etree.tostring(tree) == before  # shared, unchanged
+    labelled = HtmlResponse(
+        url, body=STORM_PAGE.encode(), headers={"Content-Type": "text/html; charset=hex"}
+    )
+    assert extract(labelled).notes == extract(STORM_PAGE.encode(), encoding="hex").notes != ()
     with pytest.raises(ValueError, match="not an HTML document"):
         extract(HtmlResponse(url, body=b"  ", encoding="utf-8"))
-    with pytest.raises(ValueError, match="a selector of json"):
+    with pytest.raises(ValueError, match="not of an element"):
         extract(Selector(text='{"a": 1}', type="json"))
+    with pytest.raises(ValueError, match="empty ElementTree"):
+        extract(etree.ElementTree())
     with pytest.raises(TypeError, match="a Scrapy TextResponse, not int"):
         extract(3)  # type: ignore[arg-type]
 

@@ -255,11 +255,17 @@ def readable_response(response: TextResponse) -> TextResponse:
     """``response``, or a copy of it decoded by the rules of :func:`choose_decoding` when
     Scrapy would follow a charset label no browser follows (where ``response.text`` may
     raise :class:`LookupError` or give mojibake). The copy keeps the request and the meta."""
+    return readable_response_notes(response)[0]
+
+
+def readable_response_notes(response: TextResponse) -> tuple[TextResponse, tuple[str, ...]]:
+    """:func:`readable_response` and the notes of the labels it ignored, as
+    :func:`decoding_notes` gives them for the same bytes and charset."""
     content_type = response.headers.get(b"Content-Type")
     header = content_type.decode("latin-1") if content_type else None
     plan = choose_decoding(response.body, header)
     if not plan.notes and plan.encoding is None:
-        return response
+        return response, ()
     encoding = plan.encoding
     if encoding is None:
         declared = None if plan.detect else html_body_declared_encoding(response.body)
@@ -267,7 +273,7 @@ def readable_response(response: TextResponse) -> TextResponse:
     # Not response.replace(encoding=...): it reads response.encoding first, and Scrapy then
     # infers the encoding from the whole body, a second detection that is thrown away.
     kept = {name: getattr(response, name) for name in response.attributes if name != "encoding"}
-    return type(response)(**kept, encoding=encoding)
+    return type(response)(**kept, encoding=encoding), plan.notes
 
 
 class NotADocumentError(ValueError):
