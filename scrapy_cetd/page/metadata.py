@@ -1161,7 +1161,8 @@ def _identify_language(text: str) -> tuple[str, bool] | None:
 
 def _agrees(declared: str, text: str) -> bool:
     """Whether py3langid reads the declared language in the first :data:`_AGREEING_TEXT`
-    characters of ``text``: then the rest is not read, as it could only confirm it."""
+    characters of ``text``: then they decide, and the rest is not read (a text that turns to
+    another language after them keeps the declared one)."""
     language, _ = language_identifier().classify(text[:_AGREEING_TEXT])
     return bool(declared.split("-", maxsplit=1)[0].lower() == language)
 
