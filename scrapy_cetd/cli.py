@@ -477,8 +477,8 @@ def _run_evaluate(args: argparse.Namespace) -> int:
         return _evaluate_metadata(args, names, options)
     extractors = [(name, _extractor(name, options)) for name in names]
     scores: list[DatasetScore] = []
-    for dataset in _datasets(args.datasets):
-        ids = dataset.page_ids[: args.limit] if args.limit else None
+    datasets = _datasets(args.datasets)
+    for dataset, ids in zip(datasets, _pages_read(datasets, args.limit), strict=True):
         for name, extractor in extractors:
             scores.append(evaluate(dataset, _predictor(extractor), system=name, ids=ids))
     if args.json:
@@ -499,8 +499,7 @@ def _evaluate_metadata(
     if not datasets:
         raise CommandError("no dataset with metadata gold (author, publish_date, byline...)")
     scores = []
-    for dataset in datasets:
-        ids = dataset.page_ids[: args.limit] if args.limit else None
+    for dataset, ids in zip(datasets, _pages_read(datasets, args.limit), strict=True):
         for name in names:
             predict = metadata_predictor(name, **options)
             scores.append(evaluate_metadata(dataset, predict, system=name, ids=ids))
@@ -634,9 +633,10 @@ def _run_corpus(args: argparse.Namespace) -> int:
     try:
         from scrapy_cetd import corpus  # noqa: PLC0415 - needs the optional corpus extra
     except ImportError as error:
-        raise CommandError(
-            f"{error}: the corpus command needs the corpus extra: pip install 'scrapy-cetd[corpus]'"
-        ) from None
+        if (error.name or "").startswith("scrapy_cetd"):
+            raise  # a fault of scrapy-cetd's own, not a missing extra
+        hint = "" if "pip install" in str(error) else ": pip install 'scrapy-cetd[corpus]'"
+        raise CommandError(f"{error}{hint}") from None
     options = _checked_options(args.algorithm, _options(args.option))
     languages = tuple(code for code in (args.languages or "").split(",") if code.strip())
     if args.languages is not None and not languages:
@@ -728,11 +728,21 @@ def _datasets(folders: Sequence[str]) -> list[Dataset]:
     for dataset in found:
         if not len(dataset):
             raise CommandError(f"{dataset.path}: its MANIFEST.json lists no page")
-        missing = dataset.missing_files()
+    return found
+
+
+def _pages_read(datasets: Sequence[Dataset], limit: int | None) -> list[tuple[str, ...] | None]:
+    """The IDs of the pages ``evaluate`` reads in each dataset (``None``: all), after checking
+    that each has its files: a missing one is an error before any page is read, not midway."""
+    chosen: list[tuple[str, ...] | None] = []
+    for dataset in datasets:
+        ids = dataset.page_ids[:limit] if limit else None
+        missing = dataset.missing_files(ids)
         if missing:
             more = f" and {len(missing) - 1} more" if len(missing) > 1 else ""
             raise CommandError(f"{dataset.path}: no file {missing[0]}{more}")
-    return found
+        chosen.append(ids)
+    return chosen
 
 
 def _predictor(extractor: TreeExtractor) -> Predict:

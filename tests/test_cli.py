@@ -345,13 +345,27 @@ def test_evaluate_refuses_a_dataset_without_pages_or_files(
     read, not a traceback midway or a table of zeros."""
     folder = make_dataset(tmp_path)
     (folder / "gold" / "p1.txt").unlink()
-    for metadata in ([], ["--metadata"]):
-        assert main(["evaluate", str(folder), *metadata]) == 1
-        err = capsys.readouterr().err
-        assert err.count("\n") == 1 and f"no file {folder / 'gold' / 'p1.txt'}" in err
+    assert main(["evaluate", str(folder)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"no file {folder / 'gold' / 'p1.txt'}" in err
+    assert main(["evaluate", str(folder), "--metadata"]) == 1  # it has no metadata gold
+    assert "no dataset with metadata gold" in capsys.readouterr().err
     (folder / "MANIFEST.json").write_text(json.dumps({"pages": {}}))
     assert main(["evaluate", str(folder)]) == 1
     assert "lists no page" in capsys.readouterr().err
+
+
+def test_evaluate_checks_only_the_pages_it_reads(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = make_dataset(tmp_path)
+    manifest = json.loads((folder / "MANIFEST.json").read_text())
+    manifest["pages"]["p2"] = {}  # listed, without its files
+    (folder / "MANIFEST.json").write_text(json.dumps(manifest))
+    assert main(["evaluate", str(folder), "--limit", "1", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)[0]["pages"] == 1
+    assert main(["evaluate", str(folder)]) == 1
+    assert "p2.html.gz and 1 more" in capsys.readouterr().err
 
 
 def test_evaluate_json_and_folder_of_datasets(
@@ -578,6 +592,11 @@ def test_corpus_without_its_extra_names_the_extra(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.delattr(scrapy_cetd, "corpus", raising=False)
-    monkeypatch.setitem(sys.modules, "scrapy_cetd.corpus", None)  # as if fastwarc were missing
+    for name in [name for name in sys.modules if name.startswith("scrapy_cetd.corpus")]:
+        monkeypatch.delitem(sys.modules, name)  # imported again, and fails
+    monkeypatch.setitem(sys.modules, "fastwarc", None)  # as if it were not installed
     assert main(["corpus", "in.warc.gz", "--out", "rows.jsonl"]) == 1
     assert "pip install 'scrapy-cetd[corpus]'" in capsys.readouterr().err
+    monkeypatch.setitem(sys.modules, "scrapy_cetd.corpus", None)  # a fault of its own
+    with pytest.raises(ImportError):
+        main(["corpus", "in.warc.gz", "--out", "rows.jsonl"])

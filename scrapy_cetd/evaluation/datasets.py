@@ -113,12 +113,12 @@ class Dataset:
         """One page by its ID."""
         return next(self.pages([page_id]))
 
-    def missing_files(self) -> list[Path]:
-        """The HTML and gold files the MANIFEST's pages lack, in MANIFEST order: checked
-        before a long run, as a missing file stops the reading of the pages."""
-        return [
-            file for page_id in self.page_ids for file in self._files(page_id) if not file.is_file()
-        ]
+    def missing_files(self, ids: Iterable[str] | None = None) -> list[Path]:
+        """The HTML and gold files that the pages with the given IDs (all pages by default)
+        lack, in their order: checked before a long run, as a missing file stops the reading
+        of the pages."""
+        wanted = self.page_ids if ids is None else tuple(ids)
+        return [file for page_id in wanted for file in self._files(page_id) if not file.is_file()]
 
     def _files(self, page_id: str) -> tuple[Path, Path]:
         """The HTML and the gold text of a page."""
