@@ -245,9 +245,10 @@ middleware links each as it is pulled; one more for margin."""
 
 
 def links_in_flight(settings: BaseSettings) -> int:
-    """The most item links a crawl may legitimately hold at once: :data:`LINKS_PER_ITEM_SLOT`
+    """An estimate of the most item links a crawl holds at once: :data:`LINKS_PER_ITEM_SLOT`
     times ``CONCURRENT_ITEMS`` for each of ``CONCURRENT_REQUESTS`` responses whose callbacks
-    run together. The default ``CETD_LINK_TABLE_SIZE`` grows to it, so that raising
+    run together (a heuristic: Scrapy bounds the responses it processes at once by their
+    size, not by that setting). The default ``CETD_LINK_TABLE_SIZE`` grows to it, so that raising
     ``CONCURRENT_ITEMS`` does not evict the links of items still on their way."""
     try:
         items = settings.getint("CONCURRENT_ITEMS", 100)
@@ -281,7 +282,7 @@ def read_settings(settings: BaseSettings) -> CETDSettings:
     link_table_size = _setting_int(settings, "CETD_LINK_TABLE_SIZE")
     if link_table_size <= 0:
         raise ValueError(f"CETD_LINK_TABLE_SIZE must be positive: {link_table_size}")
-    if "CETD_LINK_TABLE_SIZE" not in settings:
+    if settings.get("CETD_LINK_TABLE_SIZE") is None:  # unset, or None: the default
         link_table_size = max(link_table_size, links_in_flight(settings))
     isolation = get("CETD_ISOLATION")
     if isolation not in ISOLATIONS:
@@ -323,7 +324,8 @@ def read_settings(settings: BaseSettings) -> CETDSettings:
 def _check_distinct_fields(read: CETDSettings) -> None:
     """Raise :class:`ValueError` when two settings name one item field: the pipeline would
     write one value over the other (the HTML over the text, a headline over the text), or
-    over the source it extracts from."""
+    over the source it extracts from. The metadata's headline may go to the title field: the
+    pipeline writes it there anyway."""
     named: dict[str, str] = {}
     pairs = [
         ("CETD_SOURCE_FIELD", read.source_field),
@@ -335,6 +337,7 @@ def _check_distinct_fields(read: CETDSettings) -> None:
         *(
             (f"CETD_METADATA_FIELDS[{value!r}]", item_field)
             for value, item_field in read.metadata_fields.items()
+            if not (value == "title" and item_field == read.title_field)
         ),
     ]
     for setting, name in pairs:

@@ -71,6 +71,7 @@ def test_an_eviction_is_told_once(caplog: pytest.LogCaptureFixture) -> None:
         ({"CONCURRENT_ITEMS": 1000}, 64_000),
         ({"CONCURRENT_ITEMS": 1000, "CONCURRENT_REQUESTS": 2}, 10_000),
         ({"CONCURRENT_ITEMS": 1000, "CETD_LINK_TABLE_SIZE": 500}, 500),  # the user's word
+        ({"CONCURRENT_ITEMS": 1000, "CETD_LINK_TABLE_SIZE": None}, 64_000),  # the default
     ],
 )
 def test_the_default_size_holds_the_items_scrapy_keeps_in_flight(

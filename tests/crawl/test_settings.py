@@ -117,6 +117,9 @@ def test_two_settings_that_name_one_field_are_refused(
     assert read_settings(Settings({"CETD_METADATA_FIELDS": True})).metadata_fields["title"] == (
         "title"
     )
+    # the headline goes to the title field anyway: not two values
+    headline = {"CETD_TITLE_FIELD": "title", "CETD_METADATA_FIELDS": True}
+    assert read_settings(Settings(headline)).title_field == "title"
 
 
 def test_string_options_are_converted_by_type_when_the_pipeline_starts() -> None:
