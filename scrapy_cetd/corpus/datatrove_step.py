@@ -117,14 +117,13 @@ class CetdExtractor(BaseExtractor):  # type: ignore[misc]  # datatrove is untype
             result = extract_with(self.extractor, self.limits, html, url=url)
         except NotADocumentError:
             return {"text": "", "code": Reason.NOT_A_DOCUMENT.value, "metadata": {}}
-        found = result.metadata
+        found = result.metadata  # None when the budget ran out while it was read
         added: dict[str, Any] = {}
-        if found is not None:
-            title = result.title or found.title
+        if self.metadata:
             added = {
-                "title": title or None,
-                "authors": list(found.authors),
-                "published": found.published,
+                "title": result.title or (found.title if found else None) or None,
+                "authors": list(found.authors) if found else [],
+                "published": found.published if found else None,
             }
         if result.page_type is not None:
             added["page_type"] = result.page_type
@@ -166,13 +165,15 @@ class CetdExtractor(BaseExtractor):  # type: ignore[misc]  # datatrove is untype
                     self.stat_update(StatHints.dropped, f"empty_{found['code']}")
 
 
-def parquet_schema(**metadata: Any) -> Any:
+def parquet_schema(*, expand_metadata: bool = False, **metadata: Any) -> Any:
     """The ``pyarrow.Schema`` of the documents a pipeline of datatrove's ``WarcReader``,
     :class:`CetdExtractor` and :class:`LanguageFilter` hands to datatrove's
     ``ParquetWriter(..., schema=parquet_schema())``: ``text``, ``id`` and the metadata (the
     reader's ``url``, ``date`` and ``file_path``; ``title``, ``authors``, ``published``,
     ``page_type``; ``language`` and ``language_score``), plus the ``metadata`` fields given
-    here by name with their pyarrow type (a reader's ``default_metadata``).
+    here by name with their pyarrow type (a reader's ``default_metadata``). With
+    ``expand_metadata``, as the writer's option of that name, the metadata fields are columns
+    beside ``text`` and ``id``.
 
     Without a schema, the writer takes its file's from the first document: a page without
     authors or date (a shop's) gives those fields no type, and the first batch that has them
@@ -192,6 +193,8 @@ def parquet_schema(**metadata: Any) -> Any:
         "language_score": pa.float64(),
         **metadata,
     }
+    if expand_metadata:
+        return pa.schema({"text": pa.string(), "id": pa.string(), **fields})
     return pa.schema({"text": pa.string(), "id": pa.string(), "metadata": pa.struct(fields)})
 
 

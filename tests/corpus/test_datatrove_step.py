@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import STORM_PAGE
 from corpuskit import ROOT, WARC, response, site_file, story_page, write_warc
 
 import scrapy_cetd
@@ -105,6 +106,7 @@ def test_each_document_s_text_is_that_of_extract(warcs: Path) -> None:
         assert found["text"] == expected.text
         assert found["metadata"] == {"page_type": expected.page_type}
     with_metadata = CetdExtractor(metadata=True).extract_document("<p>Too short.</p>", None)
+    assert with_metadata["metadata"]["authors"] == []
     assert with_metadata["metadata"] == {
         "title": None,
         "authors": [],
@@ -175,6 +177,23 @@ def test_the_attribute_limit_is_that_of_extract_unless_switched_off() -> None:
 def test_a_limit_that_is_no_limit_fails_when_the_step_is_made() -> None:
     with pytest.raises(ValueError, match="max_attributes must be a positive whole number"):
         CetdExtractor(max_attributes=0)
+
+
+def test_metadata_given_up_at_the_budget_leaves_the_keys(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Metadata read past the time budget is given up, the text kept: the document still has
+    every metadata key, so that it fits the schema of the others."""
+    from scrapy_cetd import api
+    from scrapy_cetd.limits import LimitExceededError
+    from scrapy_cetd.result import Reason
+
+    def late(*args: Any, **kwargs: Any) -> Any:
+        raise LimitExceededError(Reason.TIME_BUDGET, "reading the metadata")
+
+    monkeypatch.setattr(api, "page_metadata", late)
+    found = CetdExtractor(metadata=True).extract_document(STORM_PAGE, None)
+    assert found["text"]
+    assert set(found["metadata"]) == {"title", "authors", "published", "page_type"}
+    assert (found["metadata"]["authors"], found["metadata"]["published"]) == ([], None)
 
 
 def test_parquet_takes_every_document_with_the_schema_given(tmp_path: Path) -> None:
