@@ -133,7 +133,7 @@ class TreeExtractor(Protocol):
         ...
 
 
-def count_elements_in_c(tree: etree._Element) -> int:
+def count_elements_by_xpath(tree: etree._Element) -> int:
     """The elements of ``tree`` (itself included), counted by libxml2's XPath in C; on a tree
     of more than ten million, where libxml2 refuses so large a node set
     (``XPathEvalError``), by a walk in Python, with the running deadline checked."""
@@ -224,7 +224,7 @@ class Limits:
         with deadline(self.time_budget, start=start):
             try:
                 if self.max_nodes is not None:
-                    count = count_elements_in_c(tree) if elements is None else elements
+                    count = count_elements_by_xpath(tree) if elements is None else elements
                     if count > self.max_nodes:
                         raise LimitExceededError(
                             Reason.MAX_NODES, f"{count:,} elements, more than {self.max_nodes:,}"

@@ -10,7 +10,7 @@ from lxml import etree
 
 from scrapy_cetd import limits
 from scrapy_cetd.crawl.spider import tps_selector_region
-from scrapy_cetd.limits import count_elements_in_c
+from scrapy_cetd.limits import count_elements_by_xpath
 from scrapy_cetd.page.dom import count_elements
 
 
@@ -25,9 +25,9 @@ def test_elements_past_what_libxml2_s_xpath_holds_are_counted_by_a_walk(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     tree = lxml.html.fromstring("<div><!-- c --><p>a</p><p>b<?pi x?></p></div>")
-    assert count_elements_in_c(tree) == 3
+    assert count_elements_by_xpath(tree) == 3
     monkeypatch.setattr(limits, "_ELEMENTS", _RefusedNodeSet())
-    assert count_elements_in_c(tree) == 3  # elements only, as XPath's *
+    assert count_elements_by_xpath(tree) == 3  # elements only, as XPath's *
 
 
 def test_tps_on_a_page_libxml2_s_xpath_cannot_count_reports_the_limit(

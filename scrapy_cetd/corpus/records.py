@@ -118,9 +118,10 @@ def check_languages(languages: Iterable[str]) -> None:
     known = frozenset(str(code) for code in language_identifier().nb_classes)
     unknown = [code for code in languages if code not in known]
     if unknown:
+        named = "is not a language" if len(unknown) == 1 else "are not languages"
         raise ValueError(
-            f"languages: {', '.join(map(repr, unknown))} is not a language py3langid "
-            "identifies (ISO 639-1 codes where there is one: en, de, ja, zh)"
+            f"languages: {', '.join(map(repr, unknown))} {named} py3langid identifies (ISO "
+            "639-1 codes where there is one: en, de, ja, zh)"
         )
 
 

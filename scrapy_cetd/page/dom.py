@@ -22,7 +22,7 @@ from functools import cache
 
 from lxml import etree
 
-from scrapy_cetd.limits import check_deadline, count_elements_in_c
+from scrapy_cetd.limits import check_deadline, count_elements_by_xpath
 from scrapy_cetd.page import accel
 
 _CHECK_EVERY = 4095
@@ -86,10 +86,10 @@ def _streamed_segment(element: etree._Element) -> bool:
 
 @accel.twin(accel.compiled.count_elements)
 def count_elements(tree: etree._Element) -> int:
-    """The elements of ``tree``, itself included, counted by libxml2's XPath as
-    :class:`~scrapy_cetd.limits.Limits` counts them for ``max_nodes``, in pure Python: the
+    """The elements of ``tree``, itself included, as :class:`~scrapy_cetd.limits.Limits`
+    counts them for ``max_nodes`` (:func:`~scrapy_cetd.limits.count_elements_by_xpath`): the
     reference the compiled pass reproduces in a walk over the nodes."""
-    return count_elements_in_c(tree)
+    return count_elements_by_xpath(tree)
 
 
 def has_depth(root: etree._Element, levels: int) -> bool:

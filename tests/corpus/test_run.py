@@ -564,7 +564,7 @@ def test_filter_options_are_checked(tmp_path: Path, capsys: pytest.CaptureFixtur
     status, _, err = corpus(capsys, str(WARC), "--out", out, "--languages", "en,english")
     assert (status, "--languages: not an ISO 639 code: 'english'" in err) == (2, True)
     status, _, err = corpus(capsys, str(WARC), "--out", out, "--languages", "en,eng,jp")
-    assert (status, "--languages: 'eng', 'jp' is not a language py3langid" in err) == (2, True)
+    assert (status, "--languages: 'eng', 'jp' are not languages py3langid" in err) == (2, True)
     status, _, err = corpus(capsys, str(WARC), "--out", out, "--languages", " , ")
     assert (status, "--languages names no language: ' , '" in err) == (2, True)
     status, _, err = corpus(capsys, str(WARC), "--out", out, "--min-words", "-1")
