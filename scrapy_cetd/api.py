@@ -251,19 +251,14 @@ def extract_with(
         if not isinstance(source.root, etree._Element):
             raise ValueError(f"source is a selector of {source.root!r:.40}, not of an element")
         source = source.root
+    response: TextResponse | None = None
     if isinstance(source, TextResponse):
         url = source.url if url is None else url
         response, notes = readable_response_notes(source)
-        too_large = limits.size_reason(len(response.body))
-        if too_large is not None:
-            return too_large.result(name)
-        refused = markup_reason(response.text, limits.max_attributes)
-        if refused is not None:
-            return refused.result(name)
-        notes += _undecodable(response)
-        # The spider's own parse is shared; a copy's parse is not cached on it, which would
-        # keep the copy's body and text alive until the garbage collector runs.
-        tree = _response_root(response, cached=response is source)
+        shared = response is source  # the spider's own parse; a copy's is not cached on it
+    elif isinstance(source, bytes):
+        response = html_response(source, url=url, encoding=encoding)
+        notes, shared = decoding_notes(source, encoding), False
     elif isinstance(source, etree._Element):
         require_element(source)
         tree = source
@@ -274,22 +269,20 @@ def extract_with(
             return refused.result(name)
         tree = page_tree(body, text, url)
         del body, text  # the tree holds the page from here on
-    elif isinstance(source, bytes):
-        response = html_response(source, url=url, encoding=encoding)
-        too_large = limits.size_reason(len(response.body))
-        if too_large is not None:
-            return too_large.result(name)
-        refused = markup_reason(response.text, limits.max_attributes)
-        if refused is not None:
-            return refused.result(name)
-        notes = decoding_notes(source, encoding) + _undecodable(response)
-        tree = response_tree(response)
-        del response  # its body and decoded text: the tree holds the page from here on
     else:
         raise TypeError(
             "source must be str, bytes, an lxml element or tree, a Selector or a Scrapy "
             f"TextResponse, not {type(source).__name__}"
         )
+    if response is not None:
+        refused = limits.size_reason(len(response.body)) or markup_reason(
+            response.text, limits.max_attributes
+        )
+        if refused is not None:
+            return refused.result(name)
+        notes += _undecodable(response)
+        tree = _response_root(response, cached=shared)
+        del response  # its body and decoded text: the tree holds the page from here on
     elements = None if limits.max_nodes is None else count_elements(tree)
     result = limits.extract(extractor, tree, url=url, start=start, elements=elements)
     return replace(result, notes=result.notes + notes) if notes else result
@@ -302,9 +295,11 @@ def _undecodable(response: TextResponse) -> tuple[str, ...]:
 
 
 def _response_root(response: TextResponse, *, cached: bool) -> etree._Element:
-    """The tree behind ``response.css()`` (the spider's own parse, shared; see
-    :func:`~scrapy_cetd.page.parse.selector_root` for ``cached``), once its body is known to be
-    a document (:func:`~scrapy_cetd.page.parse.document_problem`)."""
+    """The tree behind ``response.css()``, once its body is known to be a document
+    (:func:`~scrapy_cetd.page.parse.document_problem`): the spider's own parse, shared, with
+    ``cached``; else parsed without caching it on the response, whose body and text would
+    stay alive with it until the garbage collector runs
+    (:func:`~scrapy_cetd.page.parse.response_tree`)."""
     problem = document_problem(response.body, response.text)
     if problem is not None:
         raise NotADocumentError(f"not an HTML document: {problem}")

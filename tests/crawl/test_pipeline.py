@@ -387,6 +387,18 @@ class GatedExtractor:
         return scrapy_cetd.extract(tree, url=url)
 
 
+def arrived(
+    harness: Harness, response: HtmlResponse, *, seconds_ago: float, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Let the downloader middleware record ``response`` as arrived ``seconds_ago``."""
+    middleware = build_from_crawler(CETDDownloaderMiddleware, harness.crawler)
+    earlier = time.monotonic() - seconds_ago
+    monkeypatch.setattr("scrapy_cetd.crawl.middleware.time.monotonic", lambda: earlier)
+    assert response.request is not None
+    middleware.process_response(response.request, response)
+    monkeypatch.undo()
+
+
 def test_a_job_whose_deadline_passes_while_it_waits_is_not_run(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -397,12 +409,7 @@ def test_a_job_whose_deadline_passes_while_it_waits_is_not_run(
     gated, waiting = page(url="http://127.0.0.1/gate"), page(url="http://127.0.0.1/waiting")
     # The waiting page arrived 0.3 s before the other: its budget ends while the only worker
     # is held by the gated page.
-    middleware = build_from_crawler(CETDDownloaderMiddleware, harness.crawler)
-    earlier = time.monotonic() - 0.3
-    monkeypatch.setattr("scrapy_cetd.crawl.middleware.time.monotonic", lambda: earlier)
-    assert waiting.request is not None
-    middleware.process_response(waiting.request, waiting)
-    monkeypatch.undo()
+    arrived(harness, waiting, seconds_ago=0.3, monkeypatch=monkeypatch)
 
     async def both() -> list[Any]:
         items: list[Any] = [{}, {}]
@@ -430,12 +437,7 @@ def test_a_job_taken_after_its_deadline_is_skipped_not_given_up(
     harness.links.link(warm, page(url="http://127.0.0.1/warm"))
     asyncio.run(harness.pipeline.process_item(warm))  # a worker thread now waits for a job
     late = page(url="http://127.0.0.1/late")
-    middleware = build_from_crawler(CETDDownloaderMiddleware, harness.crawler)
-    earlier = time.monotonic() - 1
-    monkeypatch.setattr("scrapy_cetd.crawl.middleware.time.monotonic", lambda: earlier)
-    assert late.request is not None
-    middleware.process_response(late.request, late)
-    monkeypatch.undo()
+    arrived(harness, late, seconds_ago=1, monkeypatch=monkeypatch)
     item: dict[str, Any] = {}
     harness.links.link(item, late)
     assert asyncio.run(harness.pipeline.process_item(item)) == EMPTY
