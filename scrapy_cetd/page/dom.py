@@ -92,6 +92,13 @@ def count_elements(tree: etree._Element) -> int:
     return count_elements_by_xpath(tree)
 
 
+def namespaced(tree: etree._Element) -> bool:
+    """Whether the document that holds ``tree`` was parsed as XML with its tags in a namespace
+    (XHTML: ``{http://www.w3.org/1999/xhtml}h1``), which XPath's bare names do not match."""
+    tag = tree.getroottree().getroot().tag
+    return isinstance(tag, str) and tag[:1] == "{"
+
+
 def has_depth(root: etree._Element, levels: int) -> bool:
     """Whether some element lies ``2**k`` levels below ``root``, for the largest such number
     not above ``levels`` (so that each is one of a few compiled XPaths; libxml2 walks the

@@ -18,7 +18,7 @@ from lxml import etree
 
 from scrapy_cetd.limits import check_deadline
 from scrapy_cetd.page import accel
-from scrapy_cetd.page.dom import BLOCK_TAGS, attribute_owners, local_tag
+from scrapy_cetd.page.dom import BLOCK_TAGS, attribute_owners, local_tag, namespaced
 
 DISCUSSION_TYPES = frozenset({"discussionforumposting", "qapage", "question", "socialmediaposting"})
 """schema.org types of pages whose main content is the discussion itself."""
@@ -276,9 +276,7 @@ def title_text(tree: etree._Element) -> str:
     for the headings nested in one without text. The headings are listed by one XPath query,
     so that their lxml proxies are held together and freed deepest first: a proxy freed alone
     walks up to the closest ancestor that has one, which on nested headings costs the depth."""
-    root_tag = tree.getroottree().getroot().tag
-    namespaced = isinstance(root_tag, str) and root_tag[:1] == "{"
-    queries = _NAMESPACED_TITLE_QUERIES if namespaced else _TITLE_QUERIES
+    queries = _NAMESPACED_TITLE_QUERIES if namespaced(tree) else _TITLE_QUERIES
     headings = queries.headings(tree)
     assert isinstance(headings, list)
     k = 0

@@ -42,7 +42,7 @@ import lxml.html
 from lxml import etree
 
 from scrapy_cetd.limits import PARSER_MAX_DEPTH, check_deadline, time_left
-from scrapy_cetd.page.dom import attribute_owners, has_depth, local_tag
+from scrapy_cetd.page.dom import attribute_owners, has_depth, local_tag, namespaced
 from scrapy_cetd.page.markup import ARTICLE_TYPES, lines_of, text_of
 from scrapy_cetd.page.parse import to_tree
 from scrapy_cetd.result import Metadata
@@ -253,7 +253,7 @@ def page_metadata(
     namespace, is read as the page parsed as HTML (:func:`_html_tree`): the sources are found
     by their tags' bare names."""
     root = tree.getroottree().getroot()
-    if isinstance(root.tag, str) and root.tag[:1] == "{":
+    if namespaced(root):
         root = _html_tree(root)
     reader = _Reader(root, url)
     return reader.metadata(text, page_type)
