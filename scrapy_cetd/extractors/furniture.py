@@ -39,7 +39,8 @@ FOOTER_NAME = re.compile(
 longer word (``seofootercopy``, a collection's description), and not negated (``not-footer``,
 ``no_footer``, ``nonFooter``: Weebly names its content column ``wsite-not-footer``).
 Templates name the site's footer so when they build it of ``<div>`` elements, or repeat it for
-narrow screens outside its ``<footer>``."""
+narrow screens outside its ``<footer>``. A table's header cell (``<th>``) is never taken for
+one: it heads its column, whatever style its class borrows (``footer_title_big``)."""
 
 LOCATE_TOKENS = 5
 """A declared text is found in the page by its first and last this many tokens."""
@@ -108,7 +109,9 @@ def furniture_flags(  # noqa: PLR0917 - the parameters of its compiled twin
             (forms and tag == "form" and chars[i] < half)
             or ((tag in furniture_tags or role in furniture_roles) and chars[i] < most)
         )
-        named_footer = footers and chars[i] < half and footer_name.search(names) is not None
+        named_footer = (
+            footers and tag != "th" and chars[i] < half and footer_name.search(names) is not None
+        )
         if furniture or named_footer:
             drop[i] = True
         elif comments and tag not in ("article", "main"):

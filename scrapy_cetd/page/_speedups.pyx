@@ -1419,7 +1419,7 @@ cdef list _boilerplate(object elements, list tags, list parent, list chars, bint
                 (forms and tag == "form" and chars[i] < half) or (furniture and chars[i] < most)
             ):
                 drop[i] = 1
-            elif footers and chars[i] < half and names_a_footer(node, footer_name):
+            elif footers and tag != "th" and chars[i] < half and names_a_footer(node, footer_name):
                 drop[i] = 1
             elif comments and tag != "article" and tag != "main":
                 drop[i] = names_a_comment_section(node)

@@ -47,6 +47,12 @@ def test_an_element_named_a_footer_is_furniture_when_asked_for() -> None:
     assert furniture(wrapper, footers=True) == []  # half the text or more: the page's wrapper
     negated = f"<body><div class='wsite-not-footer'>Intro</div><p>{TEXT}</p></body>"
     assert furniture(negated, footers=True) == []  # Weebly's content column: not a footer
+    header = (
+        f"<body><p>{TEXT}</p><table><tr><th class='p-2 footer_title_big'>Challenge</th>"
+        "<th class='p-2 footer_title_big'>Solution</th></tr><tr><td>Cost</td><td>Plan</td></tr>"
+        "</table><div class='footer_links'>About us</div></body>"
+    )
+    assert furniture(header, footers=True) == ["div"]  # a header cell heads its column
 
 
 def test_furniture_that_wraps_the_page_is_not_furniture() -> None:
