@@ -34,7 +34,7 @@ from hypothesis import strategies as st
 from lxml import etree
 
 from scrapy_cetd import ALGORITHMS, ExtractionResult, extract
-from scrapy_cetd.page.dom import INVISIBLE_TAGS, is_hidden, local_tag
+from scrapy_cetd.page.dom import INVISIBLE_TAGS, UNSHOWN_CONTENT_TAGS, is_hidden, local_tag
 from scrapy_cetd.page.parse import to_tree
 from scrapy_cetd.tps import prune_tag_paths, prune_tag_paths_region
 
@@ -42,7 +42,7 @@ TAGS = (
     *("div", "p", "span", "a", "b", "i", "em", "ul", "ol", "li", "table", "tr", "td", "th"),
     *("h1", "h2", "h3", "section", "article", "nav", "aside", "footer", "header", "main"),
     *("br", "img", "hr", "script", "style", "noscript", "template", "form", "button"),
-    *("select", "option", "pre", "blockquote", "title", "svg", "text", "math", "mi"),
+    *("select", "option", "pre", "blockquote", "title", "svg", "text", "math", "mi", "iframe"),
 )
 """Elements of every kind the extractors treat differently, void and foreign ones included."""
 
@@ -145,7 +145,9 @@ def visible_atoms(tree: etree._Element) -> list[str]:
     """The tokens of the page's visible text, text node by text node, in document order.
 
     Visible: all text of the document except comments, processing instructions, ``script``,
-    ``style``, ``noscript``, ``template`` and elements hidden by their own markup. That
+    ``style``, ``noscript``, ``template``, the content of ``iframe``, ``noembed`` and
+    ``noframes`` (their element is shown, not what they hold) and elements hidden by their
+    own markup. That
     includes the ``<title>`` (browsers show it; CETR and CoreEx may keep it) and content
     libxml2 leaves in the ``<head>`` of a broken page (a browser's parser moves it to the body,
     and CETR reads the whole document).
@@ -161,6 +163,9 @@ def visible_atoms(tree: etree._Element) -> list[str]:
         tag = local_tag(node)
         if tag is None or (tag in INVISIBLE_TAGS and tag != "title") or is_hidden(node):
             found.extend(atoms(tail or ""))
+            continue
+        if tag in UNSHOWN_CONTENT_TAGS:
+            stack.append((node, True))
             continue
         found.extend(atoms(node.text or ""))
         stack.append((node, True))

@@ -291,8 +291,10 @@ cdef enum:
     LINK = 2
     INPUT = 4
     DIV = 8
+    UNSHOWN_CONTENT = 16
 
 cdef frozenset INVISIBLE_TAGS = frozenset({"script", "style", "noscript", "template", "title"})
+cdef frozenset UNSHOWN_CONTENT_TAGS = frozenset({"iframe", "noembed", "noframes"})
 cdef frozenset LINK_TAGS = frozenset({"a", "button", "select"})
 
 
@@ -354,6 +356,7 @@ cdef class _Names:
             | (LINK if name in LINK_TAGS else 0)
             | (INPUT if name == "input" else 0)
             | (DIV if name == "div" else 0)
+            | (UNSHOWN_CONTENT if name in UNSHOWN_CONTENT_TAGS else 0)
         )
         self.used += 1
         return 0
@@ -693,7 +696,7 @@ cdef tuple _build_view(_Element root, bint remove_hidden):
             visible.size = 0
             text.size = 0
             pieces = 0
-            child = node.children
+            child = NULL if slot.flags & UNSHOWN_CONTENT else node.children
             while child is not NULL:
                 if is_text(child):
                     if child.content is not NULL and child.content[0] != 0:

@@ -34,6 +34,12 @@ INVISIBLE_TAGS = frozenset({"script", "style", "noscript", "template", "title"})
 """Elements that are never rendered for a reader (§0.2); a `<title>` the parser left in the
 body is not shown by browsers either (and its content would read back as raw text)."""
 
+UNSHOWN_CONTENT_TAGS = frozenset({"iframe", "noembed", "noframes"})
+"""Elements shown without their content: an ``<iframe>`` shows the document it loads, and what
+``<noembed>`` and ``<noframes>`` hold is for browsers without embeds or frames. The element
+stays in the view (an embedded video is part of the content); its content does not (libxml2
+reads it as raw text, markup included: a fallback link written out as ``<a href=...>``)."""
+
 LINK_TAGS = frozenset({"a", "button", "select"})
 """Elements whose text is link text: CETD treats buttons and drop-downs as links (§0.4)."""
 
@@ -326,7 +332,7 @@ def view_fields(root: etree._Element, remove_hidden: bool) -> ViewFields:
     runs: list[list[str]] = [[]]
     depth = [0]
     in_link = [root_tag in LINK_TAGS]
-    current = [root.text or ""]  # the run each element is collecting
+    current = ["" if root_tag in UNSHOWN_CONTENT_TAGS else root.text or ""]  # each one's run
     index_of = {root: 0}
     removed: list[etree._Element] = []
     hidden = hidden_elements(root) if remove_hidden else set()
@@ -338,7 +344,7 @@ def view_fields(root: etree._Element, remove_hidden: bool) -> ViewFields:
         if step & _CHECK_EVERY == _CHECK_EVERY:
             check_deadline("building the view")
         p = index_of.get(node.getparent())  # type: ignore[arg-type]
-        if p is None:  # inside a removed subtree
+        if p is None or tags[p] in UNSHOWN_CONTENT_TAGS:  # inside a removed subtree
             removed.append(node)
             continue
         raw = node.tag
@@ -362,7 +368,7 @@ def view_fields(root: etree._Element, remove_hidden: bool) -> ViewFields:
         runs[p].append(current[p])
         current[p] = node.tail or ""
         runs.append([])
-        current.append(node.text or "")
+        current.append("" if name in UNSHOWN_CONTENT_TAGS else node.text or "")
     for own_runs, last in zip(runs, current, strict=True):
         own_runs.append(last)
     return elements, tags, parent, children, runs, depth, in_link

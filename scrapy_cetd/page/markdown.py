@@ -57,7 +57,7 @@ from urllib.parse import urljoin
 from lxml import etree
 
 from scrapy_cetd.limits import check_deadline
-from scrapy_cetd.page.dom import BLOCK_TAGS, deep_proxies, local_tag
+from scrapy_cetd.page.dom import BLOCK_TAGS, UNSHOWN_CONTENT_TAGS, deep_proxies, local_tag
 
 __all__ = ["to_markdown"]
 
@@ -92,7 +92,9 @@ _TABLE_PARTS = frozenset({"caption", "colgroup", "col", "tr", *_ROW_GROUPS})
 _LAYOUT_MARKERS = frozenset({"table", "p", "ul", "ol", "dl", "pre", "blockquote", "hr", *_HEADINGS})
 """Elements that make a table a layout table when a cell holds one."""
 _BLOCKS = BLOCK_TAGS | {"center", "details", "summary", "fieldset", "legend", "caption"}
-_SKIPPED = frozenset({"script", "style", "template", "head", "title", "meta", "link"})
+_SKIPPED = frozenset(
+    {"script", "style", "template", "head", "title", "meta", "link", *UNSHOWN_CONTENT_TAGS}
+)
 _MAX_COLSPAN = 1000
 _MAX_GRID = 200_000
 """Cells of one table's grid beyond which its spans are ignored (each cell in one column) and

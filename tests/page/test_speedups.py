@@ -683,6 +683,7 @@ def test_reference_only_runs_the_references_and_restores_the_compiled_functions(
 TAGS = (
     *("div", "p", "span", "b", "a", "li", "ul", "h1", "br", "td", "pre", "article", "main"),
     *("nav", "aside", "footer", "form", "button", "select", "script", "style", "noscript"),
+    "iframe",
 )
 ATTRIBUTES = (
     *("", "", "", " hidden", ' style="Display: none"', ' style="color:red"', ' type=" hidden"'),
