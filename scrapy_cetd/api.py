@@ -121,21 +121,22 @@ class CompletingExtractor:
             if outputs.metadata:
                 found = page_metadata(tree, url=url, text=result.text, page_type=result.page_type)
                 check_deadline("after reading the metadata")  # htmldate's search never stops
-            html, markdown = (
-                finish_html(
-                    result.html,
-                    base_url=document_base(tree, url),
-                    clean=outputs.clean_html,
-                    markdown=outputs.markdown,
-                )
-                if result.html
-                else (result.html, "" if outputs.markdown else None)
+            finished = finish_html(
+                result.html,
+                base_url=document_base(tree, url),
+                clean=outputs.clean_html,
+                markdown=outputs.markdown,
             )
         except LimitExceededError:
             return result if outputs.html else replace(result, html="")
-        html = html if outputs.html else ""
-        title = found.title if found is not None and found.title else result.title
-        return replace(result, html=html, metadata=found, markdown=markdown, title=title)
+        return replace(
+            result,
+            html=finished.html if outputs.html else "",
+            metadata=found,
+            markdown=finished.markdown,
+            title=found.title if found is not None and found.title else result.title,
+            notes=result.notes + finished.notes,
+        )
 
 
 def build_completing(

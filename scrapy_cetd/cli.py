@@ -34,7 +34,7 @@ from scrapy_cetd.extractors.registry import (
 )
 from scrapy_cetd.guard import DEFAULT_MAX_ATTRIBUTES, markup_problem
 from scrapy_cetd.limits import DEFAULT_MAX_NODES, DEFAULT_TIME_BUDGET, TreeExtractor
-from scrapy_cetd.page.output import absolute_links, document_base
+from scrapy_cetd.page.output import URL_GROWTH, URL_GROWTH_FLOOR, absolute_links, document_base
 from scrapy_cetd.page.parse import html_response, to_tree
 from scrapy_cetd.result import ExtractionResult
 from scrapy_cetd.tps import (
@@ -557,7 +557,7 @@ def _run_prune(args: argparse.Namespace) -> int:
     before, after = region.node_count, region.kept_count
     base = document_base(tree, args.url) if args.url else None
     if base:
-        absolute_links(pruned, base)
+        absolute_links(pruned, base, growth=URL_GROWTH * len(data) + URL_GROWTH_FLOOR)
     _declare_utf8(pruned)
     html = lxml.html.tostring(pruned, encoding="unicode", doctype="<!DOCTYPE html>")
     removed = 100 * (1 - after / before) if before else 0.0

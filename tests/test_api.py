@@ -377,3 +377,17 @@ def test_extract_with_a_prebuilt_extractor_gives_extract_s_result() -> None:
     assert extract_with(extractor, Limits(max_body_size=10), STORM_PAGE).reason_code == (
         Reason.MAX_BODY_SIZE
     )
+
+
+def test_links_left_relative_past_the_growth_bound_are_noted() -> None:
+    """A long ``<base href>`` over a thousand links: the HTML and the Markdown stay within a
+    few times the page (they reached 100 MB each from a 140 kB page), and a note says so."""
+    text = "<p>Some words about the subject and more words here to read.</p>" * 30
+    links = "".join(f"<p>Text {i} <a href='p{i}'>link</a></p>" for i in range(1000))
+    base = "https://example.com/" + "a" * 100_000 + "/"
+    head = f"<html><head><base href='{base}'></head>"
+    page = f"{head}<body><article>{text}{links}</article></body></html>"
+    result = extract(page, markdown=True)
+    assert result.markdown is not None
+    assert len(result.html) < 10 * len(page) and len(result.markdown) < 10 * len(page)
+    assert [note.split(":")[0] for note in result.notes] == ["links-left-relative"]

@@ -16,6 +16,7 @@ import re
 from collections.abc import Callable, Iterator, Sequence
 from html import unescape as html_unescape
 from html.parser import HTMLParser
+from typing import NamedTuple
 from urllib.parse import urljoin, urlsplit
 
 import lxml.html
@@ -620,11 +621,21 @@ def _python_tree(html: str) -> etree._Element:
     return root
 
 
-def absolute_links(root: etree._Element, base_url: str) -> bool:
+def absolute_links(
+    root: etree._Element, base_url: str, *, growth: int | None = None
+) -> tuple[bool, int]:
     """Make the links and images below ``root`` absolute against ``base_url`` (the attributes
-    of :data:`URL_ATTRIBUTES` and every URL of a ``srcset``); whether anything changed. A
-    value that :func:`~urllib.parse.urljoin` cannot read stays as it is."""
+    of :data:`URL_ATTRIBUTES` and every URL of a ``srcset``); whether anything changed, and
+    how many values were left as they are because making them absolute would have made the
+    HTML more than ``growth`` characters longer (``None``: no bound). A value that
+    :func:`~urllib.parse.urljoin` cannot read stays as it is.
+
+    The bound keeps the output linear in the page: each link can grow by the length of the
+    base URL, and a long ``<base href>`` over many links, or a ``srcset`` of many
+    candidates, would otherwise multiply them."""
     changed = False
+    left = 0
+    room = growth
     elements = list(root.iter())  # every proxy alive: see _trim
     for i, element in enumerate(elements):
         if i & _CHECK_EVERY == _CHECK_EVERY:
@@ -636,20 +647,32 @@ def absolute_links(root: etree._Element, base_url: str) -> bool:
             value = attributes.get(name)
             if value is not None and value.strip():
                 absolute = _join(base_url, value.strip())
-                if absolute != value:
-                    attributes[name] = absolute
-                    changed = True
-        srcset = attributes.get("srcset")
-        if srcset:
-            absolute = ", ".join(
-                " ".join([_join(base_url, parts[0]), *parts[1:]])
-                for candidate in srcset.split(",")
-                if (parts := candidate.split())
-            )
-            if absolute != srcset:
-                attributes["srcset"] = absolute
+                if absolute == value:
+                    continue
+                if room is not None and len(absolute) - len(value) > room:
+                    left += 1
+                    continue
+                if room is not None:
+                    room -= max(0, len(absolute) - len(value))
+                attributes[name] = absolute
                 changed = True
-    return changed
+        srcset = attributes.get("srcset")
+        if not srcset:
+            continue
+        if room is not None and (srcset.count(",") + 1) * len(base_url) > room:
+            left += 1  # checked before joining: the joined value could be that long
+            continue
+        absolute = ", ".join(
+            " ".join([_join(base_url, parts[0]), *parts[1:]])
+            for candidate in srcset.split(",")
+            if (parts := candidate.split())
+        )
+        if absolute != srcset:
+            if room is not None:
+                room -= max(0, len(absolute) - len(srcset))
+            attributes["srcset"] = absolute
+            changed = True
+    return changed, left
 
 
 def _join(base_url: str, value: str) -> str:
@@ -686,24 +709,54 @@ def clean_attributes(root: etree._Element) -> bool:
     return changed
 
 
+LINKS_LEFT_RELATIVE = "links-left-relative"
+"""The kind of note (``"links-left-relative: <detail>"`` in
+:attr:`~scrapy_cetd.result.ExtractionResult.notes`) of an extraction whose links were not all
+made absolute, as that would have grown its HTML past :data:`URL_GROWTH`."""
+
+URL_GROWTH = 4
+"""Making the links absolute may make an extraction's HTML longer by at most this many times
+its length (plus :data:`URL_GROWTH_FLOOR`): far more than real pages need (their links grow by
+the length of their base URL), and a bound on a page of many links under a long base URL."""
+
+URL_GROWTH_FLOOR = 1_000_000
+"""Characters that making the links absolute may add to any extraction's HTML."""
+
+
+class Finished(NamedTuple):
+    """What :func:`finish_html` gives."""
+
+    html: str
+    """The HTML, with its links absolute and, in the clean mode, only its semantic attributes."""
+    markdown: str | None
+    """Its Markdown, when asked for; else ``None``."""
+    notes: tuple[str, ...] = ()
+    """:data:`LINKS_LEFT_RELATIVE` when links were left relative."""
+
+
 def finish_html(
     html: str, *, base_url: str | None, clean: bool = False, markdown: bool = False
-) -> tuple[str, str | None]:
-    """An extraction's ``html`` with its links absolute against ``base_url`` and, when
-    ``clean``, only its semantic attributes; and its Markdown when ``markdown`` (else
-    ``None``). The HTML is parsed again only when something may change, and written again
-    only when something did: otherwise it is returned as it is."""
+) -> Finished:
+    """An extraction's ``html`` with its links absolute against ``base_url`` (as long as the
+    HTML grows by no more than :data:`URL_GROWTH` times its length, then left relative, with
+    a note) and, when ``clean``, only its semantic attributes; and its Markdown when
+    ``markdown`` (else ``None``). The HTML is parsed again only when something may change, and
+    written again only when something did; otherwise it is returned as it is."""
     if not html:
-        return html, "" if markdown else None
+        return Finished(html, "" if markdown else None)
     relative = base_url is not None and any(marker in html for marker in _URL_MARKERS)
     if not (relative or clean or markdown):
-        return html, None
+        return Finished(html, None)
     root = content_tree(html)
-    changed = absolute_links(root, base_url) if relative and base_url is not None else False
-    # Once absolute_links has run, every link is as absolute as the Markdown would make it.
+    changed, left = False, 0
+    if relative and base_url is not None:
+        growth = URL_GROWTH * len(html) + URL_GROWTH_FLOOR
+        changed, left = absolute_links(root, base_url, growth=growth)
+    # Once absolute_links has run, every link it could make absolute is.
     text = to_markdown(root, base_url=None if relative else base_url) if markdown else None
     if clean:
         changed = clean_attributes(root) or changed
     if changed:
         html = lxml.html.tostring(root, encoding="unicode", with_tail=False)
-    return html, text
+    notes = (f"{LINKS_LEFT_RELATIVE}: {left} kept relative",) if left else ()
+    return Finished(html, text, notes)

@@ -16,7 +16,11 @@ from scrapy_cetd import extract
 from scrapy_cetd.page import accel, dom
 from scrapy_cetd.page.dom import DomView, build_view
 from scrapy_cetd.page.output import (
+    LINKS_LEFT_RELATIVE,
+    URL_GROWTH,
+    URL_GROWTH_FLOOR,
     Keep,
+    absolute_links,
     content_modes,
     content_tree,
     document_base,
@@ -278,7 +282,7 @@ def test_clean_mode_keeps_the_semantic_attributes_only() -> None:
         "<table><tr><td colspan='2' class='c'>cell</td></tr></table>"
         "<pre class='language-py hl'><code class='lang-py x'>x = 1</code></pre></body>"
     )
-    cleaned, _ = finish_html(html, base_url=None, clean=True)
+    cleaned = finish_html(html, base_url=None, clean=True).html
     assert cleaned == (
         '<body><h1>Title</h1><p lang="en"><a href="/x">x</a><img src="a.png" alt="A"></p>'
         '<table><tr><td colspan="2">cell</td></tr></table>'
@@ -322,14 +326,14 @@ def test_a_base_no_attribute_can_hold_leaves_the_links_relative(
 
 def test_finish_html_leaves_html_without_links_as_it_is() -> None:
     html = "<body><p class='x'>Text &amp; more</p></body>"
-    assert finish_html(html, base_url="https://example.com/") == (html, None)
+    assert finish_html(html, base_url="https://example.com/") == (html, None, ())
 
 
 @pytest.mark.parametrize("html", ["<!-- only a comment -->", "   \n "])
 def test_html_without_an_element_or_text_is_finished_as_it_is(html: str) -> None:
     """HTML of an extractor's that the parser reads as an empty document: no links to make
     absolute, and an empty Markdown (lxml.html's parser raised ParserError here)."""
-    assert finish_html(html, base_url="https://example.com/", markdown=True) == (html, "")
+    assert finish_html(html, base_url="https://example.com/", markdown=True) == (html, "", ())
 
 
 def test_the_content_tree_has_no_lxml_html_classes() -> None:
@@ -351,7 +355,7 @@ def test_text_that_lxml_reads_back_raw_is_restored(tag: str) -> None:
     html = lxml.html.tostring(body, encoding="unicode")
     again = content_tree(html)
     assert [e.text for e in again.iter(tag)] == [e.text for e in body.iter(tag)]
-    finished, _ = finish_html(html, base_url="https://example.com/")
+    finished = finish_html(html, base_url="https://example.com/").html
     assert finished == html.replace('href="x"', 'href="https://example.com/x"')
 
 
@@ -363,7 +367,7 @@ def test_html_deeper_than_the_parser_reads_keeps_the_content_of_tags_lxml_cannot
     chain[-1].append(lxml.html.fragment_fromstring("<p>Word<o:p> text</o:p> <a href='r'>l</a></p>"))
     html = lxml.html.tostring(chain[0], encoding="unicode")
     assert "<o:p>" in html
-    finished, markdown = finish_html(html, base_url="https://example.com/", markdown=True)
+    finished, markdown, _ = finish_html(html, base_url="https://example.com/", markdown=True)
     assert 'href="https://example.com/r"' in finished and "<o:p>" not in finished
     assert markdown == "Word text [l](https://example.com/r)"
 
@@ -372,7 +376,31 @@ def test_html_deeper_than_the_parser_reads_is_finished_whole() -> None:
     _root, chain = deep_chain(5_000)
     chain[-1].append(lxml.html.fragment_fromstring("<a href='deep'>deep link</a>"))
     html = lxml.html.tostring(chain[0], encoding="unicode")
-    finished, markdown = finish_html(html, base_url="https://example.com/", markdown=True)
+    finished, markdown, _ = finish_html(html, base_url="https://example.com/", markdown=True)
     assert 'href="https://example.com/deep"' in finished
     assert finished.count("<div>") == 5_000
     assert markdown == "[deep link](https://example.com/deep)"
+
+
+def test_links_are_made_absolute_within_a_bound_on_the_growth_of_the_html() -> None:
+    """Each link grows by the length of the base URL: a long base over many links, or a
+    ``srcset`` of many candidates, would multiply them. Past a growth of URL_GROWTH times the
+    HTML (plus a floor) the links stay relative, and a note says how many."""
+    base = "https://example.com/" + "a" * 100_000 + "/"
+    html = "<div>" + "".join(f"<p><a href='p{i}'>link {i}</a></p>" for i in range(100)) + "</div>"
+    finished, markdown, notes = finish_html(html, base_url=base, markdown=True)
+    bound = (URL_GROWTH + 1) * len(html) + URL_GROWTH_FLOOR
+    assert len(finished) <= bound and markdown is not None and len(markdown) <= bound
+    assert 0 < finished.count(base) < 100
+    assert notes == (f"{LINKS_LEFT_RELATIVE}: {100 - finished.count(base)} kept relative",)
+    srcset = "<div><img src='x.png' srcset='" + ",".join(["a"] * 100_000) + "'></div>"
+    finished, _, notes = finish_html(srcset, base_url="https://example.com/" + "b" * 2_000)
+    assert len(finished) < 2 * len(srcset) and notes == (f"{LINKS_LEFT_RELATIVE}: 1 kept relative",)
+    ordinary = "<div><a href='/x'>x</a><img srcset='a.png 1x, b.png 2x'></div>"
+    assert finish_html(ordinary, base_url="https://example.com/").notes == ()
+
+
+def test_absolute_links_without_a_bound_makes_every_link_absolute() -> None:
+    root = content_tree("<div>" + "<a href='p'>x</a>" * 50 + "</div>")
+    assert absolute_links(root, "https://example.com/" + "a" * 10_000 + "/") == (True, 0)
+    assert all(a.get("href", "").startswith("https://") for a in root.iter("a"))
