@@ -32,7 +32,6 @@ import threading
 import warnings
 from collections.abc import Callable, Iterable, Iterator
 from contextvars import ContextVar
-from copy import deepcopy
 from functools import cache
 from itertools import islice
 from typing import Any
@@ -151,7 +150,14 @@ _MAX_TEXT = 1000
 """Characters of a title, a heading, a byline or a name read: a longer text is none of them,
 and reading it whole would make each comparison cost its length."""
 _MAX_PROPERTY = 10_000
-"""Characters of a microdata property's text read (a description may be long)."""
+"""Characters of a microdata property's text read, and of a description (a description may be
+long)."""
+_MAX_URL = 8192
+"""Characters of the longest canonical URL or image URL kept (the longest request line common
+servers accept); a longer one is an inlined image or junk."""
+_MAX_LANGUAGE_TAG = 35
+"""Characters of the longest language tag kept: what BCP 47 (RFC 5646 §4.4.1) asks every
+implementation to be able to hold."""
 _WORD = re.compile(r"[^\W_]+")
 """A word of a title, for comparing titles (letters and digits of any script)."""
 _HEADING_IN_TITLE = 0.75
@@ -363,19 +369,20 @@ class _Reader:
         if image is None:
             image = self._microdata_value("image")
         return Metadata(
-            title=self._title(article, site_name),
+            title=_within(self._title(article, site_name), _MAX_TEXT),
             authors=self._authors(article),
             published=published,
             modified=modified,
-            site_name=site_name,
+            site_name=_within(site_name, _MAX_TEXT),
             language=self._language(text),
-            description=(
+            description=_within(
                 _string(article.get("description"))
                 or self._first_meta(_META_DESCRIPTION)
-                or self._microdata_value("description")
+                or self._microdata_value("description"),
+                _MAX_PROPERTY,
             ),
-            canonical_url=self._absolute(canonical),
-            image=self._absolute(image),
+            canonical_url=_url_within(self._absolute(canonical)),
+            image=_url_within(self._absolute(image)),
             tags=_unique(
                 [*_keywords(article.get("keywords")), *_split_keywords(self._all_meta(_META_TAGS))]
             ),
@@ -703,10 +710,15 @@ def _author_name(element: etree._Element) -> etree._Element:
     """The ``itemprop="name"`` inside a microdata author item, else the author element."""
     if element.get("itemscope") is None:
         return element
-    for inner in element.iterdescendants():
-        if "name" in (inner.get("itemprop") or "").split():
-            return inner
-    return element
+    found = _ITEM_NAME(element)
+    return found[0] if isinstance(found, list) and found else element  # type: ignore[return-value]
+
+
+_ITEM_NAME = etree.XPath(
+    "descendant::*[contains(concat(' ', normalize-space(@itemprop), ' '), ' name ')][1]"
+)
+"""The first element below an item whose ``itemprop`` names its ``name``, found by libxml2
+rather than by a walk in Python (which lxml makes quadratic in the depth of a built tree)."""
 
 
 def _element_value(element: etree._Element) -> str | None:
@@ -828,9 +840,24 @@ def _first_last(name: str) -> str:
     return f"{first.strip()} {last.strip()}" if comma and "," not in first else name
 
 
+def _within(value: str | None, limit: int) -> str | None:
+    """``value`` cut to ``limit`` characters (at a space when there is one near the end)."""
+    if value is None or len(value) <= limit:
+        return value
+    cut = value[:limit]
+    space = cut.rfind(" ", limit - 50)
+    return cut[:space] if space > 0 else cut
+
+
+def _url_within(value: str | None) -> str | None:
+    """``value``, or ``None`` when it is longer than :data:`_MAX_URL` (a URL cut short
+    points elsewhere)."""
+    return None if value is not None and len(value) > _MAX_URL else value
+
+
 def _unique(values: Iterable[str]) -> tuple[str, ...]:
     seen: dict[str, str] = {}
-    for value in values:
+    for value in (_within(value, _MAX_TEXT) or "" for value in values):
         key = value.casefold()
         if key not in seen and len(seen) < _MAX_VALUES:
             seen[key] = value
@@ -1015,16 +1042,18 @@ _UNWALKED = (etree._Comment, etree._ProcessingInstruction)
 
 def _declarations(root: etree._Element) -> etree._Element:
     """A page of the elements where ``root``'s page declares its dates (:data:`_DECLARED_DATES`),
-    copied without their tails: what htmldate reads first, without the rest of the page."""
+    each copied as its tag, attributes and text alone: what htmldate reads first, without the
+    rest of the page. A parsed ``<meta>`` or ``<link>`` has no children, and a ``<script>`` only
+    its text; a tree built otherwise may nest anything in them (thousands of ``<meta>`` each
+    inside the last, whose whole copies grew as the square of their depth)."""
     page: etree._Element = lxml.html.Element("html")
     head = etree.SubElement(page, "head")
     found = _DECLARED_DATES(root)
     assert isinstance(found, list)
     for element in found:
         assert isinstance(element, etree._Element)
-        clone = deepcopy(element)
-        clone.tail = None
-        head.append(clone)
+        clone = etree.SubElement(head, element.tag, dict(element.attrib))
+        clone.text = element.text
     return page
 
 
@@ -1117,7 +1146,7 @@ def _language_tag(value: str | None) -> str | None:
     if not value:
         return None
     first = value.split(",")[0].strip().replace("_", "-")
-    if not _LANGUAGE_TAG.match(first):
+    if len(first) > _MAX_LANGUAGE_TAG or not _LANGUAGE_TAG.match(first):
         return None
     primary, _, rest = first.partition("-")
     parts = [primary.lower()]
