@@ -1052,7 +1052,9 @@ def _declarations(root: etree._Element) -> etree._Element:
     assert isinstance(found, list)
     for element in found:
         assert isinstance(element, etree._Element)
-        clone = etree.SubElement(head, element.tag, dict(element.attrib))
+        clone = etree.SubElement(head, element.tag)
+        for name, value in element.items():
+            clone.set(name, value)
         clone.text = element.text
     return page
 
