@@ -24,6 +24,7 @@ from scrapy_cetd.limits import (
     Limits,
     TreeExtractor,
     check_deadline,
+    deadline,
 )
 from scrapy_cetd.page.dom import count_elements, require_element
 from scrapy_cetd.page.metadata import load_libraries, page_metadata
@@ -38,12 +39,11 @@ from scrapy_cetd.page.parse import (
     markup_reason,
     page_tree,
     readable_response_notes,
-    response_tree,
     selector_root,
     undecodable_note,
     utf8_page,
 )
-from scrapy_cetd.result import ExtractionResult, sanitize
+from scrapy_cetd.result import EmptyReason, ExtractionResult, sanitize
 
 Page = Source | bytearray | memoryview | etree._ElementTree | Selector | TextResponse
 """What :func:`extract` takes: a :data:`~scrapy_cetd.page.parse.Source` (``str``, ``bytes``,
@@ -231,15 +231,43 @@ def extract_with(
     """:func:`extract` with its extractor and limits built beforehand, for a caller that
     extracts many pages with the same options (a corpus step): the same result. The time
     budget counts from ``start``, a :func:`time.monotonic` time (by default, from this call).
-
-    A ``str`` page is read without the Scrapy response that :func:`extract` would otherwise
-    build (:func:`~scrapy_cetd.page.parse.utf8_page`, :func:`~scrapy_cetd.page.parse.page_tree`):
-    it is encoded once, and parsed from those bytes, into the same tree."""
+    The page is read by :func:`read_page`."""
     start = time.monotonic() if start is None else start
+    read = read_page(source, limits, url=url, encoding=encoding)
+    if isinstance(read, EmptyReason):
+        return read.result(extractor.name)
+    result = limits.extract(extractor, read.tree, url=read.url, start=start, elements=read.elements)
+    return replace(result, notes=result.notes + read.notes) if read.notes else result
+
+
+@dataclass(frozen=True)
+class ReadPage:
+    """A page as :func:`read_page` gives it to an extractor or the classifier."""
+
+    tree: etree._Element
+    """Its parse (shared with a Scrapy response's selector, or the caller's own tree)."""
+    url: str | None
+    """Its URL: the one given, else a response's."""
+    notes: tuple[str, ...]
+    """What decoding repaired (:data:`~scrapy_cetd.page.parse.NOTE_KINDS`)."""
+    elements: int | None
+    """Its number of elements, when ``max_nodes`` asks for it."""
+
+
+def read_page(
+    source: Page, limits: Limits, *, url: str | None = None, encoding: str | None = None
+) -> ReadPage | EmptyReason:
+    """``source`` parsed (or taken as it is) within the limits checked before the extraction
+    (``max_body_size``, ``max_attributes``), with its element count for ``max_nodes``; the
+    reason it is refused; :class:`ValueError` when it is no document, :class:`TypeError` when
+    it is no page at all.
+
+    A ``str`` page is read without the Scrapy response that a ``bytes`` page is given
+    (:func:`~scrapy_cetd.page.parse.utf8_page`, :func:`~scrapy_cetd.page.parse.page_tree`): it
+    is encoded once, and parsed from those bytes, into the same tree."""
     for parameter, value in (("url", url), ("encoding", encoding)):
         if value is not None and not isinstance(value, str):
             raise ValueError(f"{parameter} must be a string or None, not {value!r:.80}")
-    name = extractor.name
     notes: tuple[str, ...] = ()  # what decoding repaired
     if isinstance(source, bytearray | memoryview):
         source = bytes(source)
@@ -267,7 +295,7 @@ def extract_with(
         body, text = utf8_page(source)
         refused = limits.size_reason(len(body)) or markup_reason(text, limits.max_attributes)
         if refused is not None:
-            return refused.result(name)
+            return refused
         tree = page_tree(body, text, url)
         del body, text  # the tree holds the page from here on
     else:
@@ -280,13 +308,12 @@ def extract_with(
             response.text, limits.max_attributes
         )
         if refused is not None:
-            return refused.result(name)
+            return refused
         notes += _undecodable(response)
         tree = _response_root(response, cached=shared)
         del response  # its body and decoded text: the tree holds the page from here on
     elements = None if limits.max_nodes is None else count_elements(tree)
-    result = limits.extract(extractor, tree, url=url, start=start, elements=elements)
-    return replace(result, notes=result.notes + notes) if notes else result
+    return ReadPage(tree, url, notes, elements)
 
 
 def _undecodable(response: TextResponse) -> tuple[str, ...]:
@@ -308,16 +335,39 @@ def _response_root(response: TextResponse, *, cached: bool) -> etree._Element:
 
 
 def classify_page_type(
-    source: Source, url: str | None = None, *, encoding: str | None = None
+    source: Page,
+    url: str | None = None,
+    *,
+    encoding: str | None = None,
+    max_body_size: int | None = DEFAULT_MAX_BODY_SIZE,
+    max_nodes: int | None = DEFAULT_MAX_NODES,
+    time_budget: float | None = None,
+    max_attributes: int | None = DEFAULT_MAX_ATTRIBUTES,
 ) -> PageType:
-    """The type of a page given as ``str``, ``bytes`` (decoded as Scrapy decodes a response;
-    ``encoding`` stands for the HTTP header's charset) or a parsed lxml tree.
+    """The type of a page given as :func:`extract` takes it (``str``, ``bytes`` decoded as
+    Scrapy decodes a response, with ``encoding`` standing for the HTTP header's charset, an
+    lxml element or tree, a ``Selector``, a Scrapy response), within the same limits.
 
-    ``url`` adds the signals of its path and host. Input that is not a document raises
-    :class:`ValueError`, as :func:`scrapy_cetd.extract` does.
+    ``url`` adds the signals of its path and host (a response's own URL when not given).
+    Input that is not a document raises :class:`ValueError`, as :func:`extract` does; so does
+    a page a limit refuses, naming the limit.
     """
-    if isinstance(source, etree._Element):
-        tree = source
-    else:
-        tree = response_tree(html_response(source, url=url, encoding=encoding))
-    return classify_tree(tree, url)
+    start = time.monotonic()
+    limits = Limits(
+        max_body_size=max_body_size,
+        max_nodes=max_nodes,
+        time_budget=time_budget,
+        max_attributes=max_attributes,
+    )
+    read = read_page(source, limits, url=url, encoding=encoding)
+    if isinstance(read, EmptyReason):
+        raise ValueError(f"page not classified: {read.sentence}")
+    if read.elements is not None and max_nodes is not None and read.elements > max_nodes:
+        raise ValueError(
+            f"page not classified: max_nodes: {read.elements:,} elements, more than {max_nodes:,}"
+        )
+    try:
+        with deadline(time_budget, start=start):
+            return classify_tree(read.tree, read.url)
+    except LimitExceededError as error:
+        raise ValueError(f"page not classified: {error.reason().sentence}") from None

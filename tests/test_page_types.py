@@ -14,7 +14,9 @@ from pathlib import Path
 
 import pytest
 from lxml import etree, html
+from parsel import Selector
 from ratios import TENFOLD, growth
+from scrapy.http import HtmlResponse
 
 from scrapy_cetd import PAGE_TYPES, classify_page_type, extract, get_extractor
 from scrapy_cetd.page import dom, page_types
@@ -294,6 +296,27 @@ def test_classify_accepts_bytes_and_trees_and_leaves_the_tree_alone() -> None:
     assert classify_page_type(source.encode(), url=url) == from_tree
     with pytest.raises(ValueError):
         classify_page_type(b"")
+
+
+def test_classify_takes_what_extract_takes_within_the_same_limits() -> None:
+    """A tree, a selector, a response, a memoryview: the same type; a comment, an oversized
+    page or a page of too many elements: a ValueError naming the problem (a comment raised
+    AttributeError, and no limit was checked)."""
+    source, url = HAND_MADE["forum"]
+    expected = classify_page_type(source, url=url)
+    tree = html.fromstring(source)
+    response = HtmlResponse(url, body=source.encode(), encoding="utf-8")
+    for page in (etree.ElementTree(tree), Selector(text=source), memoryview(source.encode())):
+        assert classify_page_type(page, url=url) == expected
+    assert classify_page_type(response) == expected  # its own URL
+    with pytest.raises(ValueError, match="_Comment"):
+        classify_page_type(etree.Comment("x"))
+    with pytest.raises(ValueError, match="max_body_size"):
+        classify_page_type(source, max_body_size=100)
+    with pytest.raises(ValueError, match="max_nodes"):
+        classify_page_type(tree, max_nodes=5)
+    with pytest.raises(ValueError, match="max_nodes"):
+        classify_page_type(source, max_nodes=-1)
 
 
 def test_cetd_plus_gives_the_type_by_default_and_other_algorithms_none() -> None:

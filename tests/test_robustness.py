@@ -423,7 +423,7 @@ def test_max_nodes_counts_the_elements_of_the_tree() -> None:
 def test_max_body_size_is_checked_before_parsing(monkeypatch: pytest.MonkeyPatch) -> None:
     body = STORY.encode()
     assert scrapy_cetd.extract(body, max_body_size=len(body)).reason is None
-    monkeypatch.setattr(scrapy_cetd.api, "response_tree", None)  # parsing would fail
+    monkeypatch.setattr(scrapy_cetd.api, "_response_root", None)  # parsing would fail
     over = scrapy_cetd.extract(body, max_body_size=len(body) - 1)
     assert (
         over.reason == f"max_body_size exceeded: {len(body):,} bytes, more than {len(body) - 1:,}"
