@@ -9,7 +9,8 @@ reads back as the same text, in the same structure:
 - lists as CommonMark lists, each item's content indented under its marker so that nested lists
   stay nested; an ``<ol>`` keeps its ``start``; a list directly inside a list (a common error of
   real pages) is nested in the item before it; lists and block quotes nested more than
-  eight deep (:data:`_MAX_NESTING`) are written as the blocks they hold;
+  eight deep (:data:`_MAX_NESTING`), or whose indentation would pass 24 columns
+  (:data:`_MAX_INDENT`), are written as the blocks they hold;
 - ``<pre>`` as a fenced code block, longer than any run of backticks inside it, with the
   language of a ``class="language-…"`` (or ``lang-…``) on the ``<pre>`` or its ``<code>``;
   ``<code>``, ``<kbd>``, ``<samp>`` and ``<tt>`` as code spans;
@@ -109,6 +110,12 @@ _MAX_START = 999_999_999
 """The largest number of an ordered list's item: CommonMark reads nine digits at most (the
 numbers after the first only need to be numbers)."""
 _MAX_NESTING = 8
+_MAX_INDENT = 24
+"""Columns of indentation the open block quotes and lists may add to each of their lines (a
+quote two, a list its marker and a space): deeper ones are written as the blocks they hold.
+Eight lists of ``-`` or of numbers below ten fit; lists numbered from nine digits would
+indent each line of their content by eleven columns a level, a page of short lines by many
+times its text."""
 """Block quotes and lists nested deeper than this are written as the blocks they hold, inside
 the deepest one. Each level indents or prefixes every line of what it holds again, so that
 deeper nesting would cost the number of levels times the number of lines; and CommonMark
@@ -398,6 +405,8 @@ class _Frame:
     language: str = ""
     wrap: str = ""
     href: str | None = None
+    indent: int = 0
+    """The columns a block quote or a list adds to its lines (see :data:`_MAX_INDENT`)."""
 
 
 class _Writer:
@@ -415,6 +424,8 @@ class _Writer:
         self.table_depth = 0
         self.nesting = 0
         """The block quotes and lists open (at most :data:`_MAX_NESTING`)."""
+        self.indent = 0
+        """The columns they add to each line (at most :data:`_MAX_INDENT`)."""
         self.emphasis: dict[str, int] = dict.fromkeys(_EMPHASIS.values(), 0)
         """The emphases open, by delimiter: one inside another of the same delimiter adds
         none (``*x*y* w*`` would close the outer one at the inner one's start)."""
@@ -551,36 +562,38 @@ class _Writer:
         if tag == "pre":
             self.raw_depth += 1
             return _Frame(element, "pre", raw=[], language=_language(element))
-        if (tag == "blockquote" or tag in _LISTS) and self.nesting >= _MAX_NESTING:
-            return None  # written as the blocks it holds
-        if tag == "blockquote":
+        if tag == "blockquote" or tag in _LISTS:
+            width = len(str(_list_start(element))) + 2 if tag == "ol" else 2
+            if self.nesting >= _MAX_NESTING or self.indent + width > _MAX_INDENT:
+                return None  # written as the blocks it holds
             self.nesting += 1
-            return _Frame(element, "quote", container=_Container("quote"))
-        if tag in _LISTS:
-            self.nesting += 1
-            return self._open_list(element, tag)
-        if tag == "li" and self.frames[-1].kind == "li" and self.nesting < _MAX_NESTING:
+            self.indent += width
+            if tag == "blockquote":
+                return _Frame(element, "quote", container=_Container("quote"), indent=width)
+            return self._open_list(element, tag, width)
+        nested = self.nesting < _MAX_NESTING and self.indent + 2 <= _MAX_INDENT
+        if tag == "li" and self.frames[-1].kind == "li" and nested:
             # an item directly inside an item (libxml2 does not close the first): a list of
             # its own, nested, that ends with it
             self.nesting += 1
-            self._push(_Frame(element, "list", listing=_List(False, 1, "-")))
+            self.indent += 2
+            self._push(_Frame(element, "list", listing=_List(False, 1, "-"), indent=2))
         if tag == "li" and self.frames[-1].listing is not None:
             item = _Container("item")
             self.frames[-1].listing.items.append(item)
             return _Frame(element, "li", container=item)
         return self._open_inline(element, tag)
 
-    def _open_list(self, element: etree._Element, tag: str) -> _Frame:
+    def _open_list(self, element: etree._Element, tag: str, indent: int) -> _Frame:
         # a list directly inside a list is nested in its last item (or in an item of its own)
         outer = self.frames[-1].listing
         container = outer.item() if outer is not None else self._container()
         ordered = tag == "ol"
-        start = (element.get("start") or "").strip()
-        digits = start.isascii() and start.isdigit()  # "²" is a digit that int() refuses
-        number = int(start) if ordered and digits and len(start) < 10 else 1
+        number = _list_start(element) if ordered else 1
         usual, other = (".", ")") if ordered else ("-", "*")
         marker = other if container.last_list == usual else usual
-        return _Frame(element, "list", listing=_List(ordered, min(number, _MAX_START), marker))
+        listing = _List(ordered, number, marker)
+        return _Frame(element, "list", listing=listing, indent=indent)
 
     def _open_inline(self, element: etree._Element, tag: str) -> _Frame | None:
         if tag in _CODE:
@@ -641,10 +654,12 @@ class _Writer:
                 self._container().add("heading", ["#" * _HEADINGS[kind] + " " + text])
         elif kind == "quote":
             self.nesting -= 1
+            self.indent -= frame.indent
             lines = (frame.container or _Container("quote")).lines()
             self._container().add("quote", [f"> {line}" if line else ">" for line in lines])
         elif kind == "list":
             self.nesting -= 1
+            self.indent -= frame.indent
             self._end_list(frame)
         elif kind == "cell":
             self.inline_depth -= 1
@@ -745,6 +760,13 @@ class _Writer:
             with contextlib.suppress(ValueError):
                 url = urljoin(self.base_url, url)
         return url.replace("\n", "").replace("\r", "").replace("\t", "").translate(_URL_UNSAFE)
+
+
+def _list_start(element: etree._Element) -> int:
+    """The number of an ordered list's first item: its ``start``, within :data:`_MAX_START`."""
+    start = (element.get("start") or "").strip()
+    digits = start.isascii() and start.isdigit()  # "²" is a digit that int() refuses
+    return min(int(start), _MAX_START) if digits and len(start) < 10 else 1
 
 
 def _can_wrap(content: str, before: str) -> bool:
