@@ -52,6 +52,13 @@ objects, a tree (``lxml.html.parse()``), a parsel or Scrapy ``Selector``, a Scra
 response."""
 
 
+OUTPUTS_GIVEN_UP = "outputs-given-up"
+"""The kind of note (``"outputs-given-up: metadata and markdown: <why>"`` in
+:attr:`~scrapy_cetd.result.ExtractionResult.notes`) of a result whose metadata or Markdown
+were asked for and given up, as the time budget ran out while they were written: the text
+stands, and ``metadata`` or ``markdown`` is ``None``."""
+
+
 @dataclass(frozen=True)
 class Outputs:
     """What a result holds besides the text (each costs nothing when not asked for).
@@ -127,8 +134,11 @@ class CompletingExtractor:
                 clean=outputs.clean_html,
                 markdown=outputs.markdown,
             )
-        except LimitExceededError:
-            return result if outputs.html else replace(result, html="")
+        except LimitExceededError as error:
+            asked = [name for name in ("metadata", "markdown") if getattr(outputs, name)]
+            given_up = (f"{OUTPUTS_GIVEN_UP}: {' and '.join(asked)}: {error}",) if asked else ()
+            html = result.html if outputs.html else ""
+            return replace(result, html=html, notes=result.notes + given_up)
         return replace(
             result,
             html=finished.html if outputs.html else "",

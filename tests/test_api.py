@@ -235,6 +235,10 @@ def test_completing_extractor_pickles_and_gives_up_its_outputs_past_the_budget(
     assert late.text == full.text
     assert late.metadata is None and late.markdown is None
     assert 'href="/x"' in late.html  # the extractor's own HTML
+    assert late.notes == (  # what was asked for and given up, and why
+        "outputs-given-up: metadata and markdown: time_budget exceeded: no time left",
+    )
+    assert full.notes == ()
 
 
 def test_metadata_read_past_the_budget_is_given_up(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -191,6 +191,11 @@ htmldate's extensive mode reads. Each one it cannot read itself goes to datepars
 milliseconds each (a part of 300 dated paragraphs takes three seconds), in a call that no time
 budget can stop. The parts of the shared datasets' pages that it dates hold 1 to 100 (3 for
 the median whole page)."""
+_SECONDS_PER_CHARACTER = 1e-6
+"""The time htmldate's fast mode may take per character of a page's text, twice the worst it
+was seen to take (its patterns over the serialised page: half a second a megabyte of a text
+full of years): a page is searched only when the time budget left allows for it; otherwise it
+is dated from what it declares."""
 _SECONDS_PER_CANDIDATE = 0.025
 """The worst time htmldate's extensive mode takes per text that looks like a date (dateparser
 tries every language it knows on a text it cannot read, 18 to 25 milliseconds): a part of the
@@ -500,7 +505,11 @@ class _Reader:
 
     def _published(self, page_type: str | None) -> str | None:
         root = _html_tree(self.root)
-        if has_depth(root, _HTMLDATE_MAX_DEPTH) or not _reads_little(root, extensive=False):
+        if (
+            has_depth(root, _HTMLDATE_MAX_DEPTH)
+            or not _reads_little(root, extensive=False)
+            or not _affords_search(root)
+        ):
             return self._htmldate(_declarations(root), extensive=False)
         found = self._htmldate(root, extensive=False)
         if found is not None or page_type != "article":
@@ -975,6 +984,13 @@ def _date_candidates(part: etree._Element) -> int:
     :data:`_SEGMENT_CHARS` characters with :data:`_SEGMENT_DIGITS` digits (its own gate; it
     reads some of them itself, without dateparser)."""
     return _count(_DATE_CANDIDATES, part)
+
+
+def _affords_search(part: etree._Element) -> bool:
+    """Whether the time budget left (if any) allows htmldate's fast mode to search ``part``'s
+    text, at :data:`_SECONDS_PER_CHARACTER`."""
+    left = time_left()
+    return left is None or _count(_TEXT_LENGTH, part) * _SECONDS_PER_CHARACTER <= left
 
 
 def _affords_extensive(part: etree._Element) -> bool:
