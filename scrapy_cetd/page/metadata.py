@@ -191,6 +191,11 @@ htmldate's extensive mode reads. Each one it cannot read itself goes to datepars
 milliseconds each (a part of 300 dated paragraphs takes three seconds), in a call that no time
 budget can stop. The parts of the shared datasets' pages that it dates hold 1 to 100 (3 for
 the median whole page)."""
+_PLACEHOLDER = re.compile(
+    r"(?:undefined|null|none|nan|\[object object\])\Z|.*(?:\{\{|\}\}|\$\{|<%)", re.IGNORECASE
+)
+"""A value a script or a template left where a name should be: JavaScript's ``undefined``,
+``null`` and ``NaN``, an object written as text, a template's unfilled ``{{author}}``."""
 _SECONDS_PER_CHARACTER = 1e-6
 """The time htmldate's fast mode may take per character of a page's text, twice the worst it
 was seen to take (its patterns over the serialised page: half a second a megabyte of a text
@@ -440,10 +445,10 @@ class _Reader:
             self._all_meta(_META_AUTHORS[3:]),
             _lazy(_first_byline, self.root),  # an XPath over the page: only when needed
         ]
-        for source in sources:
+        for k, source in enumerate(sources):
             names = _unique(name for raw in source for name in _clean_names(raw))
             if names:
-                return names
+                return _recased(names, sources[k + 1 :]) if any(map(_shouted, names)) else names
         return ()
 
     def _microdata_authors(self) -> list[etree._Element]:
@@ -797,6 +802,24 @@ def _raw_value(element: etree._Element) -> str:
     return lines_of(element, _MAX_TEXT).lstrip()[:_MAX_TEXT]
 
 
+def _shouted(name: str) -> bool:
+    """Whether ``name`` is written in capitals alone (``STEVEN DAVIDOFF SOLOMON``)."""
+    return name.isupper()
+
+
+def _recased(names: tuple[str, ...], later: Iterable[Iterable[str]]) -> tuple[str, ...]:
+    """``names``, each written in capitals alone replaced by the same name as a later source
+    writes it in mixed case (a template's style sheet shows the byline in capitals, and its
+    microdata keeps them, while the ``<meta name="author">`` writes the name)."""
+    written: dict[str, str] = {}
+    for source in later:
+        for raw in source:
+            for name in _clean_names(raw):
+                if not _shouted(name):
+                    written.setdefault(name.casefold(), name)
+    return tuple(written.get(name.casefold(), name) if _shouted(name) else name for name in names)
+
+
 def _clean_names(raw: str) -> list[str]:
     """The names in one author string: its first line with more than the byline prefix, cut
     before a date, an e-mail address, a link, a parenthesis or a spaced dash (a digit inside a
@@ -828,6 +851,8 @@ def _clean_names(raw: str) -> list[str]:
     for part in _NAME_SEPARATORS.split(value):
         name = _BYLINE_PREFIX.sub("", part.strip(" ,.:;-–—'\""))
         if not name or len(name.split()) > _MAX_WORDS or not any(c.isalpha() for c in name):
+            continue
+        if _PLACEHOLDER.match(name):
             continue
         if names and _CREDENTIAL.match(name):
             continue

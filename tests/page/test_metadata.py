@@ -827,3 +827,32 @@ def test_a_page_too_large_for_the_time_left_is_dated_from_its_declarations() -> 
     declared = page(head="<meta property='article:published_time' content='2021-01-02'>")
     with deadline(0.05):
         assert page_metadata(declared, page_type="listing").published == "2021-01-02"
+
+
+def test_placeholders_are_no_names() -> None:
+    """What a script or a template left in place of a name: the next source is read."""
+    for left in ("undefined", "null", "NaN", "[object Object]", "{{ author.name }}", "${author}"):
+        found = page_metadata(
+            page(json_ld({"@type": "Article", "author": {"name": left}}))
+            if left != "${author}"
+            else page(f"<meta name='author' content='{left}'>"),
+        )
+        assert found.authors == (), left
+    found = page_metadata(
+        page(
+            json_ld({"@type": "Article", "author": {"name": "undefined"}})
+            + "<meta name='author' content='Jane Roe'>"
+        )
+    )
+    assert found.authors == ("Jane Roe",)
+
+
+def test_a_name_in_capitals_takes_the_case_another_source_writes_it_in() -> None:
+    body = (
+        "<h1>Deal</h1><p><span itemprop='author' itemscope><span itemprop='name'>STEVEN "
+        "DAVIDOFF SOLOMON</span></span> and <span itemprop='author' itemscope><span "
+        "itemprop='name'>ANN LEE</span></span></p>"
+    )
+    head = "<meta name='author' content='Steven Davidoff Solomon'>"
+    assert page_metadata(page(head, body)).authors == ("Steven Davidoff Solomon", "ANN LEE")
+    assert page_metadata(page("", body)).authors == ("STEVEN DAVIDOFF SOLOMON", "ANN LEE")
