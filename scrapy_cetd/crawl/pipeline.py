@@ -595,6 +595,7 @@ class CETDPipeline:
         for name, field_name in chosen.items():
             if field_name not in targets:
                 stats.inc_value(f"cetd/metadata_undeclared_count/{name}")
+                self._warn_undeclared(adapter, name, field_name)
                 continue
             value = getattr(metadata, name) if metadata is not None else None
             if value is None or value == ():
@@ -603,6 +604,26 @@ class CETDPipeline:
             if self.settings.overwrite or not _is_set(adapter, field_name):
                 adapter[field_name] = list(value) if isinstance(value, tuple) else value
                 stats.inc_value(f"cetd/metadata_count/{name}")
+
+    def _warn_undeclared(self, adapter: ItemAdapter, name: str, field_name: str) -> None:
+        """Warn once per item class and field that the class declares no field for a metadata
+        value (a misspelt field name, as the content fields are warned of)."""
+        item_class = type(adapter.item)
+        key = (item_class.__qualname__, f"metadata:{field_name}")
+        if key in self._warned:
+            return
+        if len(self._warned) >= _MAX_WARNED:
+            self._warned.clear()
+        self._warned.add(key)
+        logger.warning(
+            "scrapy-cetd: %s declares no field %s for the metadata's %s: not written (declare"
+            " it, or send %s to another field in CETD_METADATA_FIELDS)",
+            item_class.__name__,
+            field_name,
+            name,
+            name,
+            extra={"crawler": self.crawler},
+        )
 
     def _extraction(
         self,

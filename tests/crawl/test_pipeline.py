@@ -588,16 +588,25 @@ def test_an_item_class_may_declare_metadata_fields_alone(caplog: pytest.LogCaptu
     assert "BareItem declares none of the fields" in message and "date" in message
 
 
-def test_a_metadata_field_the_item_class_lacks_is_counted() -> None:
+def test_a_metadata_field_the_item_class_lacks_is_counted_and_told_once(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     class Dated(scrapy.Item):
         main_content_html = scrapy.Field()
         main_content_text = scrapy.Field()
         date = scrapy.Field()
 
     harness = Harness(CETD_METADATA_FIELDS={"published": "dat"})  # misspelt
-    assert "dat" not in harness.run(Dated(), page(META_PAGE))
-    assert harness.stat("cetd/metadata_undeclared_count/published") == 1
+    with caplog.at_level(logging.WARNING):
+        for _ in range(3):
+            assert "dat" not in harness.run(Dated(), page(META_PAGE))
+    assert harness.stat("cetd/metadata_undeclared_count/published") == 3
     assert harness.stat("cetd/metadata_count/published") is None
+    told = [r.getMessage() for r in caplog.records if "declares no field dat" in r.getMessage()]
+    assert told == [
+        "scrapy-cetd: Dated declares no field dat for the metadata's published: not written"
+        " (declare it, or send published to another field in CETD_METADATA_FIELDS)"
+    ]
 
 
 def test_the_pipeline_is_off_only_when_it_would_write_nothing() -> None:
