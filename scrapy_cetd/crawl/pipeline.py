@@ -363,8 +363,9 @@ class CETDPipeline:
             raise disabled(crawler)
         if not (settings.fields or settings.metadata_fields):
             raise NotConfigured(
-                "CETD_HTML_FIELD, CETD_TEXT_FIELD, CETD_TITLE_FIELD, CETD_MARKDOWN_FIELD and"
-                " CETD_PAGE_TYPE_FIELD are all None, and CETD_METADATA_FIELDS is unset"
+                "CETD_HTML_FIELD, CETD_TEXT_FIELD, CETD_TITLE_FIELD, CETD_MARKDOWN_FIELD,"
+                " CETD_PAGE_TYPE_FIELD and CETD_PAGE_TYPE_CONFIDENCE_FIELD are all None, and"
+                " CETD_METADATA_FIELDS is unset"
             )
         self.crawler = crawler
         self.settings: CETDSettings = settings
@@ -550,12 +551,13 @@ class CETDPipeline:
                 f"no main content ({result.reason or 'no text'})",
                 cause=result.reason_code or Reason.NO_CONTENT,
             )
-        values = {
+        values: dict[str | None, str | float | None] = {
             settings.html_field: result.html,
             settings.text_field: result.text,
             settings.title_field: result.title or "",
             settings.markdown_field: result.markdown or "",
             settings.page_type_field: result.page_type or "",
+            settings.page_type_confidence_field: result.page_type_confidence,
         }
         try:
             for name in writable:
@@ -798,16 +800,17 @@ class CETDPipeline:
             )
 
     def _clear(self, adapter: ItemAdapter) -> None:
-        """Set the fields the item can hold to ``""``, sparing the spider's own values when
-        ``CETD_OVERWRITE`` is off."""
+        """Set the fields the item can hold to ``""`` (the confidence field, a number, to
+        ``None``), sparing the spider's own values when ``CETD_OVERWRITE`` is off."""
         declared = ItemAdapter.get_field_names_from_class(type(adapter.item))
+        confidence = self.settings.page_type_confidence_field
         for name in self.settings.fields:
             if declared is not None and name not in declared:
                 continue
             if not self.settings.overwrite and _is_set(adapter, name):
                 continue
             try:
-                adapter[name] = ""
+                adapter[name] = None if name == confidence else ""
             except Exception:  # a frozen item: leave it as it is
                 logger.debug("scrapy-cetd: cannot clear %s", name, exc_info=True)
 

@@ -46,6 +46,7 @@ DEFAULTS: Mapping[str, Any] = {
     "CETD_TEXT_FIELD": "main_content_text",
     "CETD_TITLE_FIELD": "main_content_title",
     "CETD_PAGE_TYPE_FIELD": "main_content_page_type",
+    "CETD_PAGE_TYPE_CONFIDENCE_FIELD": None,
     "CETD_SOURCE_FIELD": None,
     "CETD_MARKDOWN_FIELD": None,
     "CETD_METADATA_FIELDS": None,
@@ -213,6 +214,7 @@ class CETDSettings:
     text_field: str | None = "main_content_text"
     title_field: str | None = "main_content_title"
     page_type_field: str | None = "main_content_page_type"
+    page_type_confidence_field: str | None = None
     source_field: str | None = None
     markdown_field: str | None = None
     metadata_fields: dict[str, str] = field(default_factory=dict)
@@ -231,10 +233,16 @@ class CETDSettings:
 
     @property
     def fields(self) -> tuple[str, ...]:
-        """The content fields, then the title, Markdown and page-type fields: what the pipeline
-        writes and clears. An item class that does not declare the title, Markdown or page-type
-        field just does not get that value (nor the metadata fields it does not declare)."""
-        optional = (self.title_field, self.markdown_field, self.page_type_field)
+        """The content fields, then the title, Markdown, page-type and confidence fields: what
+        the pipeline writes and clears. An item class that does not declare one of these
+        optional fields just does not get that value (nor the metadata fields it does not
+        declare)."""
+        optional = (
+            self.title_field,
+            self.markdown_field,
+            self.page_type_field,
+            self.page_type_confidence_field,
+        )
         return self.content_fields + tuple(name for name in optional if name is not None)
 
 
@@ -307,6 +315,7 @@ def read_settings(settings: BaseSettings) -> CETDSettings:
         text_field=_optional_str(settings, "CETD_TEXT_FIELD"),
         title_field=_optional_str(settings, "CETD_TITLE_FIELD"),
         page_type_field=_optional_str(settings, "CETD_PAGE_TYPE_FIELD"),
+        page_type_confidence_field=_optional_str(settings, "CETD_PAGE_TYPE_CONFIDENCE_FIELD"),
         source_field=_optional_str(settings, "CETD_SOURCE_FIELD"),
         markdown_field=_optional_str(settings, "CETD_MARKDOWN_FIELD"),
         metadata_fields=_metadata_fields(get("CETD_METADATA_FIELDS")),
@@ -334,6 +343,7 @@ def _check_distinct_fields(read: CETDSettings) -> None:
         ("CETD_TITLE_FIELD", read.title_field),
         ("CETD_MARKDOWN_FIELD", read.markdown_field),
         ("CETD_PAGE_TYPE_FIELD", read.page_type_field),
+        ("CETD_PAGE_TYPE_CONFIDENCE_FIELD", read.page_type_confidence_field),
         *(
             (f"CETD_METADATA_FIELDS[{value!r}]", item_field)
             for value, item_field in read.metadata_fields.items()

@@ -3,6 +3,7 @@ site served on 127.0.0.1, classified or forced through ``CETD_OPTIONS``."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
@@ -12,6 +13,7 @@ import scrapy
 from crawlkit import article, crawl, make_crawler, serve, unit_crawler
 from scrapy.http import Response
 from scrapy.utils.misc import build_from_crawler
+from test_page_types import HAND_MADE
 
 import scrapy_cetd
 from scrapy_cetd import PAGE_TYPES, CETDPipeline
@@ -78,6 +80,68 @@ def test_every_item_gets_the_type_cetd_plus_gives_and_a_stat_per_type(
         if key.startswith("cetd/page_type/")
     }
     assert found == expected
+
+
+def test_the_confidence_goes_to_its_field_when_asked_for(site: tuple[Path, str]) -> None:
+    root, base = site
+    settings = {
+        "ADDONS": {"scrapy_cetd.Addon": 100},
+        "CETD_PAGE_TYPE_CONFIDENCE_FIELD": "page_type_confidence",
+    }
+    result = crawl(make_crawler(PagesSpider, settings), base=base)
+    assert len(result.items) == len(PAGES)
+    for item in result.items:
+        url = item["url"]
+        expected = scrapy_cetd.extract((root / url.rsplit("/", 1)[1]).read_bytes(), url=url)
+        assert item["page_type_confidence"] == expected.page_type_confidence
+        assert isinstance(item["page_type_confidence"], float)
+    default = crawl(make_crawler(PagesSpider, {"ADDONS": {"scrapy_cetd.Addon": 100}}), base=base)
+    assert all("page_type_confidence" not in item for item in default.items)  # off by default
+
+
+def docs_block(defining: str) -> str:
+    """The Python block of docs/page-types.md that holds ``defining``."""
+    text = (Path(__file__).resolve().parents[2] / "docs" / "page-types.md").read_text()
+    blocks = re.findall(r"^```python\n(.*?)^```", text, re.MULTILINE | re.DOTALL)
+    return next(str(block) for block in blocks if defining in block)
+
+
+class TypedPagesSpider(PagesSpider):
+    """One dict item per page of :data:`TYPED`."""
+
+    async def start(self) -> AsyncIterator[Any]:
+        for name in TYPED:
+            yield scrapy.Request(self.base + name)
+
+
+TYPED = {
+    "story.html": PAGES["story.html"],
+    "thread.html": HAND_MADE["forum"][0],
+    "reference.html": HAND_MADE["documentation"][0],
+}
+
+
+def test_the_docs_recipe_keeps_only_articles(tmp_path: Path) -> None:
+    """The pipeline of docs/page-types.md, with the settings it shows, in a real crawl: the
+    article goes on, the thread and the documentation page are dropped."""
+    for name, html in TYPED.items():
+        (tmp_path / name).write_text(html)
+    recipe: dict[str, Any] = {}
+    exec(docs_block("class KeepArticles"), recipe)
+    settings: dict[str, Any] = {}
+    exec(docs_block("ITEM_PIPELINES"), settings)
+    keep = recipe["KeepArticles"]
+    chosen = {
+        "ADDONS": settings["ADDONS"],
+        "CETD_PAGE_TYPE_CONFIDENCE_FIELD": settings["CETD_PAGE_TYPE_CONFIDENCE_FIELD"],
+        "ITEM_PIPELINES": {keep: 400},
+    }
+    with serve(tmp_path) as base:
+        result = crawl(make_crawler(TypedPagesSpider, chosen), base=base)
+    assert [item["url"].rsplit("/", 1)[1] for item in result.items] == ["story.html"]
+    assert result.items[0]["main_content_page_type"] == "article"
+    assert result.stats["item_dropped_count"] == 2
+    assert result.stats["cetd/page_type/forum"] == result.stats["cetd/page_type/documentation"] == 1
 
 
 def test_the_type_forced_in_cetd_options_goes_to_every_item(site: tuple[Path, str]) -> None:

@@ -133,6 +133,9 @@ def test_empty_page_is_counted_not_lost() -> None:
     item = harness.run({}, page(""))
     assert item["main_content_text"] == ""
     assert harness.stat("cetd/item_empty_count") == 2
+    confident = Harness(CETD_PAGE_TYPE_CONFIDENCE_FIELD="confidence")
+    item = confident.run({}, page("<html><body></body></html>"))
+    assert item["confidence"] is None and item["main_content_page_type"] == ""  # a number's field
 
 
 def test_declared_item_without_the_fields(caplog: pytest.LogCaptureFixture) -> None:

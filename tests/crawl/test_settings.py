@@ -17,7 +17,7 @@ from scrapy_cetd.crawl.settings import read_settings
 
 FIELD_SETTINGS = (
     *("CETD_HTML_FIELD", "CETD_TEXT_FIELD", "CETD_TITLE_FIELD", "CETD_SOURCE_FIELD"),
-    "CETD_PAGE_TYPE_FIELD",
+    *("CETD_PAGE_TYPE_FIELD", "CETD_PAGE_TYPE_CONFIDENCE_FIELD"),
 )
 
 
