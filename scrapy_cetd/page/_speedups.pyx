@@ -1935,15 +1935,21 @@ cdef class _Text:
         return 0
 
     cdef int newline(self) except -1:
-        """End the current line: keep it, stripped, unless it is blank."""
+        """End the current line: keep it, stripped, unless it is blank (white space and
+        zero-width characters alone, :func:`scrapy_cetd.page.dom.blank`)."""
         cdef Py_ssize_t start = 0
         cdef Py_ssize_t end = self.line_size
+        cdef bint seen = False
         while start < end and is_space(self.line[start]):
             start += 1
         while end > start and is_space(self.line[end - 1]):
             end -= 1
         self.line_size = 0
-        if start < end:
+        for k in range(start, end):
+            if not (is_space(self.line[k]) or is_zero_width(self.line[k])):
+                seen = True
+                break
+        if seen:
             self.lines.append(
                 PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, self.line + start, end - start)
             )
@@ -1952,6 +1958,17 @@ cdef class _Text:
     cdef str result(self):
         self.newline()
         return "\n".join(self.lines)
+
+
+cdef inline bint is_zero_width(Py_UCS4 character) noexcept:
+    """A character of :data:`scrapy_cetd.page.dom.ZERO_WIDTH`."""
+    return (
+        character == 0x200B
+        or character == 0x200C
+        or character == 0x200D
+        or character == 0x2060
+        or character == 0xFEFF
+    )
 
 
 cdef inline bint not_xml(Py_UCS4 character) noexcept:

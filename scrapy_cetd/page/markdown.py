@@ -58,7 +58,7 @@ from urllib.parse import urljoin
 from lxml import etree
 
 from scrapy_cetd.limits import check_deadline
-from scrapy_cetd.page.dom import BLOCK_TAGS, UNSHOWN_CONTENT_TAGS, deep_proxies, local_tag
+from scrapy_cetd.page.dom import BLOCK_TAGS, UNSHOWN_CONTENT_TAGS, blank, deep_proxies, local_tag
 
 __all__ = ["to_markdown"]
 
@@ -268,7 +268,7 @@ class _Container:
 
     def flush(self) -> None:
         text = self.paragraph.value()
-        if text:
+        if not blank(text):
             self.blocks.append(("paragraph", text.split("\n")))
             self.last_list = ""
         self.paragraph = _Inline()

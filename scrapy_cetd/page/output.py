@@ -24,7 +24,7 @@ from lxml import etree
 
 from scrapy_cetd.limits import PARSER_MAX_DEPTH, check_deadline
 from scrapy_cetd.page import accel
-from scrapy_cetd.page.dom import BLOCK_TAGS, DomView, joined_text, local_tag
+from scrapy_cetd.page.dom import BLOCK_TAGS, DomView, blank, joined_text, local_tag
 from scrapy_cetd.page.markdown import to_markdown
 
 _SPACES = re.compile(r"\s+")
@@ -463,7 +463,7 @@ def _lines(parts: list[str]) -> str:
     whitespace that two parts make together (``"the "`` and ``" chart"`` around an image)
     collapsed as those inside a part are."""
     lines = (_SPACES.sub(" ", line).strip() for line in "".join(parts).split("\n"))
-    return "\n".join(line for line in lines if line)
+    return "\n".join(line for line in lines if not blank(line))
 
 
 # --- the finished HTML: absolute links, the clean mode, and the tree Markdown is written from

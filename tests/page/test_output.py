@@ -404,3 +404,13 @@ def test_absolute_links_without_a_bound_makes_every_link_absolute() -> None:
     root = content_tree("<div>" + "<a href='p'>x</a>" * 50 + "</div>")
     assert absolute_links(root, "https://example.com/" + "a" * 10_000 + "/") == (True, 0)
     assert all(a.get("href", "").startswith("https://") for a in root.iter("a"))
+
+
+def test_a_line_of_zero_width_characters_alone_is_blank() -> None:
+    """A paragraph holding one zero-width joiner reads as nothing, in the text and the
+    Markdown; inside a word the joiner stays."""
+    page = "<body><p>One\u200dword.</p><p>\u200d</p><p> \u200b \ufeff </p><p>Two.</p></body>"
+    view = body_view(page)
+    _, text = render(view, [Keep.TEXT] * len(view))
+    assert text == "One\u200dword.\nTwo."
+    assert finish_html(page, base_url=None, markdown=True).markdown == "One\u200dword.\n\nTwo."

@@ -690,7 +690,7 @@ ATTRIBUTES = (
     *(' class="comments"', ' id="disqus_thread"', ' role=" Navigation"', ' href="/x"'),
     *(' itemtype="http://schema.org/Comment"', ' itemprop="articleBody"', ' class="a b"'),
 )
-TEXT = st.text(alphabet="ab cd\u00a0\t\n\u00e9\u4e2d\u3000", max_size=12).map(escape)
+TEXT = st.text(alphabet="ab cd\u00a0\t\n\u00e9\u4e2d\u3000\u200d", max_size=12).map(escape)
 
 
 def element(inner: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
