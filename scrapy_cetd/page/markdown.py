@@ -150,6 +150,9 @@ class _Inline:
     """The content began with a space (an inline element moves it before its delimiters)."""
     number: bool = False
     """The line so far is a number, which a ``.`` or ``)`` would make a list item's."""
+    heading: bool = False
+    """A heading's text: its line starts with the heading's ``#``, so what would start a list, a
+    quote or a heading at the start of a line (``1.``, ``-``, ``>``) is text there."""
 
     def last(self) -> str:
         for part in reversed(self.parts):
@@ -166,8 +169,8 @@ class _Inline:
             self._space()
         words = collapsed.strip(" ")
         if words:
-            escaped = _escape(words, line_start=self.start)
-            goes_on = self.number and not self.space
+            escaped = _escape(words, line_start=self.start and not self.heading)
+            goes_on = self.number and not self.space and not self.heading
             digits = _NUMBER_GOES_ON.match(escaped) if goes_on else None
             if digits is not None:  # the line so far is a number: "1" then ". x", "12" "3. x"
                 escaped = f"{digits.group()}\\{escaped[digits.end() :]}"
@@ -558,7 +561,7 @@ class _Writer:
             return self._open_inline(element, tag)
         if tag in _HEADINGS:
             self.inline_depth += 1
-            return _Frame(element, tag, inline=_Inline())
+            return _Frame(element, tag, inline=_Inline(heading=True))
         if tag == "pre":
             self.raw_depth += 1
             return _Frame(element, "pre", raw=[], language=_language(element))
@@ -616,7 +619,11 @@ class _Writer:
 
     def _child_inline(self) -> _Inline:
         parent = self._sink()
-        return _Inline(start=parent.start, number=parent.number and not parent.space)
+        return _Inline(
+            start=parent.start,
+            number=parent.number and not parent.space,
+            heading=parent.heading,
+        )
 
     def _end(self, element: etree._Element, tag: str) -> None:
         frame = self.frames[-1]

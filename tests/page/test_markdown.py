@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from html import escape
 from pathlib import Path
 
 import lxml.html
@@ -579,3 +580,16 @@ def test_markdown_of_shared_pages_reads_back_as_the_same_content(dataset: object
         assert [n for t in markdown_cells(result.markdown) if (n := len(t))] == [
             n for t in data_table_cells(tree) if (n := len(t))
         ], page.id
+
+
+@pytest.mark.parametrize(
+    "heading", ["1. Salad bars", "1986. That year", "- a dash", "+ a plus", "> a quote", "# a hash"]
+)
+def test_a_heading_s_text_is_not_escaped_as_a_line_s_start(heading: str) -> None:
+    """A heading's line starts with its ``#``: what would start a list or a quote at a line's
+    start is text there (``#### **1\\. Salad bars**`` escaped what needed no escape)."""
+    markdown = body_markdown(f"<body><h4><b>{escape(heading)}</b></h4></body>")
+    assert "\\" not in markdown
+    tokens = PARSER.parse(markdown)
+    assert [token.type for token in tokens] == ["heading_open", "inline", "heading_close"]
+    assert tokens[1].content.strip("*") == heading  # bold only where it can open and close
