@@ -544,6 +544,8 @@ class CETDPipeline:
         if error is not None:
             raise _NoContentError("error", "error", f"extractor failed: {error!r}")
         assert result is not None
+        for note in result.notes:  # what was repaired or bounded on the way
+            self.crawler.stats.inc_value(f"cetd/note_count/{note.partition(':')[0]}")
         if not result.text:
             raise _NoContentError(
                 "empty",

@@ -752,3 +752,17 @@ def test_the_source_field_holding_the_response_body_gets_the_response_text() -> 
     item = Harness(CETD_SOURCE_FIELD="raw").run({"url": URL, "raw": body}, response)
     assert item["raw"] == response.text
     assert "Caf\xe9 cr\xe8me" in item["raw"]
+
+
+def test_the_notes_of_an_extraction_are_counted_by_kind() -> None:
+    """Links left relative past the growth bound: the item goes on, and a stat says so."""
+    base = "https://example.com/" + "a" * 100_000 + "/"
+    links = "".join(
+        f"<p>Paragraph {i} <a href='p{i}'>a link</a> of the story.</p>" for i in range(60)
+    )
+    html = f"<html><head><base href='{base}'></head><body><article>{links}</article></body></html>"
+    harness = Harness()
+    item = harness.run({}, page(html))
+    assert item["main_content_text"] and item["main_content_html"].count(base) < 60
+    assert harness.stat("cetd/note_count/links-left-relative") == 1
+    assert harness.stat("cetd/item_extracted_count") == 1
