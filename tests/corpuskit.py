@@ -36,6 +36,7 @@ FIELDS = [
     "authors",
     "published",
     "page_type",
+    "page_type_confidence",
     "content_hash",
     "extractor",
     "extractor_version",

@@ -74,7 +74,8 @@ class CetdExtractor(BaseExtractor):  # type: ignore[misc]  # datatrove is untype
     ``authors`` and ``published`` are added to ``doc.metadata``, on every document (``None``
     or ``[]`` when the page gives none, so that every document has the same keys; reading them
     costs about 60% more time per page, so it is off by default, as the ``Trafilatura`` step
-    adds none); ``page_type`` is added when the algorithm classifies pages. For datatrove's
+    adds none); ``page_type`` and ``page_type_confidence`` are added when the algorithm
+    classifies pages. For datatrove's
     ``ParquetWriter``, give it :func:`parquet_schema`. Stats, as datatrove's extractors count
     them: ``total``, ``extracted``, ``forwarded``, ``dropped``, ``timeout``,
     ``broken_process``, ``clean_error``; and ``empty_<code>`` per
@@ -127,6 +128,7 @@ class CetdExtractor(BaseExtractor):  # type: ignore[misc]  # datatrove is untype
             }
         if result.page_type is not None:
             added["page_type"] = result.page_type
+            added["page_type_confidence"] = result.page_type_confidence
         code = None if result.reason_code is None else result.reason_code.value
         return {"text": result.text, "code": code, "metadata": added}
 
@@ -170,7 +172,7 @@ def parquet_schema(*, expand_metadata: bool = False, **metadata: Any) -> Any:
     :class:`CetdExtractor` and :class:`LanguageFilter` hands to datatrove's
     ``ParquetWriter(..., schema=parquet_schema())``: ``text``, ``id`` and the metadata (the
     reader's ``url``, ``date`` and ``file_path``; ``title``, ``authors``, ``published``,
-    ``page_type``; ``language`` and ``language_score``), plus the ``metadata`` fields given
+    ``page_type``, ``page_type_confidence``; ``language`` and ``language_score``), plus the ``metadata`` fields given
     here by name with their pyarrow type (a reader's ``default_metadata``). With
     ``expand_metadata``, as the writer's option of that name, the metadata fields are columns
     beside ``text`` and ``id``.
@@ -189,6 +191,7 @@ def parquet_schema(*, expand_metadata: bool = False, **metadata: Any) -> Any:
         "authors": pa.list_(pa.string()),
         "published": pa.string(),
         "page_type": pa.string(),
+        "page_type_confidence": pa.float64(),
         "language": pa.string(),
         "language_score": pa.float64(),
         **metadata,

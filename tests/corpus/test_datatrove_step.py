@@ -104,7 +104,10 @@ def test_each_document_s_text_is_that_of_extract(warcs: Path) -> None:
         expected = scrapy_cetd.extract(doc.text, url=url, html=False, time_budget=step.timeout)
         found = step.extract_document(doc.text, url)
         assert found["text"] == expected.text
-        assert found["metadata"] == {"page_type": expected.page_type}
+        assert found["metadata"] == {
+            "page_type": expected.page_type,
+            "page_type_confidence": expected.page_type_confidence,
+        }
     with_metadata = CetdExtractor(metadata=True).extract_document("<p>Too short.</p>", None)
     assert with_metadata["metadata"]["authors"] == []
     assert with_metadata["metadata"] == {
@@ -112,7 +115,9 @@ def test_each_document_s_text_is_that_of_extract(warcs: Path) -> None:
         "authors": [],
         "published": None,
         "page_type": "article",
+        "page_type_confidence": with_metadata["metadata"]["page_type_confidence"],
     }
+    assert 0 < with_metadata["metadata"]["page_type_confidence"] <= 1
 
 
 class SlowExtractor(CetdPlusExtractor):
@@ -192,7 +197,9 @@ def test_metadata_given_up_at_the_budget_leaves_the_keys(monkeypatch: pytest.Mon
     monkeypatch.setattr(api, "page_metadata", late)
     found = CetdExtractor(metadata=True).extract_document(STORM_PAGE, None)
     assert found["text"]
-    assert set(found["metadata"]) == {"title", "authors", "published", "page_type"}
+    assert set(found["metadata"]) == {
+        *("title", "authors", "published", "page_type", "page_type_confidence"),
+    }
     assert (found["metadata"]["authors"], found["metadata"]["published"]) == ([], None)
 
 

@@ -90,6 +90,7 @@ def test_the_page_metadata_fills_title_authors_and_published() -> None:
     assert row["published"] is not None and row["published"].startswith("2024-03-05")
     assert row["title"] == expected.title or expected.metadata.title
     assert row["page_type"] == expected.page_type
+    assert row["page_type_confidence"] == expected.page_type_confidence
 
 
 def test_identify_language_gives_none_for_a_text_without_letters() -> None:
