@@ -172,8 +172,9 @@ def parquet_schema(*, expand_metadata: bool = False, **metadata: Any) -> Any:
     :class:`CetdExtractor` and :class:`LanguageFilter` hands to datatrove's
     ``ParquetWriter(..., schema=parquet_schema())``: ``text``, ``id`` and the metadata (the
     reader's ``url``, ``date`` and ``file_path``; ``title``, ``authors``, ``published``,
-    ``page_type``, ``page_type_confidence``; ``language`` and ``language_score``), plus the ``metadata`` fields given
-    here by name with their pyarrow type (a reader's ``default_metadata``). With
+    ``page_type``, ``page_type_confidence``; ``language`` and ``language_score``), plus the
+    ``metadata`` fields given here by name with their pyarrow type (a reader's
+    ``default_metadata``). With
     ``expand_metadata``, as the writer's option of that name, the metadata fields are columns
     beside ``text`` and ``id``.
 
