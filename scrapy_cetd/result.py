@@ -11,6 +11,19 @@ _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffe\uffff]+")
 noncharacters U+FFFE and U+FFFF: no page shows them, XML cannot hold them, and libxml2 keeps
 them in the text of a damaged page."""
 
+ZERO_WIDTH = "\u200b\u200c\u200d\u2060\ufeff"
+"""Characters that take no room (zero-width space, non-joiner, joiner, word joiner, and the
+byte-order mark read as a zero-width no-break space): inside a word they join or part its
+letters, but a line of them alone is blank (a template's paragraph holding one joiner)."""
+
+
+def blank(text: str) -> bool:
+    """Whether ``text`` holds nothing but white space and :data:`ZERO_WIDTH` characters."""
+    return not text.strip() or not text.translate(_NO_ZERO_WIDTH).strip()
+
+
+_NO_ZERO_WIDTH = dict.fromkeys(map(ord, ZERO_WIDTH))
+
 _KEPT_BYTES = bytes([0x09, 0x0A, 0x0D, *range(0x20, 0x7F), *range(0x80, 0x100)])
 """The UTF-8 bytes that are no part of a :data:`_CONTROL` character below U+FFFE."""
 
@@ -190,7 +203,7 @@ def sanitize(result: ExtractionResult) -> ExtractionResult:
     ):
         return result
     lines = (_SPACES.sub(" ", line).strip() for line in _CONTROL.sub("", result.text).split("\n"))
-    text = "\n".join(line for line in lines if line)
+    text = "\n".join(line for line in lines if not blank(line))
     if not text:
         if result.reason is None:
             return ExtractionResult.empty(

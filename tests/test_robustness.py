@@ -403,6 +403,11 @@ def test_control_characters_never_reach_the_output() -> None:
     result = scrapy_cetd.extract(damaged, algorithm="cetd-ds", threshold_coefficient=0)
     assert result.text == f"onetwo three\n{MARKER}"
     assert "\x01" not in result.html and "\x1b" not in result.html
+    # a line left with zero-width characters alone once the controls go is blank too
+    joined = to_tree(f"<p>one</p><p>\x07\u200b</p><p>{MARKER}</p>")
+    result = scrapy_cetd.extract(joined, algorithm="cetd-ds", threshold_coefficient=0)
+    assert result.text == f"one\n{MARKER}"
+    assert scrapy_cetd.extract("<html><body><p>\u200d\x07</p></body></html>").text == ""
 
 
 # Limits -----------------------------------------------------------------------------------

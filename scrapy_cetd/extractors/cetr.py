@@ -23,6 +23,7 @@ from scrapy_cetd.limits import check_deadline
 from scrapy_cetd.page.dom import (
     BLOCK_TAGS,
     INVISIBLE_TAGS,
+    UNSHOWN_CONTENT_TAGS,
     DomView,
     is_hidden,
     joined_text,
@@ -512,11 +513,12 @@ def _serialize(
 
     removed: set[int] = set()
     parents: dict[int, etree._Element] = {}
+    emptied: dict[int, etree._Element] = {}  # shown without their content (UNSHOWN_CONTENT_TAGS)
     for count, duplicate in enumerate(duplicates):
         if not count % 4096:
             check_deadline("serialising the page")
         parent = duplicate.getparent()
-        if parent is not None and id(parent) in removed:
+        if parent is not None and (id(parent) in removed or id(parent) in emptied):
             removed.add(id(duplicate))
             continue
         tag = local_tag(duplicate)
@@ -528,8 +530,14 @@ def _serialize(
             removed.add(id(duplicate))
             if parent is not None and duplicate is not clone:
                 parents[id(parent)] = parent
+        elif tag in UNSHOWN_CONTENT_TAGS:
+            emptied[id(duplicate)] = duplicate
     for parent in parents.values():
         _remove_children_keeping_tails(parent, removed)
+    for element in emptied.values():
+        element.text = None
+        for child in list(element):
+            element.remove(child)  # with its tail: it lies inside the element too
 
     kept = [element for element in duplicates if id(element) not in removed]
     owners = [owner_of.get(id(element), -1) for element in kept]

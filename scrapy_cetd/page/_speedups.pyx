@@ -1936,7 +1936,7 @@ cdef class _Text:
 
     cdef int newline(self) except -1:
         """End the current line: keep it, stripped, unless it is blank (white space and
-        zero-width characters alone, :func:`scrapy_cetd.page.dom.blank`)."""
+        zero-width characters alone, :func:`scrapy_cetd.result.blank`)."""
         cdef Py_ssize_t start = 0
         cdef Py_ssize_t end = self.line_size
         cdef bint seen = False
@@ -1961,7 +1961,7 @@ cdef class _Text:
 
 
 cdef inline bint is_zero_width(Py_UCS4 character) noexcept:
-    """A character of :data:`scrapy_cetd.page.dom.ZERO_WIDTH`."""
+    """A character of :data:`scrapy_cetd.result.ZERO_WIDTH`."""
     return (
         character == 0x200B
         or character == 0x200C

@@ -40,19 +40,6 @@ UNSHOWN_CONTENT_TAGS = frozenset({"iframe", "noembed", "noframes"})
 stays in the view (an embedded video is part of the content); its content does not (libxml2
 reads it as raw text, markup included: a fallback link written out as ``<a href=...>``)."""
 
-ZERO_WIDTH = "\u200b\u200c\u200d\u2060\ufeff"
-"""Characters that take no room (zero-width space, non-joiner, joiner, word joiner, and the
-byte-order mark read as a zero-width no-break space): inside a word they join or part its
-letters, but a line of them alone is blank (a template's paragraph holding one joiner)."""
-
-
-def blank(text: str) -> bool:
-    """Whether ``text`` holds nothing but white space and :data:`ZERO_WIDTH` characters."""
-    return not text.strip() or not text.translate(_NO_ZERO_WIDTH).strip()
-
-
-_NO_ZERO_WIDTH = dict.fromkeys(map(ord, ZERO_WIDTH))
-
 LINK_TAGS = frozenset({"a", "button", "select"})
 """Elements whose text is link text: CETD treats buttons and drop-downs as links (§0.4)."""
 

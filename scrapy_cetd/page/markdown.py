@@ -58,7 +58,8 @@ from urllib.parse import urljoin
 from lxml import etree
 
 from scrapy_cetd.limits import check_deadline
-from scrapy_cetd.page.dom import BLOCK_TAGS, UNSHOWN_CONTENT_TAGS, blank, deep_proxies, local_tag
+from scrapy_cetd.page.dom import BLOCK_TAGS, UNSHOWN_CONTENT_TAGS, deep_proxies, local_tag
+from scrapy_cetd.result import blank
 
 __all__ = ["to_markdown"]
 
@@ -110,17 +111,20 @@ _MAX_START = 999_999_999
 """The largest number of an ordered list's item: CommonMark reads nine digits at most (the
 numbers after the first only need to be numbers)."""
 _MAX_NESTING = 8
-_MAX_INDENT = 24
-"""Columns of indentation the open block quotes and lists may add to each of their lines (a
-quote two, a list its marker and a space): deeper ones are written as the blocks they hold.
-Eight lists of ``-`` or of numbers below ten fit; lists numbered from nine digits would
-indent each line of their content by eleven columns a level, a page of short lines by many
-times its text."""
 """Block quotes and lists nested deeper than this are written as the blocks they hold, inside
 the deepest one. Each level indents or prefixes every line of what it holds again, so that
 deeper nesting would cost the number of levels times the number of lines; and CommonMark
 parsers stop at some depth (markdown-it's CommonMark preset reads nine lists deep, where the
 tenth stops its reading of the document)."""
+_ITEM_REACH = 32
+"""Levels an item may lie below the item it is nested in (``<li>x<dd><li>``): further down,
+it is written as the blocks it holds (the walk up stays short in a tree thousands deep)."""
+_MAX_INDENT = 24
+"""Columns of indentation the open block quotes and lists may add to each of their lines (a
+quote two, a list its widest marker and a space): deeper ones are written as the blocks they
+hold. Eight lists of ``-`` or of fewer than ten items fit; lists numbered from nine digits
+would indent each line of their content by eleven columns a level, a page of short lines by
+many times its text."""
 
 
 def to_markdown(root: etree._Element, *, base_url: str | None = None) -> str:
@@ -566,7 +570,7 @@ class _Writer:
             self.raw_depth += 1
             return _Frame(element, "pre", raw=[], language=_language(element))
         if tag == "blockquote" or tag in _LISTS:
-            width = len(str(_list_start(element))) + 2 if tag == "ol" else 2
+            width = _marker_width(element) + 1 if tag == "ol" else 2
             if self.nesting >= _MAX_NESTING or self.indent + width > _MAX_INDENT:
                 return None  # written as the blocks it holds
             self.nesting += 1
@@ -575,7 +579,7 @@ class _Writer:
                 return _Frame(element, "quote", container=_Container("quote"), indent=width)
             return self._open_list(element, tag, width)
         nested = self.nesting < _MAX_NESTING and self.indent + 2 <= _MAX_INDENT
-        if tag == "li" and self.frames[-1].kind == "li" and nested:
+        if tag == "li" and self.frames[-1].kind == "li" and nested and self._in_item(element):
             # an item directly inside an item (libxml2 does not close the first): a list of
             # its own, nested, that ends with it
             self.nesting += 1
@@ -586,6 +590,17 @@ class _Writer:
             self.frames[-1].listing.items.append(item)
             return _Frame(element, "li", container=item)
         return self._open_inline(element, tag)
+
+    def _in_item(self, element: etree._Element) -> bool:
+        """Whether ``element`` lies in the open item with no list between them: an item that
+        libxml2 left inside an item (not one of a list written as the blocks it holds)."""
+        item = self.frames[-1].element
+        node = element.getparent()
+        for _ in range(_ITEM_REACH):
+            if node is None or node is item or local_tag(node) in _LISTS:
+                break
+            node = node.getparent()
+        return node is item
 
     def _open_list(self, element: etree._Element, tag: str, indent: int) -> _Frame:
         # a list directly inside a list is nested in its last item (or in an item of its own)
@@ -655,7 +670,7 @@ class _Writer:
         elif kind in _HEADINGS:
             self.inline_depth -= 1
             text = (frame.inline or _Inline()).value().replace("\\\n", " ")
-            if text:
+            if not blank(text):
                 if text.endswith("#"):
                     text = text[:-1] + "\\#"
                 self._container().add("heading", ["#" * _HEADINGS[kind] + " " + text])
@@ -687,7 +702,7 @@ class _Writer:
             self.table_depth -= 1
             table = frame.table or _Table()
             container = self._container()
-            if table.caption:
+            if not blank(table.caption):
                 container.add("paragraph", [table.caption])
             container.add("table", table.lines())
 
@@ -767,6 +782,12 @@ class _Writer:
             with contextlib.suppress(ValueError):
                 url = urljoin(self.base_url, url)
         return url.replace("\n", "").replace("\r", "").replace("\t", "").translate(_URL_UNSAFE)
+
+
+def _marker_width(element: etree._Element) -> int:
+    """The characters of an ordered list's widest marker: its last item's number and a dot."""
+    items = sum(1 for child in element if local_tag(child) == "li")
+    return len(str(min(_list_start(element) + max(items, 1) - 1, _MAX_START))) + 1
 
 
 def _list_start(element: etree._Element) -> int:

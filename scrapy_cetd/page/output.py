@@ -24,8 +24,9 @@ from lxml import etree
 
 from scrapy_cetd.limits import PARSER_MAX_DEPTH, check_deadline
 from scrapy_cetd.page import accel
-from scrapy_cetd.page.dom import BLOCK_TAGS, DomView, blank, joined_text, local_tag
+from scrapy_cetd.page.dom import BLOCK_TAGS, UNSHOWN_CONTENT_TAGS, DomView, joined_text, local_tag
 from scrapy_cetd.page.markdown import to_markdown
+from scrapy_cetd.result import blank
 
 _SPACES = re.compile(r"\s+")
 
@@ -428,7 +429,9 @@ def _join_tails(parent: etree._Element, before: etree._Element | None, tails: li
 
 def element_text(root: etree._Element) -> str:
     """Visible text of ``root`` with one block per line (§0.6): block elements and ``<br>``
-    break lines, whitespace inside a line is collapsed, empty lines are dropped."""
+    break lines, whitespace inside a line is collapsed, empty lines are dropped; what an
+    ``<iframe>``, ``<noembed>`` or ``<noframes>`` holds is not shown
+    (:data:`~scrapy_cetd.page.dom.UNSHOWN_CONTENT_TAGS`)."""
     parts: list[str] = []
     stack: list[tuple[etree._Element, bool]] = [(root, False)]
     steps = 0
@@ -451,9 +454,11 @@ def element_text(root: etree._Element) -> str:
             continue
         if block:
             parts.append("\n")
+        stack.append((element, True))
+        if tag in UNSHOWN_CONTENT_TAGS:
+            continue
         if element.text:
             parts.append(_SPACES.sub(" ", element.text))
-        stack.append((element, True))
         stack.extend((child, False) for child in reversed(element))
     return _lines(parts)
 

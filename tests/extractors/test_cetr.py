@@ -105,6 +105,27 @@ def test_the_title_is_not_glued_to_the_body_on_one_line() -> None:
     assert (line.chars, line.text) == (len("Page titleFirst words"), "Page title\nFirst words")
 
 
+@pytest.mark.parametrize("algorithm", ["cetr", "cetr-tm"])
+def test_the_content_of_an_iframe_is_not_text(algorithm: str) -> None:
+    """Browsers show an iframe's document, not its content, which the parser keeps as raw
+    markup; nor what ``<noembed>`` and ``<noframes>`` hold (a tree built in code may put
+    elements and tails in them)."""
+    words = "<p>" + "words of the page " * 30 + "</p>"
+    page = (
+        f"<html><body><p>alpha<iframe><a href='x'>fallback link</a></iframe> beta</p>{words}"
+        "<p>gamma<noembed>no embed</noembed> delta<noframes>no frames</noframes></p>"
+        "</body></html>"
+    )
+    tree = lxml.html.document_fromstring(page)
+    built = tree.find(".//iframe")
+    assert built is not None
+    etree.SubElement(built, "b").tail = "built tail"
+    for source in (page, tree):
+        text = extract(source, algorithm=algorithm).text
+        assert "alpha beta" in text  # the lines CETR keeps depend on their tags and text
+        assert not {"fallback", "href", "embed", "frames", "built"} & set(text.split())
+
+
 def test_smoothing_derivative_and_clustering_vectors() -> None:
     """docs §2.7.2 (sigma = 1, r = 3, alpha = 3)."""
     smoothed = gaussian_smooth(TR, 3, 1.0)

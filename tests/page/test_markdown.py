@@ -435,6 +435,18 @@ def test_lists_numbered_from_nine_digits_indent_no_more_than_the_bound() -> None
     widest = max(len(line) - len(line.lstrip(" 0123456789.")) for line in markdown.splitlines())
     assert widest <= 24
     assert len(markdown) < 8 * len(text_of(page))
+    ten = "<body>" + "<ol>" + "<li>i</li>" * 9 + "<li>last" + "</li></ol>"
+    deep = "<body>" + ("<ol>" + "<li>i</li>" * 9 + "<li>last") * 8 + "</li></ol>" * 8
+    written = body_markdown(deep).splitlines()
+    assert max(len(line) - len(line.lstrip(" ")) for line in written) <= 24  # "10." is wider
+    assert body_markdown(ten).splitlines()[-1] == "10. last"
+    refused = "<ol start='100000000'><li>{}</li></ol>"
+    three = refused.format("a" + refused.format("b<ol start='100000000'><li>x</li><li>y</li></ol>"))
+    assert body_markdown(f"<body>{three}</body>").splitlines()[-3:] == [
+        " " * 22 + "x",  # the third list's items, as the blocks they hold: no list of "-"
+        "",
+        " " * 22 + "y",
+    ]
     usual = body_markdown(
         "<body><ol><li>a<ol start='12'><li>b<ul><li>c</li></ul></li></ol></li></ol></body>"
     )
@@ -593,3 +605,11 @@ def test_a_heading_s_text_is_not_escaped_as_a_line_s_start(heading: str) -> None
     tokens = PARSER.parse(markdown)
     assert [token.type for token in tokens] == ["heading_open", "inline", "heading_close"]
     assert tokens[1].content.strip("*") == heading  # bold only where it can open and close
+
+
+def test_headings_and_captions_of_zero_width_characters_alone_are_blank() -> None:
+    markdown = body_markdown(
+        "<body><h2>\u200b</h2><p>Text.</p><table><caption>\u200d</caption><tr><th>a</th>"
+        "<th>b</th></tr><tr><td>c</td><td>d</td></tr></table></body>"
+    )
+    assert markdown.splitlines() == ["Text.", "", "| a | b |", "| --- | --- |", "| c | d |"]

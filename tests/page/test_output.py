@@ -414,3 +414,12 @@ def test_a_line_of_zero_width_characters_alone_is_blank() -> None:
     _, text = render(view, [Keep.TEXT] * len(view))
     assert text == "One\u200dword.\nTwo."
     assert finish_html(page, base_url=None, markdown=True).markdown == "One\u200dword.\n\nTwo."
+
+
+def test_element_text_shows_no_content_of_an_iframe() -> None:
+    """The reference reader of the text agrees with the view: an iframe's content is never
+    text (the parser keeps it as raw markup), its tail is."""
+    html = "<div><p>See <iframe src='v'>fallback &lt;a&gt;</iframe> here</p></div>"
+    assert element_text(content_tree(html)) == "See here"
+    view = body_view(f"<body>{html}</body>")
+    assert render(view, [Keep.TEXT] * len(view))[1] == "See here"
