@@ -43,7 +43,7 @@ from scrapy_cetd.page.parse import (
     undecodable_note,
     utf8_page,
 )
-from scrapy_cetd.result import EmptyReason, ExtractionResult, sanitize
+from scrapy_cetd.result import EmptyReason, ExtractionResult, Reason, sanitize
 
 Page = Source | bytearray | memoryview | etree._ElementTree | Selector | TextResponse
 """What :func:`extract` takes: a :data:`~scrapy_cetd.page.parse.Source` (``str``, ``bytes``,
@@ -54,9 +54,10 @@ response."""
 
 OUTPUTS_GIVEN_UP = "outputs-given-up"
 """The kind of note (``"outputs-given-up: metadata and markdown: <why>"`` in
-:attr:`~scrapy_cetd.result.ExtractionResult.notes`) of a result whose metadata or Markdown
-were asked for and given up, as the time budget ran out while they were written: the text
-stands, and ``metadata`` or ``markdown`` is ``None``."""
+:attr:`~scrapy_cetd.result.ExtractionResult.notes`) of a result whose metadata, Markdown, clean
+HTML or absolute links were asked for and given up, as the time budget ran out while they
+were written: the text stands, ``metadata`` or ``markdown`` is ``None``, and the HTML is the
+extractor's own (its attributes all kept, its links as the page wrote them)."""
 
 
 @dataclass(frozen=True)
@@ -123,6 +124,7 @@ class CompletingExtractor:
         if not (outputs.html or outputs.markdown):
             result = replace(result, html="")
         result = sanitize(result)
+        base_url = document_base(tree, url)
         try:
             found = None
             if outputs.metadata:
@@ -130,15 +132,15 @@ class CompletingExtractor:
                 check_deadline("after reading the metadata")  # htmldate's search never stops
             finished = finish_html(
                 result.html,
-                base_url=document_base(tree, url),
+                base_url=base_url,
                 clean=outputs.clean_html,
                 markdown=outputs.markdown,
             )
         except LimitExceededError as error:
-            asked = [name for name in ("metadata", "markdown") if getattr(outputs, name)]
-            given_up = (f"{OUTPUTS_GIVEN_UP}: {' and '.join(asked)}: {error}",) if asked else ()
+            given_up = _given_up(outputs, absolute=bool(result.html and base_url))
+            note = (f"{OUTPUTS_GIVEN_UP}: {_listed(given_up)}: {error}",) if given_up else ()
             html = result.html if outputs.html else ""
-            return replace(result, html=html, notes=result.notes + given_up)
+            return replace(result, html=html, notes=result.notes + note)
         return replace(
             result,
             html=finished.html if outputs.html else "",
@@ -147,6 +149,24 @@ class CompletingExtractor:
             title=found.title if found is not None and found.title else result.title,
             notes=result.notes + finished.notes,
         )
+
+
+def _given_up(outputs: Outputs, *, absolute: bool) -> list[str]:
+    """What a result lacks that ``outputs`` asked for, when the budget ran out before they
+    were written: the metadata, the Markdown, the clean HTML, the absolute links of the HTML
+    (``absolute``: there was a URL to resolve them against)."""
+    wanted = {
+        "metadata": outputs.metadata,
+        "markdown": outputs.markdown,
+        "clean html": outputs.html and outputs.clean_html,
+        "absolute links": outputs.html and absolute,
+    }
+    return [name for name, asked in wanted.items() if asked]
+
+
+def _listed(names: list[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return names[-1] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def build_completing(
@@ -373,9 +393,8 @@ def classify_page_type(
     if isinstance(read, EmptyReason):
         raise ValueError(f"page not classified: {read.sentence}")
     if read.elements is not None and max_nodes is not None and read.elements > max_nodes:
-        raise ValueError(
-            f"page not classified: max_nodes: {read.elements:,} elements, more than {max_nodes:,}"
-        )
+        detail = f"{read.elements:,} elements, more than {max_nodes:,}"
+        raise ValueError(f"page not classified: {LimitExceededError(Reason.MAX_NODES, detail)}")
     try:
         with deadline(time_budget, start=start):
             return classify_tree(read.tree, read.url)

@@ -556,8 +556,9 @@ def _run_prune(args: argparse.Namespace) -> int:
         raise CommandError(f"{args.file}: not pruned: {region.reason}")
     before, after = region.node_count, region.kept_count
     base = document_base(tree, args.url) if args.url else None
+    left = 0
     if base:
-        absolute_links(pruned, base, growth=URL_GROWTH * len(data) + URL_GROWTH_FLOOR)
+        _, left = absolute_links(pruned, base, growth=URL_GROWTH * len(data) + URL_GROWTH_FLOOR)
     _declare_utf8(pruned)
     html = lxml.html.tostring(pruned, encoding="unicode", doctype="<!DOCTYPE html>")
     removed = 100 * (1 - after / before) if before else 0.0
@@ -567,6 +568,9 @@ def _run_prune(args: argparse.Namespace) -> int:
         f"region {region.start}-{region.end}{' inverted' if region.invert else ''}, "
         f"{len(region.splits)} splits"
     )
+    if left:
+        grown = "the page would grow too much"
+        print(f"{args.file}: {left} links kept relative ({grown})", file=sys.stderr)
     if args.output is None:
         print(html)
         print(summary, file=sys.stderr)

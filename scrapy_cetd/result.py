@@ -144,8 +144,11 @@ class ExtractionResult:
     page_type_confidence: float | None = None
     """The classifier's probability for :attr:`page_type` (1.0 when the type was forced)."""
     notes: tuple[str, ...] = ()
-    """What was repaired on the way, such as a charset label that was ignored because it names
-    no text encoding (``"<kind>: <detail>"``, see :data:`scrapy_cetd.page.parse.NOTE_KINDS`)."""
+    """What was repaired or bounded on the way, each ``"<kind>: <detail>"``: a charset label
+    ignored because it names no text encoding, bytes the encoding does not read (the kinds of
+    :data:`scrapy_cetd.page.parse.NOTE_KINDS`), links left relative past the growth bound
+    (:data:`scrapy_cetd.page.output.LINKS_LEFT_RELATIVE`), outputs given up for the time budget
+    (:data:`scrapy_cetd.api.OUTPUTS_GIVEN_UP`)."""
     metadata: Metadata | None = None
     """The page's headline, authors, dates, language... when asked for
     (``extract(..., metadata=True)``); ``None`` otherwise."""

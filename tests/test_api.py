@@ -236,9 +236,21 @@ def test_completing_extractor_pickles_and_gives_up_its_outputs_past_the_budget(
     assert late.metadata is None and late.markdown is None
     assert 'href="/x"' in late.html  # the extractor's own HTML
     assert late.notes == (  # what was asked for and given up, and why
-        "outputs-given-up: metadata and markdown: time_budget exceeded: no time left",
+        "outputs-given-up: metadata, markdown and absolute links: time_budget exceeded: no "
+        "time left",
     )
     assert full.notes == ()
+
+    def finished_late(*args: object, **kwargs: object) -> None:
+        raise LimitExceededError(Reason.TIME_BUDGET, "no time left")
+
+    monkeypatch.setattr(api, "finish_html", finished_late)
+    clean = extract(STORM_PAGE, url=url, clean_html=True)
+    assert 'href="/x"' in clean.html  # neither cleaned nor made absolute: and the note says so
+    assert clean.notes == (
+        "outputs-given-up: clean html and absolute links: time_budget exceeded: no time left",
+    )
+    assert extract(STORM_PAGE, html=False).notes == ()  # nothing asked for, nothing given up
 
 
 def test_metadata_read_past_the_budget_is_given_up(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -313,8 +313,10 @@ def test_classify_takes_what_extract_takes_within_the_same_limits() -> None:
         classify_page_type(etree.Comment("x"))
     with pytest.raises(ValueError, match="max_body_size"):
         classify_page_type(source, max_body_size=100)
-    with pytest.raises(ValueError, match="max_nodes"):
+    with pytest.raises(ValueError, match=r"max_nodes exceeded: [0-9]+ elements, more than 5"):
         classify_page_type(tree, max_nodes=5)
+    with pytest.raises(ValueError, match="time_budget exceeded"):
+        classify_page_type(source, time_budget=1e-9)
     with pytest.raises(ValueError, match="max_nodes"):
         classify_page_type(source, max_nodes=-1)
 

@@ -192,10 +192,12 @@ milliseconds each (a part of 300 dated paragraphs takes three seconds), in a cal
 budget can stop. The parts of the shared datasets' pages that it dates hold 1 to 100 (3 for
 the median whole page)."""
 _PLACEHOLDER = re.compile(
-    r"(?:undefined|null|none|nan|\[object object\])\Z|.*(?:\{\{|\}\}|\$\{|<%)", re.IGNORECASE
+    r"(?:(?:undefined|null|none|nan|\[object object\])\s*)+\Z|.*(?:\{\{|\}\}|\$\{|<%)",
+    re.IGNORECASE,
 )
 """A value a script or a template left where a name should be: JavaScript's ``undefined``,
-``null`` and ``NaN``, an object written as text, a template's unfilled ``{{author}}``."""
+``null`` and ``NaN`` (alone or repeated: ``undefined undefined``, a first and a last name both
+unset), an object written as text, a template's unfilled ``{{author}}``."""
 _SECONDS_PER_CHARACTER = 1e-6
 """The time htmldate's fast mode may take per character of a page's text, twice the worst it
 was seen to take (its patterns over the serialised page: half a second a megabyte of a text

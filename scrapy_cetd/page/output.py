@@ -654,17 +654,18 @@ def absolute_links(
                 absolute = _join(base_url, value.strip())
                 if absolute == value:
                     continue
-                if room is not None and len(absolute) - len(value) > room:
+                grown = _written(absolute) - _written(value)
+                if room is not None and grown > room:
                     left += 1
                     continue
                 if room is not None:
-                    room -= max(0, len(absolute) - len(value))
+                    room -= max(0, grown)
                 attributes[name] = absolute
                 changed = True
         srcset = attributes.get("srcset")
         if not srcset:
             continue
-        if room is not None and (srcset.count(",") + 1) * len(base_url) > room:
+        if room is not None and (srcset.count(",") + 1) * _written(base_url) > room:
             left += 1  # checked before joining: the joined value could be that long
             continue
         absolute = ", ".join(
@@ -674,10 +675,20 @@ def absolute_links(
         )
         if absolute != srcset:
             if room is not None:
-                room -= max(0, len(absolute) - len(srcset))
+                room -= max(0, _written(absolute) - _written(srcset))
             attributes["srcset"] = absolute
             changed = True
     return changed, left
+
+
+_ESCAPED_IN_URLS = re.compile(r"[^\x21-\x7e]|[&\"<>]")
+"""What a serializer writes longer than itself in a link: ``&`` as ``&amp;``, a space or a
+character outside ASCII as ``%XX`` escapes of its UTF-8 bytes (at most twelve characters)."""
+
+
+def _written(url: str) -> int:
+    """At most the characters ``url`` takes once written in the HTML or the Markdown."""
+    return len(url) + 11 * len(_ESCAPED_IN_URLS.findall(url))
 
 
 def _join(base_url: str, value: str) -> str:

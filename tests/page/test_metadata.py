@@ -831,7 +831,8 @@ def test_a_page_too_large_for_the_time_left_is_dated_from_its_declarations() -> 
 
 def test_placeholders_are_no_names() -> None:
     """What a script or a template left in place of a name: the next source is read."""
-    for left in ("undefined", "null", "NaN", "[object Object]", "{{ author.name }}", "${author}"):
+    left_by_scripts = ("undefined", "undefined undefined", "null", "NaN", "[object Object]")
+    for left in (*left_by_scripts, "{{ author.name }}", "${author}"):
         found = page_metadata(
             page(json_ld({"@type": "Article", "author": {"name": left}}))
             if left != "${author}"
