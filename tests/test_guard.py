@@ -74,7 +74,7 @@ def test_what_the_parser_reads_as_text_is_not_counted(page: str) -> None:
 
 def test_extract_refuses_the_page_before_parsing_it(monkeypatch: pytest.MonkeyPatch) -> None:
     page = f"<html><body>{TAGS['valued'](5_000)}<p>{'word ' * 200}</p></body></html>"
-    monkeypatch.setattr(scrapy_cetd.api, "response_tree", None)  # parsing would fail
+    monkeypatch.setattr(scrapy_cetd.api, "page_tree", None)  # parsing would fail
     result = scrapy_cetd.extract(page)
     assert (result.text, result.html) == ("", "")
     assert result.reason == "max_attributes exceeded: a <div> tag with more than 1,000 attributes"
