@@ -23,6 +23,7 @@ from scrapy_cetd.extractors.cetr import CetrExtractor, CetrThresholdExtractor
 from scrapy_cetd.extractors.coreex import CoreExExtractor
 from scrapy_cetd.extractors.cset import CSetExtractor
 from scrapy_cetd.extractors.registry import ALGORITHMS, DEFAULT_ALGORITHM, get_extractor
+from scrapy_cetd.limits import check_deadline, time_left
 from scrapy_cetd.page.page_types import PAGE_TYPES, PageType
 from scrapy_cetd.result import EmptyReason, ExtractionResult, Metadata, Reason
 from scrapy_cetd.tps import (
@@ -64,6 +65,7 @@ __all__ = [
     "TextDensityExtractor",
     "TpsOptions",
     "__version__",
+    "check_deadline",
     "classify_page_type",
     "dont_cetd",
     "extract",
@@ -71,6 +73,7 @@ __all__ = [
     "get_extractor",
     "prune_tag_paths",
     "search_tag_path_region",
+    "time_left",
     "tps_selector",
     "tps_selector_region",
 ]

@@ -217,6 +217,25 @@ def _describe(expected: Any) -> str:
     return getattr(expected, "__name__", str(expected))
 
 
+def _check_option_names(cls: type, algorithm: str, options: Mapping[str, Any]) -> None:
+    """Refuse the options a class's constructor does not take, naming the ones it does (a
+    constructor that takes ``**kwargs``, or whose signature cannot be read, takes any)."""
+    try:
+        parameters = inspect.signature(cls).parameters.values()
+    except (TypeError, ValueError):
+        return
+    if any(parameter.kind is parameter.VAR_KEYWORD for parameter in parameters):
+        return
+    named = (inspect.Parameter.KEYWORD_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    valid = [parameter.name for parameter in parameters if parameter.kind in named]
+    unknown = sorted(set(options) - set(valid))
+    if unknown:
+        raise ValueError(
+            f"unknown option(s) {', '.join(unknown)} for algorithm {algorithm!r}; valid "
+            f"options: {', '.join(valid) or 'none'}"
+        )
+
+
 def build_extractor(algorithm: str, options: Mapping[str, Any] | None = None) -> TreeExtractor:
     """The extractor ``algorithm`` names, configured with ``options``.
 
@@ -244,6 +263,7 @@ def build_extractor(algorithm: str, options: Mapping[str, Any] | None = None) ->
         raise ValueError(f"algorithm {algorithm!r} cannot be imported: {exc}") from exc
     if not isinstance(cls, type):
         raise ValueError(f"algorithm {algorithm!r} is not a class")
+    _check_option_names(cls, algorithm, options)
     options = coerce_options(cls, options)
     try:
         extractor = cls(**options)

@@ -45,7 +45,12 @@ def test_an_import_path_builds_that_class_with_the_options() -> None:
         ("cetd-ds", {"nope": 1}, r"unknown option\(s\) nope for algorithm 'cetd-ds'"),
         ("no_such_module.Extractor", {}, r"'no_such_module.Extractor' cannot be imported"),
         ("scrapy_cetd.extractors.registry.ALGORITHMS", {}, "is not a class"),
-        ("scrapy_cetd.CSetExtractor", {"nope": 1}, "the options do not fit"),
+        (
+            "scrapy_cetd.CSetExtractor",
+            {"nope": 1},
+            r"unknown option\(s\) nope for algorithm 'scrapy_cetd.CSetExtractor'; valid "
+            r"options: .*remove_hidden",
+        ),
         ("collections.OrderedDict", {}, r"has no extract\(tree, \*, url\) method"),
     ],
 )
@@ -173,3 +178,26 @@ def test_coerce_options_leaves_unnamed_and_untyped_options_to_the_constructor() 
         "anything": "2",
     }
     assert coerce_options(lambda **kwargs: None, {"x": "no"}) == {"x": "no"}
+
+
+class _Stepwise:
+    """A user extractor of two steps that checks the time budget between them."""
+
+    def extract(self, tree: Any, *, url: str | None = None) -> scrapy_cetd.ExtractionResult:
+        left = scrapy_cetd.time_left()
+        assert left is None or left >= 0
+        scrapy_cetd.check_deadline("after the first step")
+        return scrapy_cetd.ExtractionResult(text="some text", html="", algorithm="stepwise")
+
+
+def test_an_import_path_class_can_keep_within_the_time_budget() -> None:
+    """``scrapy_cetd.check_deadline`` in a class of one's own ends the extraction at its
+    step, with a reason naming it, as the built-in extractors' checks do; its options are
+    checked by name."""
+    path = f"{__name__}._Stepwise"
+    assert scrapy_cetd.extract(STORM_PAGE, algorithm=path).text == "some text"
+    late = scrapy_cetd.extract(STORM_PAGE, algorithm=path, time_budget=1e-9)
+    assert late.reason_code is scrapy_cetd.Reason.TIME_BUDGET
+    assert late.reason is not None and "stopped after the first step" in late.reason
+    with pytest.raises(ValueError, match=r"unknown option\(s\) nope .*; valid options: none"):
+        scrapy_cetd.extract(STORM_PAGE, algorithm=path, nope=1)
