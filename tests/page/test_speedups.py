@@ -524,7 +524,8 @@ def test_other_lxml_version_falls_back_with_a_debug_message(
 
 def dataset_pages() -> Iterator[Any]:
     root = default_datasets_root()
-    if root is None:
+    if root is None or not root.is_dir():
+        yield pytest.param(None, marks=pytest.mark.skip(reason="no shared datasets"))
         return
     for dataset in find_datasets(root):
         yield pytest.param(dataset, id=dataset.name)
