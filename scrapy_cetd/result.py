@@ -18,11 +18,14 @@ letters, but a line of them alone is blank (a template's paragraph holding one j
 
 
 def blank(text: str) -> bool:
-    """Whether ``text`` holds nothing but white space and :data:`ZERO_WIDTH` characters."""
-    return not text.strip() or not text.translate(_NO_ZERO_WIDTH).strip()
+    """Whether ``text`` holds nothing but white space and :data:`ZERO_WIDTH` characters (read
+    from its ends only: a line of text stops the strip at its first letter)."""
+    return not text.strip(_BLANK)
 
 
-_NO_ZERO_WIDTH = dict.fromkeys(map(ord, ZERO_WIDTH))
+_BLANK = "".join(chr(code) for code in range(0x3001) if chr(code).isspace()) + ZERO_WIDTH
+"""The characters of :func:`blank`: every white-space character (``str.isspace``, all below
+U+3001) and :data:`ZERO_WIDTH`."""
 
 _KEPT_BYTES = bytes([0x09, 0x0A, 0x0D, *range(0x20, 0x7F), *range(0x80, 0x100)])
 """The UTF-8 bytes that are no part of a :data:`_CONTROL` character below U+FFFE."""

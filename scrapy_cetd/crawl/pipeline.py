@@ -613,12 +613,8 @@ class CETDPipeline:
         """Warn once per item class and field that the class declares no field for a metadata
         value (a misspelt field name, as the content fields are warned of)."""
         item_class = type(adapter.item)
-        key = (item_class.__qualname__, f"metadata:{field_name}")
-        if key in self._warned:
+        if not self._first_time((item_class.__qualname__, f"metadata:{field_name}")):
             return
-        if len(self._warned) >= _MAX_WARNED:
-            self._warned.clear()
-        self._warned.add(key)
         logger.warning(
             "scrapy-cetd: %s declares no field %s for the metadata's %s: not written (declare"
             " it, or send %s to another field in CETD_METADATA_FIELDS)",
@@ -792,14 +788,20 @@ class CETDPipeline:
             raise DropItem(f"scrapy-cetd: {where}: {failure.message or failure.reason}")
         if adapter is not None:
             self._clear(adapter)
-        key = (failure.warn_key or url or "", failure.reason)
-        if key not in self._warned:
-            if len(self._warned) >= _MAX_WARNED:
-                self._warned.clear()
-            self._warned.add(key)
+        if self._first_time((failure.warn_key or url or "", failure.reason)):
             logger.warning(
                 "scrapy-cetd: %s: %s", where, failure.message, extra={"crawler": self.crawler}
             )
+
+    def _first_time(self, key: tuple[str, str]) -> bool:
+        """Whether ``key`` is warned of for the first time (the set of keys warned of is
+        emptied when it reaches :data:`_MAX_WARNED`, so that it stays bounded)."""
+        if key in self._warned:
+            return False
+        if len(self._warned) >= _MAX_WARNED:
+            self._warned.clear()
+        self._warned.add(key)
+        return True
 
     def _clear(self, adapter: ItemAdapter) -> None:
         """Set the fields the item can hold to ``""`` (the confidence field, a number, to

@@ -512,10 +512,11 @@ class _Reader:
 
     def _published(self, page_type: str | None) -> str | None:
         root = _html_tree(self.root)
+        characters = _count(_TEXT_LENGTH, root)
         if (
             has_depth(root, _HTMLDATE_MAX_DEPTH)
-            or not _reads_little(root, extensive=False)
-            or not _affords_search(root)
+            or not _reads_little(root, extensive=False, characters=characters)
+            or not _affords_search(characters)
         ):
             return self._htmldate(_declarations(root), extensive=False)
         found = self._htmldate(root, extensive=False)
@@ -1013,11 +1014,11 @@ def _date_candidates(part: etree._Element) -> int:
     return _count(_DATE_CANDIDATES, part)
 
 
-def _affords_search(part: etree._Element) -> bool:
-    """Whether the time budget left (if any) allows htmldate's fast mode to search ``part``'s
-    text, at :data:`_SECONDS_PER_CHARACTER`."""
+def _affords_search(characters: int) -> bool:
+    """Whether the time budget left (if any) allows htmldate's fast mode to search a text of
+    this many ``characters``, at :data:`_SECONDS_PER_CHARACTER`."""
     left = time_left()
-    return left is None or _count(_TEXT_LENGTH, part) * _SECONDS_PER_CHARACTER <= left
+    return left is None or characters * _SECONDS_PER_CHARACTER <= left
 
 
 def _affords_extensive(part: etree._Element) -> bool:
@@ -1036,16 +1037,18 @@ def _affords_extensive(part: etree._Element) -> bool:
     )
 
 
-def _reads_little(part: etree._Element, *, extensive: bool) -> bool:
+def _reads_little(part: etree._Element, *, extensive: bool, characters: int | None = None) -> bool:
     """Whether htmldate reads ``part`` within bounds: at most :data:`_HTMLDATE_MAX_COMMENTS`
     comments, and at most :data:`_HTMLDATE_MAX_READ` nodes and characters in the elements it
     reads whole. A node or a text is read once for each such element around it, so at most as
     many times as it is deep: a part no deeper than the bound over its nodes and characters is
     known to read little after a few C calls (the median page), and the others are counted
-    (:func:`_read_whole`)."""
+    (:func:`_read_whole`). ``characters`` is the length of ``part``'s text when the caller
+    has counted it."""
     if _count(_COMMENTS, part) > _HTMLDATE_MAX_COMMENTS:
         return False
-    size = _count(_TEXT_LENGTH, part) + _count(_NODES, part)
+    text = _count(_TEXT_LENGTH, part) if characters is None else characters
+    size = text + _count(_NODES, part)
     if not has_depth(part, min(_HTMLDATE_MAX_READ // size, _DEEPEST_PROBE)):
         return True
     return _read_whole(part, extensive=extensive) <= _HTMLDATE_MAX_READ
