@@ -214,10 +214,10 @@ class _Inline:
         return True
 
     def value(self) -> str:
-        text = "".join(self.parts)
-        while text.endswith("\\\n"):
-            text = text[:-2]
-        return text.strip(" ")
+        """The Markdown written, without its blank lines (a line between two ``<br>`` that
+        holds zero-width characters alone, as the text drops it) and its last break."""
+        lines = "".join(self.parts).split("\\\n")  # a hard break: the only newline inline
+        return "\\\n".join(line for line in lines if not blank(line)).strip(" ")
 
 
 def _bang(markdown: str) -> bool:

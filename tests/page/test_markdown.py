@@ -4,6 +4,7 @@ depth, on hand-made pages for each construct and on pages of every shared datase
 
 from __future__ import annotations
 
+import copy
 import os
 from collections.abc import Iterator
 from html import escape
@@ -18,9 +19,10 @@ from ratios import TENFOLD, growth
 
 from scrapy_cetd import extract
 from scrapy_cetd.evaluation.datasets import Page, default_datasets_root, find_datasets
-from scrapy_cetd.page.dom import local_tag
+from scrapy_cetd.page.dom import UNSHOWN_CONTENT_TAGS, local_tag
 from scrapy_cetd.page.markdown import to_markdown
 from scrapy_cetd.page.output import content_tree
+from scrapy_cetd.result import ZERO_WIDTH
 
 PARSER = MarkdownIt("commonmark").enable(["table", "strikethrough"])
 
@@ -52,8 +54,13 @@ def inline_kinds(markdown: str) -> set[str]:
 
 
 def squeezed(text: str) -> str:
-    """``text`` without whitespace: the text modulo whitespace."""
-    return "".join(text.split())
+    """``text`` without whitespace and zero-width characters: the text modulo what takes no
+    room (a line of zero-width characters alone is blank, and the text and the Markdown break
+    their lines in different places)."""
+    return "".join(text.translate(NO_ZERO_WIDTH).split())
+
+
+NO_ZERO_WIDTH = dict.fromkeys(map(ord, ZERO_WIDTH))
 
 
 def body_markdown(html: str, base_url: str | None = None) -> str:
@@ -166,8 +173,26 @@ LAYOUT = frozenset({"table", "p", "ul", "ol", "dl", "pre", "blockquote", "hr"}) 
     f"h{n}" for n in range(1, 7)
 }
 STRUCTURE = frozenset({"table", "thead", "tbody", "tfoot", "tr"})
-SKIPPED = ("script", "style", "template")
+SKIPPED = ("script", "style", "template", *UNSHOWN_CONTENT_TAGS)
 """Elements whose content is no text of the page."""
+
+
+def shown_text(element: etree._Element) -> str:
+    """The text of ``element`` without what :data:`SKIPPED` elements hold (their tails kept)."""
+    clone = copy.deepcopy(element)
+    for skipped in list(clone.iter(*SKIPPED)):
+        parent = skipped.getparent()
+        if parent is None:
+            continue
+        before = skipped.getprevious()
+        if before is not None:
+            before.tail = (before.tail or "") + (skipped.tail or "")
+        else:
+            parent.text = (parent.text or "") + (skipped.tail or "")
+        parent.remove(skipped)
+    return str(clone.xpath("string()"))
+
+
 PARTS = frozenset({"caption", "colgroup", "col", "thead", "tbody", "tfoot", "tr", "td", "th"})
 
 
@@ -192,7 +217,7 @@ def data_table_cells(root: etree._Element) -> list[list[str]]:
             if isinstance(child.tag, str) and child not in skipped
         ):
             continue
-        texts = [" ".join(str(cell.xpath("string()")).split()) for cell in cells]
+        texts = [" ".join(shown_text(cell).split()) for cell in cells]
         if any(texts):
             found.append([text for text in texts if text])
     return found
