@@ -323,7 +323,10 @@ class _List:
             indent = " " * (len(marker) + 1)
             if out and loose:
                 out.append("")
-            out.append(f"{marker} {lines[0]}")
+            first = lines[0]
+            if first == "---" and self.marker in "-*":  # "- ---" would read as one rule
+                first = "***" if self.marker == "-" else "___"
+            out.append(f"{marker} {first}")
             out.extend(f"{indent}{line}" if line else "" for line in lines[1:])
         return out
 
@@ -424,7 +427,9 @@ class _Writer:
         self.base_url = base_url
         self.layout = _layout_tables(root)
         self.top = _Container("root")
-        self.frames: list[_Frame] = [_Frame(root, "root", container=self.top)]
+        # The root's own element is written as any other (a list, a table, a code block that
+        # is the whole extraction); the frame that holds the document belongs to none.
+        self.frames: list[_Frame] = [_Frame(etree.Element("document"), "root", container=self.top)]
         self.links = 0
         self.inline_depth = 0
         self.raw_depth = 0
@@ -495,9 +500,6 @@ class _Writer:
             if steps & _CHECK_EVERY == _CHECK_EVERY:
                 check_deadline("writing the Markdown")
             if event == "start":
-                if element is self.root:
-                    self._text(element.text)
-                    continue
                 tag = local_tag(element)
                 if tag in _SKIPPED:
                     tag = None
@@ -508,12 +510,11 @@ class _Writer:
                 self._start(element, tag)
                 self._text(element.text)
             else:
-                if element is self.root:
-                    continue
                 tag = tags.pop()
                 if tag is not None:
                     self._end(element, tag)
-                self._text(element.tail)
+                if element is not self.root:  # the root's tail lies outside what is written
+                    self._text(element.tail)
         return "\n".join(self.top.lines())
 
     def _push(self, frame: _Frame) -> None:

@@ -638,3 +638,19 @@ def test_headings_and_captions_of_zero_width_characters_alone_are_blank() -> Non
         "<th>b</th></tr><tr><td>c</td><td>d</td></tr></table></body>"
     )
     assert markdown.splitlines() == ["Text.", "", "| a | b |", "| --- | --- |", "| c | d |"]
+
+
+def test_a_list_that_is_the_whole_content_and_items_that_open_with_a_rule_stay_lists() -> None:
+    """The extraction's root element is written as any other (a list that is the whole
+    extraction was read as a container: no list), and an item opening with ``<hr>`` does not
+    read as one rule (``- ---`` is a thematic break; ``- ***`` is an item holding one)."""
+    for html in ("<ul><li><hr>a</li><li>b</li></ul>", "<body><ul><li><hr>a</li></ul></body>"):
+        markdown = to_markdown(content_tree(html))
+        assert list_depths(markdown) == html_list_depths(content_tree(html)), html
+        assert [t.type for t in PARSER.parse(markdown)][:3] == [
+            "bullet_list_open",
+            "list_item_open",
+            "hr",
+        ]
+    assert to_markdown(content_tree("<ol start='3'><li>a</li></ol>")) == "3. a"
+    assert to_markdown(content_tree("<pre>x = 1</pre>")) == "```\nx = 1\n```"
