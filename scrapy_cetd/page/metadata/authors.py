@@ -1,0 +1,200 @@
+"""The authors of a page: the names in its author values and bylines, without "By", dates,
+job titles, degrees or a template's placeholders, whatever the language."""
+
+# The separators of bylines include the dashes typography puts there.
+# ruff: noqa: RUF001
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Iterator, Sequence
+
+from lxml import etree
+
+from scrapy_cetd.page.markup import lines_of, text_of
+from scrapy_cetd.page.metadata.values import MAX_TEXT, clean, unique
+
+_MAX_WORDS = 6
+"""Words of an author's name: a longer "name" is a sentence (a biography, a job title)."""
+_BYLINE_PREFIX = re.compile(
+    r"^(?:(?:written|posted|words|reported|published)\s+by|by|von|par|por|door|av|af)\b[\s:]*",
+    re.IGNORECASE,
+)
+"""The byline prefixes trafilatura strips from authors' names ("by" and its equivalents in the
+languages it names), and no other words: the rest of the cleaning reads punctuation, digits
+and case, whatever the language."""
+_NAME_SEPARATORS = re.compile(r"\s*(?:[;|/&•·]|,(?!\s*(?:jr|sr)\b))\s*", re.IGNORECASE)
+"""Between two names of one byline string."""
+_FIELD_SEPARATORS = ("|", "•", "·")
+"""What parts a byline's fields (the names, a date, a reading time), rather than two names."""
+_BYLINE_CUT = re.compile(r"\s+[-–—]\s+|\d|\S*@|https?:|\(|\[")
+"""Where a byline's name part ends: a dash between spaces, a digit (a date, a time), an
+e-mail address or handle, a link, a parenthesis."""
+_MAX_CONNECTOR = 3
+"""The most letters of a lower-case word between a byline's name and its date (``on``, ``le``,
+``am``), joined to the name by a space alone: a name's last word is longer or capitalised,
+and a credit after a comma (``Jane Doe, dpa 12.03.2024``) is a name of its own."""
+_CREDENTIAL = re.compile(r"^(?:[A-Z][A-Za-z]?\.?){1,4}$|^[A-Z]{2,6}$")
+"""A degree or credential after a name (``MS``, ``PhD``, ``M.D.``), dropped from the authors."""
+_BYLINE_CLASS = etree.XPath(
+    "(//h1)[1]/following::*[@rel='author' or contains(@class,'byline')"
+    " or contains(@class,'author') or contains(@id,'byline')][position()<=3]"
+)
+"""The first elements after the headline marked as a byline or an author."""
+_PLACEHOLDER = re.compile(
+    r"(?:(?:undefined|null|none|nan|\[object object\])\s*)+\Z|.*(?:\{\{|\}\}|\$\{|<%)",
+    re.IGNORECASE,
+)
+"""A value a script or a template left where a name should be: JavaScript's ``undefined``,
+``null`` and ``NaN`` (alone or repeated: ``undefined undefined``, a first and a last name both
+unset), an object written as text, a template's unfilled ``{{author}}``."""
+
+
+def author_name(element: etree._Element) -> etree._Element:
+    """The ``itemprop="name"`` inside a microdata author item, else the author element."""
+    if element.get("itemscope") is None:
+        return element
+    found = _ITEM_NAME(element)
+    return found[0] if isinstance(found, list) and found else element  # type: ignore[return-value]
+
+
+_ITEM_NAME = etree.XPath(
+    "descendant::*[contains(concat(' ', normalize-space(@itemprop), ' '), ' name ')][1]"
+)
+"""The first element below an item whose ``itemprop`` names its ``name``, found by libxml2
+rather than by a walk in Python (which lxml makes quadratic in the depth of a built tree)."""
+
+
+def lazy(function: Callable[[etree._Element], list[str]], root: etree._Element) -> Iterator[str]:
+    """``function(root)``, called when the first value is asked for."""
+    yield from function(root)
+
+
+def first_byline(root: etree._Element) -> list[str]:
+    """The text of the first byline after the headline (:data:`_BYLINE_CLASS`) that names
+    someone; a page's later author blocks are biographies and comments."""
+    found = _BYLINE_CLASS(root)
+    for element in found if isinstance(found, list) else ():
+        if isinstance(element, etree._Element):
+            text = lines_of(element, MAX_TEXT).lstrip()[:MAX_TEXT]
+            names = _clean_names(text)
+            if names:
+                return [_linked_names(element, names) or text]
+    return []
+
+
+def _linked_names(byline: etree._Element, names: list[str]) -> str | None:
+    """The names of ``names`` that ``byline`` links (to their author pages), joined by
+    ``;``, when it links the first and not all: the words it does not link, after a linked
+    name, are a job title or an affiliation (``<a>Jane Doe</a>, Staff Writer``), whatever the
+    language. A byline whose first name is not linked links something else (``Jane Doe,
+    <a>Reuters</a>``) and keeps every name."""
+    linked = {
+        name.casefold()
+        for link in byline.iter("a")
+        for name in _clean_names(text_of(link)[:MAX_TEXT])
+    }
+    if names[0].casefold() not in linked:
+        return None
+    kept = [name for name in names if name.casefold() in linked]
+    return "; ".join(kept) if len(kept) < len(names) else None
+
+
+def item_scope(element: etree._Element) -> etree._Element | None:
+    """The closest ancestor of ``element`` that opens a microdata item."""
+    for ancestor in element.iterancestors():
+        if ancestor.get("itemscope") is not None:
+            return ancestor
+    return None
+
+
+def raw_value(element: etree._Element) -> str:
+    """A microdata property's value with its line breaks (see :func:`_clean_names`)."""
+    for attribute in ("content", "datetime"):
+        value = element.get(attribute)
+        if value is not None:
+            return value
+    return lines_of(element, MAX_TEXT).lstrip()[:MAX_TEXT]
+
+
+def _shouted(name: str) -> bool:
+    """Whether ``name`` is written in capitals alone (``STEVEN DAVIDOFF SOLOMON``)."""
+    return name.isupper()
+
+
+def _recased(names: tuple[str, ...], later: Iterable[Iterable[str]]) -> tuple[str, ...]:
+    """``names``, each written in capitals alone replaced by the same name as a later source
+    writes it in mixed case (a template's style sheet shows the byline in capitals, and its
+    microdata keeps them, while the ``<meta name="author">`` writes the name)."""
+    written: dict[str, str] = {}
+    for source in later:
+        for raw in source:
+            for name in _clean_names(raw):
+                if not _shouted(name):
+                    written.setdefault(name.casefold(), name)
+    return tuple(written.get(name.casefold(), name) if _shouted(name) else name for name in names)
+
+
+def _clean_names(raw: str) -> list[str]:
+    """The names in one author string: its first line with more than the byline prefix, cut
+    before a date, an e-mail address, a link, a parenthesis or a spaced dash (a digit inside a
+    single word is a user name's and stays); split at ``;``, ``&``, ``|``, ``/`` and commas;
+    degrees (``PhD``) and parts longer than a name (:data:`_MAX_WORDS`) dropped."""
+    value = None
+    for line in raw[:MAX_TEXT].splitlines():
+        value = clean(_BYLINE_PREFIX.sub("", line.strip()))
+        if value:
+            break
+    if value is None or value.startswith(("http:", "https:")):
+        return []
+    cut = _BYLINE_CUT.search(value)
+    if cut is not None and (not cut.group().isdigit() or " " in value):
+        value = value[: cut.start()]
+        head, _, last = value.rstrip().rpartition(" ")
+        if (
+            cut.group().isdigit()
+            and head
+            and not _NAME_SEPARATORS.match(head[-1])
+            and len(last) <= _MAX_CONNECTOR
+            and last.isalpha()
+            and last.islower()
+        ):
+            value = head  # the word that joins the name to the date (``admin on 2024-01-02``)
+        if cut.group().isdigit():
+            value = _before_date_field(value)
+    names: list[str] = []
+    for part in _NAME_SEPARATORS.split(value):
+        name = _BYLINE_PREFIX.sub("", part.strip(" ,.:;-–—'\""))
+        if not name or len(name.split()) > _MAX_WORDS or not any(c.isalpha() for c in name):
+            continue
+        if _PLACEHOLDER.match(name):
+            continue
+        if names and _CREDENTIAL.match(name):
+            continue
+        names.append(name)
+    return names
+
+
+def _before_date_field(value: str) -> str:
+    """A byline cut before a date, without the field of that date: the words after the last
+    ``|``, ``•`` or ``·`` (``Jane Doe | Updated March``, where the date said ``March 3``) are
+    the date's, as those separators part a byline's fields, not names joined by a comma."""
+    end = max(value.rfind(mark) for mark in _FIELD_SEPARATORS)
+    return value[:end] if end >= 0 else value
+
+
+def first_last(name: str) -> str:
+    """``citation_author``'s "Last, First" as "First Last" (one name per tag)."""
+    last, comma, first = name.partition(",")
+    return f"{first.strip()} {last.strip()}" if comma and "," not in first else name
+
+
+def first_names(sources: Sequence[Iterable[str]]) -> tuple[str, ...]:
+    """The names of the first of ``sources`` (author values, in order of trust) that names
+    anyone (:func:`_clean_names`); a name written in capitals alone takes the case a later
+    source writes it in (:func:`_recased`)."""
+    for k, source in enumerate(sources):
+        names = unique(name for raw in source for name in _clean_names(raw))
+        if names:
+            return _recased(names, sources[k + 1 :]) if any(map(_shouted, names)) else names
+    return ()

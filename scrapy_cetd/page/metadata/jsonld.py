@@ -1,0 +1,134 @@
+"""The JSON-LD of a page: its scripts' objects (those of ``@graph`` too), the one that
+describes the page, and its values as text."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from scrapy_cetd.limits import check_deadline
+from scrapy_cetd.page.markup import ARTICLE_TYPES
+from scrapy_cetd.page.metadata.values import CHECK_EVERY, MAX_VALUES, clean, split_keywords
+
+_MAX_SCRIPT = 2_000_000
+"""Characters of one JSON-LD script that are parsed; a longer one is skipped (no page's
+metadata needs more, and :func:`json.loads` holds the whole structure in memory)."""
+_ARTICLE_LIKE = ARTICLE_TYPES | {"webpage", "itempage", "creativework", "videoobject", "recipe"}
+"""JSON-LD types whose ``headline``/``name``, dates and authors describe the page itself."""
+SITE_TYPES = frozenset({"website", "organization", "newsmediaorganization"})
+"""JSON-LD types whose ``name`` is the site's."""
+
+
+def json_ld_items(script: str) -> list[dict[str, Any]]:
+    """The objects of one JSON-LD script (those of its ``@graph`` too), outermost first; none
+    when it does not parse, is too long, or nests deeper than Python's parser reads."""
+    if len(script) > _MAX_SCRIPT:
+        return []
+    try:
+        data: object = json.loads(script)
+    except (ValueError, RecursionError):
+        return []
+    items: list[dict[str, Any]] = []
+    queue: list[object] = [data]
+    walked = 0
+    while queue:
+        value = queue.pop()
+        walked += 1
+        if not walked % CHECK_EVERY:
+            check_deadline("reading the page's JSON-LD")
+        if isinstance(value, list):
+            queue.extend(reversed(value))
+        elif isinstance(value, dict):
+            items.append(value)
+            graph = value.get("@graph")
+            if graph is not None:
+                queue.append(graph)
+    return items
+
+
+def _types(item: dict[str, Any]) -> set[str]:
+    declared = item.get("@type")
+    names = declared if isinstance(declared, list) else [declared]
+    return {name.rsplit("/", 1)[-1].lower() for name in names if isinstance(name, str)}
+
+
+def main_item(items: list[dict[str, Any]]) -> dict[str, Any]:
+    """The JSON-LD object that describes the page: its first article, else its first other
+    creative work, else an empty one."""
+    for wanted in (ARTICLE_TYPES, _ARTICLE_LIKE):
+        for item in items:
+            if _types(item) & wanted:
+                return item
+    return {}
+
+
+def first_of_type(items: list[dict[str, Any]], types: frozenset[str], key: str) -> object:
+    for item in items:
+        if _types(item) & types and item.get(key):
+            return item[key]
+    return None
+
+
+def nested(item: dict[str, Any], *keys: str) -> object:
+    value: object = item
+    for key in keys:
+        if isinstance(value, list) and value:
+            value = value[0]
+        if not isinstance(value, dict):
+            return None
+        value = value.get(key)
+    return value
+
+
+def json_string(value: object) -> str | None:
+    """A JSON-LD value as text: the first of a list, its character references decoded
+    (:func:`json_text`)."""
+    if isinstance(value, list) and value:
+        value = value[0]
+    return clean(json_text(value)) if isinstance(value, str) else None
+
+
+def json_text(value: str) -> str:
+    """A JSON-LD string with its HTML character references decoded: JSON holds text, but
+    many CMSs write the HTML-escaped title into it (``Planning Tools &#8211; Caterer``,
+    ``Eating Plate &bull; The Nutrition Source``), which would then neither read as written
+    nor match the page's ``<h1>`` or ``<title>``. Only references closed by ``;`` are read:
+    HTML's legacy names without one (``&reg``, ``&sect``) also begin the parameters of a URL
+    (``?w=800&region=us``)."""
+    return _REFERENCE.sub(_unescape, value) if "&" in value else value
+
+
+_REFERENCE = re.compile(r"&(?:#[0-9]+|#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);")
+"""An HTML character reference closed by ``;``: numeric, hexadecimal or named."""
+
+
+def _unescape(reference: re.Match[str]) -> str:
+    return html.unescape(reference[0])
+
+
+def image_url(value: object) -> object:
+    if isinstance(value, list) and value:
+        value = value[0]
+    if isinstance(value, dict):
+        return value.get("url") or value.get("contentUrl")
+    return value
+
+
+def person_names(value: object) -> Iterator[str]:
+    """The names of a JSON-LD ``author``: a string, a person or organisation, or a list."""
+    values = value if isinstance(value, list) else [value]
+    for person in values[:MAX_VALUES]:
+        name = person.get("name") if isinstance(person, dict) else person
+        if isinstance(name, list):
+            name = name[0] if name else None
+        if isinstance(name, str):
+            yield json_text(name)
+
+
+def keywords(value: object) -> list[str]:
+    values = value if isinstance(value, list) else [value]
+    strings = [json_text(item) for item in values[:MAX_VALUES] if isinstance(item, str)]
+    return split_keywords(strings)

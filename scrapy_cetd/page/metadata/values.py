@@ -1,0 +1,61 @@
+"""The bounds and the cleaning every metadata value goes through, whatever its source: white
+space collapsed, characters no text may hold dropped, lengths and counts bounded."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+MAX_VALUES = 50
+"""Authors, tags or categories kept from one source."""
+CHECK_EVERY = 1024
+"""Elements read, or JSON-LD nodes walked, between two
+:func:`~scrapy_cetd.limits.check_deadline` calls."""
+_UNPRINTABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffe\uffff\ud800-\udfff]+")
+"""Control characters but tab and line breaks, noncharacters, and lone surrogates."""
+MAX_TEXT = 1000
+"""Characters of a title, a heading, a byline or a name read: a longer text is none of them,
+and reading it whole would make each comparison cost its length."""
+MAX_PROPERTY = 10_000
+"""Characters of a microdata property's text read, and of a description (a description may be
+long)."""
+_MAX_URL = 8192
+"""Characters of the longest canonical URL or image URL kept (the longest request line common
+servers accept); a longer one is an inlined image or junk."""
+
+
+def clean(value: str | None) -> str | None:
+    """``value`` with its white space collapsed and the characters no text may hold (control
+    characters, lone surrogates a JSON escape can make) dropped; ``None`` when nothing is
+    left."""
+    if not value:
+        return None
+    return " ".join(_UNPRINTABLE.sub("", value).split()) or None
+
+
+def within(value: str | None, limit: int) -> str | None:
+    """``value`` cut to ``limit`` characters (at a space when there is one near the end)."""
+    if value is None or len(value) <= limit:
+        return value
+    cut = value[:limit]
+    space = cut.rfind(" ", limit - 50)
+    return cut[:space] if space > 0 else cut
+
+
+def url_within(value: str | None) -> str | None:
+    """``value``, or ``None`` when it is longer than :data:`_MAX_URL` (a URL cut short
+    points elsewhere)."""
+    return None if value is not None and len(value) > _MAX_URL else value
+
+
+def unique(values: Iterable[str]) -> tuple[str, ...]:
+    seen: dict[str, str] = {}
+    for value in (within(value, MAX_TEXT) or "" for value in values):
+        key = value.casefold()
+        if key not in seen and len(seen) < MAX_VALUES:
+            seen[key] = value
+    return tuple(seen.values())
+
+
+def split_keywords(values: Iterable[str]) -> list[str]:
+    return [word for value in values for w in value.split(",") if (word := clean(w))]

@@ -1,0 +1,94 @@
+"""JSON-LD: ``@graph`` and every field it gives, character references, URLs, and scripts that
+are broken, hostile or full of control characters."""
+
+from __future__ import annotations
+
+import json
+
+from metadatakit import json_ld, page
+
+from scrapy_cetd.page.metadata import page_metadata
+from scrapy_cetd.result import Metadata
+
+
+def test_json_ld_graph_gives_every_field() -> None:
+    graph = {
+        "@context": "https://schema.org",
+        "@graph": [
+            {"@type": "WebSite", "name": "The Daily Example"},
+            {
+                "@type": "NewsArticle",
+                "headline": "Council approves the budget",
+                "author": [{"@type": "Person", "name": "Jane Doe"}, {"name": "John Roe"}],
+                "datePublished": "2024-03-12T08:30:00+01:00",
+                "dateModified": "2024-03-13T10:00:00Z",
+                "description": "The vote, and what it means.",
+                "image": {"@type": "ImageObject", "url": "/img/council.jpg"},
+                "keywords": "budget, council",
+                "articleSection": "Local",
+            },
+        ],
+    }
+    found = page_metadata(
+        page(json_ld(graph) + "<title>Something else | The Daily Example</title>"),
+        url="https://example.com/news/council",
+    )
+    assert found == Metadata(
+        title="Council approves the budget",
+        authors=("Jane Doe", "John Roe"),
+        published="2024-03-12T08:30:00+01:00",
+        modified="2024-03-13T10:00:00Z",
+        site_name="The Daily Example",
+        description="The vote, and what it means.",
+        image="https://example.com/img/council.jpg",
+        tags=("budget", "council"),
+        categories=("Local",),
+    )
+
+
+def test_character_references_in_json_ld_are_decoded() -> None:
+    # many CMSs write the HTML-escaped title and names into their JSON-LD
+    tree = page(
+        json_ld(
+            {
+                "@type": "BlogPosting",
+                "headline": "Planning Tools &#8211; Caterer Sheet &bull; Happily",
+                "author": {"@type": "Person", "name": "Ana &amp; Jos&eacute;"},
+                "keywords": ["Q&amp;A"],
+            }
+        )
+        + "<title>Planning Tools \u2013 Caterer Sheet • Happily</title>",
+        "<h1>Planning Tools \u2013 Caterer Sheet</h1>",
+    )
+    found = page_metadata(tree)
+    assert found.title == "Planning Tools \u2013 Caterer Sheet"
+    assert found.authors == ("Ana", "José")
+    assert found.tags == ("Q&A",)
+
+
+def test_a_url_in_json_ld_keeps_its_parameters() -> None:
+    # "&region" and "&sect" would be the legacy references to "®" and "§" without their ";"
+    image = "https://cdn.example.com/a.jpg?w=800&region=us&section=news"
+    tree = page(json_ld({"@type": "NewsArticle", "headline": "A", "image": image}), "<h1>A</h1>")
+    assert page_metadata(tree, url="https://example.com/a").image == image
+
+
+def test_broken_and_hostile_json_ld_gives_nothing_and_raises_nothing() -> None:
+    scripts = (
+        "<script type='application/ld+json'>{not json</script>"
+        "<script type='application/ld+json'>" + "[" * 100_000 + "</script>"
+        "<script type='application/ld+json'>"
+        + json.dumps({"author": {"name": [1, None]}})
+        + "</script>"
+        "<script type='application/ld+json'>"
+        + json.dumps({"@type": "Article", "headline": 5, "datePublished": "2024-13-45"})
+        + "</script>"
+    )
+    found = page_metadata(page(scripts))
+    assert found.title is None and found.authors == () and found.published is None
+
+
+def test_json_escapes_of_control_characters_and_surrogates_are_dropped() -> None:
+    script = '{"@type": "Article", "headline": "A\\u0000 b\\ud800", "keywords": ["x\\u0007"]}'
+    found = page_metadata(page(f"<script type='application/ld+json'>{script}</script>"))
+    assert (found.title, found.tags) == ("A b", ("x",))

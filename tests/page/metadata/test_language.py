@@ -1,0 +1,67 @@
+"""The language: declared, checked against the text and identified; the model loaded once."""
+
+from __future__ import annotations
+
+import time
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import pytest
+from metadatakit import ENGLISH, FRENCH, page
+
+from scrapy_cetd.page.metadata import language, page_metadata
+
+
+def test_threads_that_need_the_language_model_at_once_load_it_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from py3langid.langid import LanguageIdentifier  # type: ignore[import-untyped]
+
+    loads: list[int] = []
+    real = LanguageIdentifier.from_modelpath
+
+    def slow_load(*args: object, **kwargs: object) -> object:
+        loads.append(1)
+        time.sleep(0.2)  # long enough for every thread to ask while it loads
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(LanguageIdentifier, "from_modelpath", slow_load)
+    language._loaded_identifier.cache_clear()
+    try:
+        with ThreadPoolExecutor(4) as pool:
+            found = list(pool.map(lambda _: language.language_identifier(), range(4)))
+    finally:
+        language._loaded_identifier.cache_clear()  # the next test loads the real one again
+    assert len(loads) == 1
+    assert all(identifier is found[0] for identifier in found)
+
+
+def test_language_declared_checked_and_identified() -> None:
+    assert page_metadata(page(lang="en-us"), text=ENGLISH).language == "en-US"
+    assert page_metadata(page(lang="en"), text=FRENCH).language == "fr"
+    assert page_metadata(page(), text=FRENCH).language == "fr"
+    assert page_metadata(page(lang="pt_br")).language == "pt-BR"
+    assert page_metadata(page(lang="ZH-hans-cn")).language == "zh-Hans-CN"  # BCP 47's cases
+    assert page_metadata(page(lang="de-CH-1996")).language == "de-CH-1996"
+    assert page_metadata(page(lang="not a tag!")).language is None
+    assert page_metadata(page(lang="de"), text="Kurz.").language == "de"
+
+
+def test_a_declared_language_the_text_opens_in_is_read_no_further(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    identifier = language.language_identifier()
+    read: list[int] = []
+
+    class Counting:
+        def classify(self, text: str) -> Any:
+            read.append(len(text))
+            return identifier.classify(text)
+
+    monkeypatch.setattr(language, "language_identifier", Counting)
+    long_english = ENGLISH * (1 + 1000 // len(ENGLISH))
+    assert page_metadata(page(lang="en"), text=long_english).language == "en"
+    assert read == [300]
+    read.clear()
+    assert page_metadata(page(lang="de"), text=long_english).language == "en"
+    assert read == [300, 1000]  # another language: the whole sample decides

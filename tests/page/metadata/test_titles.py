@@ -1,0 +1,84 @@
+"""The headline: the site's name stripped, the ``<h1>`` against ``<title>`` and the structured
+titles, a logo's ``<h1>`` linking home, and the bound on a title's length."""
+
+from __future__ import annotations
+
+import pytest
+from metadatakit import json_ld, page
+
+from scrapy_cetd.page.metadata import page_metadata, values
+
+
+@pytest.mark.parametrize("home", ["https://tones.example", "https://tones.example/", "/"])
+def test_an_h1_that_links_home_is_the_site_s_logo_not_the_headline(home: str) -> None:
+    head = "<title>Building a UI pipeline - Part 1 | Playful Tones</title>"
+    body = (
+        f"<header><h1 class='x'><a href='{home}'>Playful Tones</a></h1></header>"
+        "<article><h2>Building a UI pipeline</h2><p>Text.</p></article>"
+    )
+    found = page_metadata(page(head, body), url="https://tones.example/blog/ui")
+    assert found.title == "Building a UI pipeline - Part 1"
+    section = "<h1><a href='/blog/'>Playful Tones</a></h1><p>Text.</p>"  # a link, not home
+    assert page_metadata(page(head, section)).title == "Playful Tones"
+
+
+def test_title_site_name_suffix_and_prefix_are_stripped() -> None:
+    site = "<meta property='og:site_name' content='Example Times'>"
+    assert page_metadata(page(site + "<title>Big News | Example Times</title>")).title == (
+        "Big News"
+    )
+    assert page_metadata(page(site + "<title>Example Times - Big News</title>")).title == (
+        "Big News"
+    )
+    by_host = page("<title>Big News \u2013 Example Times</title>")
+    assert page_metadata(by_host, url="https://www.exampletimes.com/a").title == "Big News"
+    hyphenated = page("<title>Big News | The Example Times</title>")
+    assert page_metadata(hyphenated, url="https://example-times.com/a").title == "Big News"
+    # a separator inside the headline stays when no part names the site
+    kept = page("<title>Cats - a history</title>")
+    assert page_metadata(kept, url="https://pets.example/a").title == "Cats - a history"
+
+
+def test_the_heading_wins_over_a_title_that_adds_sections_to_it() -> None:
+    tree = page("<title>Using promises - JavaScript | MDN</title>", "<h1>Using promises</h1>")
+    assert page_metadata(tree).title == "Using promises"
+
+
+def test_a_structured_title_that_neither_title_nor_heading_holds_is_not_the_headline() -> None:
+    # Wikipedia's JSON-LD headline is the article's short description
+    tree = page(
+        json_ld({"@type": "Article", "headline": "Wikimedia list article"})
+        + "<title>List of films featuring time loops - Wikipedia</title>"
+        + "<meta property='og:title' content='A teaser that names nothing of it'>",
+        "<h1>List of films featuring time loops</h1>",
+    )
+    assert page_metadata(tree).title == "List of films featuring time loops"
+    # a structured headline the visible titles agree with stays
+    kept = page(
+        json_ld({"@type": "Article", "headline": "Time loops in film, a list"})
+        + "<title>List of films featuring time loops - Wikipedia</title>",
+        "<h1>List of films featuring time loops</h1>",
+    )
+    assert page_metadata(kept).title == "Time loops in film, a list"
+
+
+def test_a_first_heading_the_title_does_not_name_gives_way_to_one_it_does() -> None:
+    tree = page(
+        "<title>Academy of Art Earns 19 Honors</title>",
+        "<h1>abdz—do</h1><h1>Academy of Art Earns 19 Honors</h1>",
+    )
+    assert page_metadata(tree).title == "Academy of Art Earns 19 Honors"
+    # no later heading the title names: the first stays
+    single = page("<title>Reddit - The heart of the internet</title>", "<h1>Best laptops</h1>")
+    assert page_metadata(single).title == "Best laptops"
+
+
+def test_a_title_longer_than_any_title_is_read_to_its_bound() -> None:
+    # a text this long is no title; read whole, each comparison with a heading cost its length
+    words = " ".join(f"word{n}" for n in range(50_000))
+    found = page_metadata(page(f"<title>{words}</title>", "<p>Text.</p>"))
+    assert found.title is not None
+    assert words.startswith(found.title)
+    assert len(found.title) <= values.MAX_TEXT
+    padded = page(f"<title>{' ' * 1500}\n Storm hits the coast</title>", "<p>Text.</p>")
+    assert page_metadata(padded).title == "Storm hits the coast"  # its bound is on the text
