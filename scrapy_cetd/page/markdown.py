@@ -8,7 +8,9 @@ reads back as the same text, in the same structure:
   hard line break (``\\`` at the end of the line), ``<hr>`` as ``---``;
 - lists as CommonMark lists, each item's content indented under its marker so that nested lists
   stay nested; an ``<ol>`` keeps its ``start``; a list directly inside a list (a common error of
-  real pages) is nested in the item before it; lists and block quotes nested more than
+  real pages) is nested in the item before it, or before any item in an item of its own, and
+  what follows it directly in the list (a group's title) is written between two lists, not as
+  that item's text; lists and block quotes nested more than
   eight deep (:data:`_MAX_NESTING`), or whose indentation would pass 24 columns
   (:data:`_MAX_INDENT`), are written as the blocks they hold;
 - ``<pre>`` as a fenced code block, longer than any run of backticks inside it, with the
@@ -272,6 +274,10 @@ class _Container:
     last_list: str = ""
     """The marker of the list just written here, so that a list right after it gets the other
     marker (CommonMark would join two lists of the same marker into one)."""
+    made: bool = False
+    """An item made for a list directly inside a list before any ``<li>`` (no item of the
+    page): it holds that list, and what lay directly in the list after it is written outside
+    the list (see :meth:`_List.blocks`)."""
 
     def flush(self) -> None:
         text = self.paragraph.value()
@@ -309,14 +315,36 @@ class _List:
 
     def item(self) -> _Container:
         if not self.items:
-            self.items.append(_Container("item"))
+            self.items.append(_Container("item", made=True))
         return self.items[-1]
 
-    def lines(self) -> list[str]:
-        rendered = [lines for item in self.items if (lines := item.lines())]
+    def blocks(self) -> list[tuple[str, list[str]]]:
+        """The list as blocks of the container around it: one list, or, when an item made for a
+        list directly inside it holds what lay directly in the list after that list (text, a
+        heading...), the lists before and after that content and the content between them.
+        Kept in the item, that content would be the text of an item the page does not have."""
+        out: list[tuple[str, list[str]]] = []
+        rendered: list[list[str]] = []
+        number = self.start
+        for item in self.items:
+            for kind, lines in _item_parts(item):
+                if kind == "item":
+                    rendered.append(lines)
+                    continue
+                if rendered:
+                    out.append(self._list(rendered, number))
+                    number += len(rendered)
+                    rendered = []
+                out.append((kind, lines))
+        if rendered:
+            out.append(self._list(rendered, number))
+        return out
+
+    def _list(self, rendered: list[list[str]], start: int) -> tuple[str, list[str]]:
+        """The items ``rendered`` as a list whose first number is ``start``."""
         loose = any(len(lines) > 1 and "" in lines for lines in rendered)
         out: list[str] = []
-        number = self.start
+        number = start
         for lines in rendered:
             marker = f"{min(number, _MAX_START)}{self.marker}" if self.ordered else self.marker
             number += 1
@@ -328,7 +356,30 @@ class _List:
                 first = "***" if self.marker == "-" else "___"
             out.append(f"{marker} {first}")
             out.extend(f"{indent}{line}" if line else "" for line in lines[1:])
-        return out
+        # an ordered list that starts at another number cannot interrupt a paragraph
+        return ("late list" if self.ordered and start != 1 else "list"), out
+
+
+def _item_parts(item: _Container) -> list[tuple[str, list[str]]]:
+    """``item`` as ``("item", lines)``; an item made for lists directly inside a list (see
+    :attr:`_Container.made`) as an item for each run of its lists and, between them, the
+    other blocks it holds as they are."""
+    if not item.made:
+        lines = item.lines()
+        return [("item", lines)] if lines else []
+    item.flush()
+    out: list[tuple[str, list[str]]] = []
+    run: list[tuple[str, list[str]]] = []
+    for kind, lines in [*item.blocks, ("", [])]:  # a last block of no kind ends the last run
+        if kind.endswith("list"):
+            run.append((kind, lines))
+            continue
+        if run:
+            out.append(("item", _Container("item", run).lines()))
+            run = []
+        if kind:
+            out.append((kind, lines))
+    return out
 
 
 @dataclass
@@ -710,11 +761,10 @@ class _Writer:
     def _end_list(self, frame: _Frame) -> None:
         assert frame.listing is not None
         container = self._container()
-        lines = frame.listing.lines()
-        if lines:
-            late = frame.listing.ordered and frame.listing.start != 1
-            # an ordered list that starts at another number cannot interrupt a paragraph
-            container.add("late list" if late else "list", lines)
+        blocks = frame.listing.blocks()
+        for kind, lines in blocks:
+            container.add(kind, lines)
+        if blocks and blocks[-1][0].endswith("list"):
             container.last_list = frame.listing.marker
 
     def _close_inline(self, frame: _Frame) -> None:

@@ -326,6 +326,38 @@ def test_nested_lists_keep_their_depth() -> None:
     assert squeezed(markdown_text(markdown)) == squeezed(text_of(page))
 
 
+def test_content_after_a_list_directly_inside_a_list_makes_no_item() -> None:
+    """A list directly inside a list before any ``<li>`` is nested in an item made for it;
+    what lies directly in the outer list after it (the next group's title) was that item's
+    text: an item the page does not have. It is written between two lists, as the first
+    group's title is written before the list."""
+    page = (
+        "<body><ul><div>First</div><ul><li>a</li><li>b</li></ul>"
+        "<div>Second</div><ul><li>c</li></ul></ul>"
+        "<ol start='3'><ol><li>d</li></ol>stray<li>e</li></ol></body>"
+    )
+    markdown = body_markdown(page)
+    root = lxml.html.document_fromstring(page)
+    assert list_depths(markdown) == html_list_depths(root) == [2, 2, 2, 2, 1]
+    assert markdown.splitlines() == [
+        "First",
+        "",
+        "- - a",
+        "  - b",
+        "",
+        "Second",
+        "",
+        "- - c",
+        "",
+        "3. 1. d",
+        "",
+        "stray",
+        "",
+        "4. e",
+    ]
+    assert squeezed(markdown_text(markdown)) == squeezed(text_of(page))
+
+
 def test_fenced_code_keeps_its_language_and_backticks() -> None:
     page = (
         "<body><pre class='language-python'>def f():\n    return '```'</pre>"
