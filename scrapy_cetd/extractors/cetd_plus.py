@@ -27,6 +27,7 @@ from scrapy_cetd.extractors.profiles import (
     Profile,
     bound_to,
     detail_lists,
+    drop_after_records,
     drop_badges,
     drop_before_heading,
     drop_controls,
@@ -36,7 +37,6 @@ from scrapy_cetd.extractors.profiles import (
     drop_repeated_labels,
     headed_region,
     main_landmark,
-    record_region,
     record_run,
     review_sections,
     signature_sections,
@@ -271,6 +271,12 @@ class CetdPlusExtractor(Extractor):
         shipping" on the cards of a grid). A number is a record's own data (a price, a
         count, a date), a link's text names the record, and a value only some records share
         (a size, a skill, a sector) is theirs; a mark most cards carry says nothing of one.
+    29. ``after_records_share`` (listing): when step 14 bounds the content by the region of the
+        records, what follows the last record inside that region goes (the children of the
+        records' parent and of its ancestors up to the region that start after the last
+        record: the pagination, "related" and "popular" lists, banners), unless it holds more
+        than this share of the records' text (a category's description written below its
+        records). A list ends with its last record.
     """
 
     name = "cetd-plus"
@@ -306,6 +312,7 @@ class CetdPlusExtractor(Extractor):
         unique_blocks: bool = True,
         hidden_panels: bool = True,
         record_share: float | None = 0.3,
+        after_records_share: float | None = 0.3,
         review_sections: bool = True,
         declared_description: bool = True,
         signatures: bool = True,
@@ -369,6 +376,8 @@ class CetdPlusExtractor(Extractor):
           landmark must hold to bound the content (of a product page too).
         - ``record_share`` (step 14, listings; None turns it off): the share of the text the
           run of records must hold to bound the content.
+        - ``after_records_share`` (step 29, listings; None turns it off): the share of the
+          records' text above which what follows the last record stays.
         - ``menu_link_chars`` (step 25, service; None turns it off): the mean characters of
           link text under which a block of links is a menu.
         - ``before_heading_share`` (step 26; None turns it off): the share of the kept text
@@ -395,6 +404,10 @@ class CetdPlusExtractor(Extractor):
             raise ValueError(f"profile_confidence must be in [0, 1], got {profile_confidence}")
         if record_share is not None and not 0 <= record_share <= 1:
             raise ValueError(f"record_share must be in [0, 1] or None, got {record_share}")
+        if after_records_share is not None and not after_records_share >= 0:
+            raise ValueError(
+                f"after_records_share must be 0 or more, or None, got {after_records_share}"
+            )
         if post_region is not None and not 0 <= post_region <= 1:
             raise ValueError(f"post_region must be in [0, 1] or None, got {post_region}")
         if whole_posts is not None and not 0 <= whole_posts <= 1:
@@ -422,6 +435,7 @@ class CetdPlusExtractor(Extractor):
         self.unique_blocks = unique_blocks
         self.hidden_panels = hidden_panels
         self.record_share = record_share
+        self.after_records_share = after_records_share
         self.review_sections = review_sections
         self.declared_description = declared_description
         self.signatures = signatures
@@ -683,11 +697,14 @@ class CetdPlusExtractor(Extractor):
     def _whole_page(self, view: DomView, counts: NodeCounts, profile: Profile) -> list[Keep]:
         """The selection of a page whose profile takes the whole page (step 14): all of the
         view, or only the region of its records when the profile and ``record_share`` find
-        one, else its main landmark when ``main_landmark_share`` finds one."""
+        one (without what follows the last record, step 29), else its main landmark when
+        ``main_landmark_share`` finds one."""
         share, records = self.main_landmark_share, self.record_share
         region = None
+        run: list[int] = []
         if records is not None and profile.records:
-            region = record_region(view, counts.chars, records)
+            run = record_run(view, counts.chars, records)
+            region = headed_region(view, counts.chars, view.parent[run[0]]) if run else None
         if region is None and share is not None:
             region = main_landmark(view, counts.chars, share)
         if region is None:
@@ -698,6 +715,10 @@ class CetdPlusExtractor(Extractor):
             modes = content_modes(view, content, ancestors_of(view, content), shell_text=False)
         if self.before_heading_share is not None and profile.heading_start:
             drop_before_heading(view, counts.chars, modes, region or 0, self.before_heading_share)
+        if run and region is not None and self.after_records_share is not None:
+            drop_after_records(
+                view, counts.chars, modes, run, region, share=self.after_records_share
+            )
         return modes
 
 

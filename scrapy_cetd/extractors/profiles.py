@@ -341,13 +341,33 @@ def drop_post_comments(
             check_deadline("finding the posts' comments")
 
 
-def record_region(view: DomView, chars: Sequence[int], share: float) -> int | None:
-    """The element that bounds the records of a list: the parent of the run of records
-    (:func:`record_run`), or the closest element holding both it and the page's first
-    ``<h1>`` with text (the list's heading, and the intro between them); ``None`` when no run
-    holds ``share`` of the text of the view's root."""
-    run = record_run(view, chars, share)
-    return headed_region(view, chars, view.parent[run[0]]) if run else None
+def drop_after_records(
+    view: DomView,
+    chars: Sequence[int],
+    modes: list[Keep],
+    run: Sequence[int],
+    region: int,
+    *,
+    share: float,
+) -> None:
+    """Drop from ``modes`` what lies after the last record of ``run`` (:func:`record_run`)
+    inside the element ``region`` that bounds them: the children of the records' parent and of
+    its ancestors up to ``region`` that start after the last record ends (the pagination, the
+    "related" and "popular" lists, the banners under a list), unless together they hold more
+    than ``share`` of the records' text (``chars``: the view's :func:`count_nodes`
+    characters): a list that a long text follows (a category's description written below
+    its records) keeps it. A list ends with its last record."""
+    end = view.subtree_end(run[-1])
+    after: list[int] = []
+    above = view.parent[run[-1]]
+    while above >= 0:
+        after.extend(c for c in view.children[above] if c >= end)
+        if above == region:
+            break
+        above = view.parent[above]
+    if sum(chars[c] for c in after) <= share * sum(chars[r] for r in run):
+        for c in after:
+            modes[c] = Keep.DROP
 
 
 def headed_region(view: DomView, chars: Sequence[int], region: int) -> int:

@@ -262,6 +262,30 @@ def test_listing_is_bounded_by_its_records_and_heading() -> None:
     assert "newsletter offer" in _text(page, "collection")
 
 
+def _listing_followed_by(after: str) -> str:
+    records = "".join(
+        f'<div class="card"><a href="/c/{n}">Course {n}</a><p>{_prose(f"course {n}", 1)}</p></div>'
+        for n in range(5)
+    )
+    return (
+        '<html><body><div class="content"><h1>Courses this autumn</h1>'
+        f'<div class="cards">{records}<div class="pages">{after}</div></div></div></body></html>'
+    )
+
+
+def test_listing_ends_with_its_last_record() -> None:
+    """What follows the last record in the records' region (pagination, a short "popular"
+    list) goes; a text below the records that holds more than ``after_records_share`` of
+    their text (a category's description) stays."""
+    short = _listing_followed_by('<a href="/p/2">Next page</a> <a href="/p/3">Page three</a>')
+    assert "course 4" in _text(short, "listing")
+    assert "Next page" not in _text(short, "listing")
+    assert "Next page" in _text(short, "listing", after_records_share=None)
+    long = _listing_followed_by(f"<p>{_prose('category description', 3)}</p>")
+    assert "category description" in _text(long, "listing")
+    assert "category description" not in _text(long, "listing", after_records_share=1.0)
+
+
 def test_documentation_keeps_the_main_column_only() -> None:
     with_profile = _text(DOCUMENTATION, "documentation")
     assert "retries = 5" in with_profile
@@ -555,6 +579,8 @@ def test_main_landmark_needs_its_share_of_the_text() -> None:
         ("post_comments", 2.0),
         ("menu_link_chars", 0),
         ("before_heading_share", 1.5),
+        ("after_records_share", -0.1),
+        ("after_records_share", float("nan")),
     ],
 )
 def test_out_of_range_options_are_refused(option: str, value: float) -> None:
