@@ -140,8 +140,7 @@ PREDICTIONS = Path("benchmarks", "results", "tmp", "page-types-out-of-fold.json"
 
 CLASSIFIER_SOURCES = (
     Path(__file__).with_name("page_types.py"),
-    Path(__file__).parents[1] / "scrapy_cetd" / "page" / "page_types.py",
-    Path(__file__).parents[1] / "scrapy_cetd" / "page" / "page_types_model.json",
+    *sorted((Path(__file__).parents[1] / "scrapy_cetd" / "page" / "page_types").glob("*.*")),
 )
 """What the out-of-fold types depend on: the training, the features and the shipped model (a
 retrain changes it)."""

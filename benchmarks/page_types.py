@@ -4,7 +4,7 @@ Pages: every page of the shared datasets ``wcxb`` and ``wcxb_dev`` (labelled wit
 types) and of the article datasets ``cleaneval``, ``utomo_big9_chaos``, ``l3s_gn1``,
 ``dragnet``, ``readability`` and ``scrapinghub`` (all articles). Each page is decoded and
 parsed as :func:`scrapy_cetd.classify_page_type` does, and described by
-:func:`scrapy_cetd.page.page_types.page_features`.
+:func:`scrapy_cetd.page.page_types.features.page_features`.
 
 Sites: a page's site is the registered domain of its URL host (WCXB's ``domain``, else the
 URL's host: its last two labels, three under a two-letter country code with a short
@@ -18,7 +18,7 @@ time of the thread over three runs (a busy machine's waits for a core are not co
 the table gives the median over pages of each, of the ratio with/without, and of each against
 trafilatura.
 
-``train`` fits the shipped model on all pages and writes ``scrapy_cetd/page/page_types_model.json``:
+``train`` fits the shipped model on all pages and writes ``scrapy_cetd/page/page_types/model.json``:
 a logistic regression over the standardised features and gradient-boosted trees
 (:data:`TREES` rounds of one :data:`TREE_LEAVES`-leaf tree per type) over the same features,
 whose probabilities the classifier averages (:data:`TREE_SHARE`). The trees catch what a
@@ -70,16 +70,10 @@ from benchmarks.speed import decoded_text, page_url, parse, parsel_body
 from scrapy_cetd.evaluation.datasets import Page, default_datasets_root, load_dataset
 from scrapy_cetd.extractors.base import Extractor
 from scrapy_cetd.extractors.registry import get_extractor
-from scrapy_cetd.page.page_types import (
-    FEATURES,
-    MODEL_PATH,
-    PAGE_TYPES,
-    TOKEN_PREFIXES,
-    BoostedTrees,
-    PageTypeModel,
-    Tree,
-    page_features,
-)
+from scrapy_cetd.page.page_types import PAGE_TYPES
+from scrapy_cetd.page.page_types.features import FEATURES, page_features
+from scrapy_cetd.page.page_types.model import MODEL_PATH, BoostedTrees, PageTypeModel, Tree
+from scrapy_cetd.page.page_types.tokens import TOKEN_PREFIXES
 from scrapy_cetd.page.parse import html_response, response_tree
 
 LABELLED = ("wcxb", "wcxb_dev")

@@ -2560,13 +2560,13 @@ cdef dict TAG_KINDS = {
 }
 """The tags :func:`body_counts` tells apart (those ``page_types`` names), by kind."""
 
-# page_types.RECORD_TAGS, as kinds
+# page_types.tags.RECORD_TAGS, as kinds
 cdef bint IS_RECORD[K_KINDS]
 for _kind in (K_LI, K_ARTICLE, K_SECTION, K_TR, K_LIST, K_TABLE, K_FORM, K_ASIDE, K_MAIN, K_DL,
               K_CONTAINER):
     IS_RECORD[_kind] = True
 
-# page_types._HOLDS, as kinds: a link 1, media 2, a time 4, a heading 8, a field 16, a paragraph
+# page_types.body._HOLDS, as kinds: a link 1, media 2, a time 4, a heading 8, a field 16, a paragraph
 # 32, a quotation 64 (the record parts, in the order of the records_with_ counts)
 cdef int HOLDS[K_KINDS]
 for _kind, _bit in ((K_A, 1), (K_MEDIA, 2), (K_TIME, 4), (K_H1, 8), (K_HEADING, 8), (K_INPUT, 16),
@@ -2576,12 +2576,12 @@ for _kind, _bit in ((K_A, 1), (K_MEDIA, 2), (K_TIME, 4), (K_H1, 8), (K_HEADING, 
 
 cdef enum:
     RECORD_PARTS = 7
-    MIN_RECORDS = 3  # page_types.MIN_RECORDS
-    MIN_RECORD_CHARS = 10  # page_types.MIN_RECORD_CHARS
-    LONG_RUN_CHARS = 120  # page_types.LONG_RUN_CHARS
-    MAX_WORD = 21  # page_types._CLASS_WORD: a capital and twenty lower-case letters at most
+    MIN_RECORDS = 3  # page_types.body.MIN_RECORDS
+    MIN_RECORD_CHARS = 10  # page_types.body.MIN_RECORD_CHARS
+    LONG_RUN_CHARS = 120  # page_types.body.LONG_RUN_CHARS
+    MAX_WORD = 21  # page_types.tokens._CLASS_WORD: a capital and twenty lower-case letters at most
 
-cdef str CURRENCY = "$€£¥₹₽₩₪฿₫₴₦₺₱"  # page_types._CURRENCY
+cdef str CURRENCY = "$€£¥₹₽₩₪฿₫₴₦₺₱"  # page_types.body._CURRENCY
 
 # Per Latin-1 character: 1 an ASCII digit, 2 a digit for str.isdigit, 4 a currency sign.
 cdef unsigned char LATIN1_DIGIT_OR_SIGN[256]
@@ -2614,7 +2614,7 @@ cdef inline unsigned char digit_or_sign(Py_UCS4 character) noexcept:
 
 cdef struct TextScan:
     # What page_types reads off a text given in pieces: its length, its ASCII digits and its
-    # prices (page_types._prices: a currency sign with a digit among the two characters before
+    # prices (page_types.body._prices: a currency sign with a digit among the two characters before
     # it and the two after it).
     long long length
     long long digits
@@ -2664,7 +2664,7 @@ cdef int scan_text(TextScan* scan, str text) except -1:
 
 
 cdef bint ends_with_question(object element_runs) except -1:
-    """``page_types._ends_with_question``: the last run with a non-space character ends, its
+    """``page_types.body._ends_with_question``: the last run with a non-space character ends, its
     spaces aside, with a question mark (Latin, CJK or Arabic)."""
     cdef Py_ssize_t j
     cdef Py_UCS4 last
@@ -2701,7 +2701,7 @@ cdef str attribute_text(xmlNode* node, const char* name):
 
 def body_counts(elements, tags, parent, children, runs, chars, link_chars, subtree_tags,
                 run_chars):
-    """:func:`scrapy_cetd.page.page_types.body_counts`: the fields of its ``BodyCounts`` from a
+    """:func:`scrapy_cetd.page.page_types.body.body_counts`: the fields of its ``BodyCounts`` from a
     view's lists and its ``NodeCounts``' lists, in one pass over the elements (and one over the
     records of the run that holds the most text); ``None`` for lists it does not handle."""
     for value in (tags, parent, children, runs, chars, link_chars, subtree_tags, run_chars):
@@ -2853,7 +2853,7 @@ cdef tuple _body_counts(object elements, list tags, list parent, list children, 
 cdef tuple _record_counts(object elements, list tags, list children, list runs, long long* c,
                           long long* lc, list subtree_tags, unsigned char* kinds,
                           Py_ssize_t size):
-    """``page_types._record_counts``: the runs of three or more sibling containers alike in tag
+    """``page_types.body._record_counts``: the runs of three or more sibling containers alike in tag
     and class, each with ten characters or more, and the one of them that holds the most text
     (the first such)."""
     cdef long long found = 0, most = 0, best_chars = -1, total, end, best_links = 0
@@ -2927,7 +2927,7 @@ cdef tuple _record_counts(object elements, list tags, list children, list runs, 
 
 
 def class_words(root):
-    """:func:`scrapy_cetd.page.page_types.class_words`: the words of the class names of the
+    """:func:`scrapy_cetd.page.page_types.tokens.class_words`: the words of the class names of the
     elements below ``root``, read off the libxml2 attributes (each word made into a str once);
     ``None`` for a root it does not handle."""
     if not isinstance(root, _Element):
@@ -3064,7 +3064,7 @@ cdef set _class_words(_Element root):
 
 
 def weighted_sums(start, rows, values):
-    """:func:`scrapy_cetd.page.page_types.weighted_sums`: ``start[k] + rows[0][k] * values[0] +
+    """:func:`scrapy_cetd.page.page_types.model.weighted_sums`: ``start[k] + rows[0][k] * values[0] +
     rows[1][k] * values[1] ...``, each product rounded, then added, one row after the other, as
     Python's floats are; ``None`` for lists of anything but floats or of unequal lengths."""
     if type(start) is not list or type(rows) is not list or type(values) is not list:
@@ -3098,15 +3098,15 @@ def weighted_sums(start, rows, values):
 
 
 cdef enum:
-    LONG_LINK_CHARS = 30  # page_types.LONG_LINK_CHARS
+    LONG_LINK_CHARS = 30  # page_types.links.LONG_LINK_CHARS
 
-# page_types._SUBHEADINGS, by level (h4 to h6 counted together), and page_types.MEDIA
+# page_types.links._SUBHEADINGS, by level (h4 to h6 counted together), and page_types.tags.MEDIA
 cdef dict LINK_KINDS = {"h2": 2, "h3": 3, "h4": 4, "h5": 4, "h6": 4, "img": 1, "picture": 1,
                         "svg": 1, "video": 1}
 
 
 def link_counts(elements, tags, chars, link_chars, in_link):
-    """:func:`scrapy_cetd.page.page_types.link_counts`: the fields of its ``LinkCounts`` from a
+    """:func:`scrapy_cetd.page.page_types.links.link_counts`: the fields of its ``LinkCounts`` from a
     view's elements (each link's ``href`` read off its libxml2 node, no proxy made) and their
     tags, characters, link characters and link flags; ``None`` for lists it does not handle."""
     if (
@@ -3182,10 +3182,10 @@ cdef tuple _link_counts(
             target_links, shared, shared_links, h2, h3, h4_to_h6)
 
 def tree_scores(read, nodes, values, roots, baseline):
-    """:func:`scrapy_cetd.page.page_types.tree_scores`: each class's baseline plus the leaf
+    """:func:`scrapy_cetd.page.page_types.model.tree_scores`: each class's baseline plus the leaf
     value of each of its trees, added in the order of ``roots`` as Python adds floats; ``None``
     for features that are not all floats, or trees that are not laid out as
-    :class:`~scrapy_cetd.page.page_types.BoostedTrees` lays them (a child out of range, a walk
+    :class:`~scrapy_cetd.page.page_types.model.BoostedTrees` lays them (a child out of range, a walk
     longer than the nodes)."""
     if (
         type(read) is not list

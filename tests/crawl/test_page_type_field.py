@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 import scrapy
 from crawlkit import article, crawl, make_crawler, serve, unit_crawler
+from pagetypekit import HAND_MADE
 from scrapy.http import Response
 from scrapy.utils.misc import build_from_crawler
-from test_page_types import HAND_MADE
 
 import scrapy_cetd
 from scrapy_cetd import PAGE_TYPES, CETDPipeline

@@ -28,10 +28,12 @@ from scrapy_cetd.evaluation.datasets import Page, default_datasets_root, find_da
 from scrapy_cetd.extractors import cetd, cetd_plus, furniture
 from scrapy_cetd.extractors.registry import get_extractor
 from scrapy_cetd.limits import LimitExceededError, deadline
-from scrapy_cetd.page import accel, density, dom, flags, markup, output, page_types, words
+from scrapy_cetd.page import accel, density, dom, flags, markup, output, words
 from scrapy_cetd.page.density import NodeCounts
 from scrapy_cetd.page.dom import DomView, find_body
 from scrapy_cetd.page.output import KEEP, Keep
+from scrapy_cetd.page.page_types import body as type_body
+from scrapy_cetd.page.page_types import features, model, tokens
 
 ALGORITHMS = ("cetd-ds", "cectd-ds", "cectd-s", "cetd-plus")
 
@@ -186,7 +188,7 @@ def assert_same_numbers(view: DomView) -> None:
 
 
 def body_counts_arguments(view: DomView, counts: NodeCounts) -> tuple[Any, ...]:
-    """The arguments of ``page_types.body_counts`` for ``view``, as the classifier makes them."""
+    """The arguments of ``type_body.body_counts`` for ``view``, as the classifier makes them."""
     return (
         view.elements,
         view.tags,
@@ -205,9 +207,9 @@ def assert_same_page_type_numbers(view: DomView) -> None:
     arguments = body_counts_arguments(view, density.count_nodes(view))
     fast = COMPILED.body_counts(*arguments)
     assert fast is not None
-    assert fast == page_types.body_counts.reference(*arguments)
+    assert fast == type_body.body_counts.reference(*arguments)
     root = view.elements[0]
-    assert COMPILED.class_words(root) == page_types.class_words.reference(root)
+    assert COMPILED.class_words(root) == tokens.class_words.reference(root)
 
 
 def assert_same_rendering(view: DomView, modes: list[Keep]) -> None:
@@ -594,7 +596,7 @@ def test_every_compiled_pass_and_its_python_twin_stop_at_the_deadline(
     }
     python: dict[str, Callable[[], object]] = {
         "build_view": lambda: build_view_python(body(root)),
-        "body_counts": lambda: page_types.body_counts(*body_counts_arguments(view, counts)),
+        "body_counts": lambda: type_body.body_counts(*body_counts_arguments(view, counts)),
         "hidden_text_length": lambda: dom.hidden_text_length(body(root)),
         "content_modes": lambda: output.content_modes(view, flags, flags, shell_text=False),
         "own_modes": lambda: output.own_modes(view, flags),
@@ -755,13 +757,13 @@ class Case:
         )
 
 
-TREES = page_types.BoostedTrees(
+TREES = model.BoostedTrees(
     (0.5, -0.25),
     (
-        (page_types.Tree.from_json([["a", 0.5, 1, 2], ["b", 1.25, 3, 4], [1.5], [-2.0], [0.125]]),),
+        (model.Tree.from_json([["a", 0.5, 1, 2], ["b", 1.25, 3, 4], [1.5], [-2.0], [0.125]]),),
         (
-            page_types.Tree.from_json([["b", 0.0, 1, 2], [0.75], [-0.5]]),
-            page_types.Tree.from_json([[3.0]]),
+            model.Tree.from_json([["b", 0.0, 1, 2], [0.75], [-0.5]]),
+            model.Tree.from_json([[3.0]]),
         ),
     ),
 )
@@ -969,7 +971,7 @@ def test_page_type_counts_match_the_reference(html: str) -> None:
     root = parse(html)
     view = dom.build_view(body(root))
     assert_same_page_type_numbers(view)
-    fast = page_types.page_features(root, "https://example.com/a/b")
+    fast = features.page_features(root, "https://example.com/a/b")
     with accel.reference_only():
-        slow = page_types.page_features(root, "https://example.com/a/b")
+        slow = features.page_features(root, "https://example.com/a/b")
     assert fast == slow
