@@ -27,6 +27,7 @@ from scrapy_cetd.extractors.profiles import (
     Profile,
     bound_to,
     detail_lists,
+    drop_after_posts,
     drop_after_records,
     drop_badges,
     drop_before_heading,
@@ -277,6 +278,14 @@ class CetdPlusExtractor(Extractor):
         record: the pagination, "related" and "popular" lists, banners), unless it holds more
         than this share of the records' text (a category's description written below its
         records). A list ends with its last record.
+    30. ``after_posts_share`` (forum): when step 21 bounds the selection by the region of the
+        thread's posts, what follows the last post inside that region goes, as step 29 does
+        on a listing (the reply box, the "related threads" and "who is reading" panels, the
+        invitation to sign in to reply), unless it holds more than this share of the posts'
+        text. What the run of posts missed stays: a sibling of the posts with their tag (the
+        last post or the asker's, under a class of its own) and an element holding one with
+        their tag and a class word they all share (the replies nested under the last post).
+        A thread ends with its last post.
     """
 
     name = "cetd-plus"
@@ -313,6 +322,7 @@ class CetdPlusExtractor(Extractor):
         hidden_panels: bool = True,
         record_share: float | None = 0.3,
         after_records_share: float | None = 0.3,
+        after_posts_share: float | None = 0.3,
         review_sections: bool = True,
         declared_description: bool = True,
         signatures: bool = True,
@@ -352,7 +362,7 @@ class CetdPlusExtractor(Extractor):
         - ``page_type``: the page's type (one of
           :data:`~scrapy_cetd.page.page_types.PAGE_TYPES`), when the user knows it (a spider for
           one shop's category pages): it goes to the result's ``.page_type`` with confidence
-          1.0, and the page follows its type's profile (steps 12 to 28).
+          1.0, and the page follows its type's profile (steps 12 to 30).
         - ``detect_page_type``: classify the page (:mod:`scrapy_cetd.page.page_types`) when
           ``page_type`` is not given, into ``.page_type`` and ``.page_type_confidence``, from
           the view, counts and markup this extractor reads anyway, and follow its type's
@@ -378,6 +388,8 @@ class CetdPlusExtractor(Extractor):
           run of records must hold to bound the content.
         - ``after_records_share`` (step 29, listings; None turns it off): the share of the
           records' text above which what follows the last record stays.
+        - ``after_posts_share`` (step 30, forums; None turns it off): the share of the posts'
+          text above which what follows the last post stays.
         - ``menu_link_chars`` (step 25, service; None turns it off): the mean characters of
           link text under which a block of links is a menu.
         - ``before_heading_share`` (step 26; None turns it off): the share of the kept text
@@ -408,6 +420,10 @@ class CetdPlusExtractor(Extractor):
             raise ValueError(
                 f"after_records_share must be 0 or more, or None, got {after_records_share}"
             )
+        if after_posts_share is not None and not after_posts_share >= 0:
+            raise ValueError(
+                f"after_posts_share must be 0 or more, or None, got {after_posts_share}"
+            )
         if post_region is not None and not 0 <= post_region <= 1:
             raise ValueError(f"post_region must be in [0, 1] or None, got {post_region}")
         if whole_posts is not None and not 0 <= whole_posts <= 1:
@@ -436,6 +452,7 @@ class CetdPlusExtractor(Extractor):
         self.hidden_panels = hidden_panels
         self.record_share = record_share
         self.after_records_share = after_records_share
+        self.after_posts_share = after_posts_share
         self.review_sections = review_sections
         self.declared_description = declared_description
         self.signatures = signatures
@@ -659,7 +676,12 @@ class CetdPlusExtractor(Extractor):
             if landmark is not None:
                 bound_to(view, modes, landmark)
         if self.post_region is not None and _holds(counts, posts, self.post_region):
-            bound_to(view, modes, headed_region(view, counts.chars, view.parent[posts[0]]))
+            region = headed_region(view, counts.chars, view.parent[posts[0]])
+            bound_to(view, modes, region)
+            if self.after_posts_share is not None:
+                drop_after_posts(
+                    view, counts.chars, modes, posts, region, share=self.after_posts_share
+                )
         if (
             posts
             and self.post_comments is not None

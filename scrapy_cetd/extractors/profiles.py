@@ -357,6 +357,15 @@ def drop_after_records(
     than ``share`` of the records' text (``chars``: the view's :func:`count_nodes`
     characters): a list that a long text follows (a category's description written below
     its records) keeps it. A list ends with its last record."""
+    after = after_last(view, run, region)
+    if sum(chars[c] for c in after) <= share * sum(chars[r] for r in run):
+        for c in after:
+            modes[c] = Keep.DROP
+
+
+def after_last(view: DomView, run: Sequence[int], region: int) -> list[int]:
+    """The children of the parent of ``run``'s last element, and of its ancestors up to the
+    element ``region`` that holds them, that start after that element ends."""
     end = view.subtree_end(run[-1])
     after: list[int] = []
     above = view.parent[run[-1]]
@@ -365,7 +374,44 @@ def drop_after_records(
         if above == region:
             break
         above = view.parent[above]
-    if sum(chars[c] for c in after) <= share * sum(chars[r] for r in run):
+    return after
+
+
+def drop_after_posts(
+    view: DomView,
+    chars: Sequence[int],
+    modes: list[Keep],
+    posts: Sequence[int],
+    region: int,
+    *,
+    share: float,
+) -> None:
+    """Drop from ``modes`` what lies after the last of a thread's ``posts`` (:func:`record_run`)
+    inside the element ``region`` that bounds them (:func:`after_last`: the reply box, the
+    "related threads" and "who is reading" panels, the invitation to sign in), unless together
+    it holds more than ``share`` of the posts' text (``chars``: the view's
+    :func:`count_nodes` characters). A post that the run missed stays: a sibling of the posts
+    with their tag (the last post, the asker's, a post of another background: a class the run
+    did not share), and an element holding one with their tag and a class word all of them
+    share (the replies nested under the last post). A thread ends with its last post."""
+    tag = view.tags[posts[0]]
+    words = set((view.elements[posts[0]].get("class") or "").split())
+    for post in posts[1:]:
+        words &= set((view.elements[post].get("class") or "").split())
+    parent = view.parent[posts[0]]
+
+    def post_like(i: int) -> bool:
+        return view.tags[i] == tag and not words.isdisjoint(
+            (view.elements[i].get("class") or "").split()
+        )
+
+    after = [
+        c
+        for c in after_last(view, posts, region)
+        if not (view.tags[c] == tag and view.parent[c] == parent)
+        and not any(post_like(i) for i in range(c, view.subtree_end(c)))
+    ]
+    if sum(chars[c] for c in after) <= share * sum(chars[p] for p in posts):
         for c in after:
             modes[c] = Keep.DROP
 

@@ -220,6 +220,43 @@ def test_forum_drops_the_comments_nested_in_a_post() -> None:
     assert "model of your kettle" in _text(page, "forum", post_comments=None)
 
 
+def _thread_followed_by(after: str, last: str = "") -> str:
+    posts = "".join(
+        f'<article class="post"><span>poster {n}</span><p>{_prose(f"kettle answer {n}", 2)}</p>'
+        "</article>"
+        for n in range(3)
+    )
+    return (
+        '<html><body><div class="thread"><h1>How do I descale a kettle?</h1>'
+        f'<div class="posts">{posts}{last}<div class="reply-box">{after}</div></div></div>'
+        "</body></html>"
+    )
+
+
+def test_forum_ends_with_its_last_post() -> None:
+    """What follows the last post in the posts' region (the reply box, a "who is reading"
+    panel) goes; a post the run of posts missed (the asker's, under a class of its own) and
+    a text that holds more than ``after_posts_share`` of the posts' text stay."""
+    short = _thread_followed_by(
+        '<p>Sign in to reply to this thread.</p><a href="/join">Create an account</a>'
+    )
+    assert "kettle answer 2" in _text(short, "forum")
+    assert "Sign in to reply" not in _text(short, "forum")
+    assert "Sign in to reply" in _text(short, "forum", after_posts_share=None)
+    own = _thread_followed_by(
+        "<p>Sign in to reply to this thread.</p>",
+        last=(
+            f'<article class="asker"><span>asker</span><p>{_prose("kettle thanks", 1)}</p>'
+            "</article>"
+        ),
+    )
+    assert "kettle thanks" in _text(own, "forum")
+    assert "Sign in to reply" not in _text(own, "forum")
+    long = _thread_followed_by(f"<p>{_prose('kettle summary', 4)}</p>")
+    assert "kettle summary" in _text(long, "forum")
+    assert "kettle summary" not in _text(long, "forum", after_posts_share=1.0)
+
+
 def test_a_post_named_a_comment_stays() -> None:
     posts = "".join(
         _post(n, f'<div class="comment-body"><p>{_prose(f"kettle answer {n}", 3)}</p></div>')
@@ -581,6 +618,8 @@ def test_main_landmark_needs_its_share_of_the_text() -> None:
         ("before_heading_share", 1.5),
         ("after_records_share", -0.1),
         ("after_records_share", float("nan")),
+        ("after_posts_share", -0.1),
+        ("after_posts_share", float("nan")),
     ],
 )
 def test_out_of_range_options_are_refused(option: str, value: float) -> None:
