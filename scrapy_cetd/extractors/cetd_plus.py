@@ -27,8 +27,7 @@ from scrapy_cetd.extractors.profiles import (
     Profile,
     bound_to,
     detail_lists,
-    drop_after_posts,
-    drop_after_records,
+    drop_after_run,
     drop_badges,
     drop_before_heading,
     drop_controls,
@@ -277,15 +276,17 @@ class CetdPlusExtractor(Extractor):
         records' parent and of its ancestors up to the region that start after the last
         record: the pagination, "related" and "popular" lists, banners), unless it holds more
         than this share of the records' text (a category's description written below its
-        records). A list ends with its last record.
+        records). A record the run missed stays: a sibling with the records' tag whose class
+        shares a word with theirs (``card card--last``) or that holds half the text of the
+        shortest. A list ends with its last record.
     30. ``after_posts_share`` (forum): when step 21 bounds the selection by the region of the
         thread's posts, what follows the last post inside that region goes, as step 29 does
         on a listing (the reply box, the "related threads" and "who is reading" panels, the
         invitation to sign in to reply), unless it holds more than this share of the posts'
-        text. What the run of posts missed stays: a sibling of the posts with their tag (the
-        last post or the asker's, under a class of its own) and an element holding one with
-        their tag and a class word they all share (the replies nested under the last post).
-        A thread ends with its last post.
+        text. What the run of posts missed stays, as in step 29 (the asker's post under a
+        class of its own), and so does an element holding one with the posts' tag and a word
+        of their class (the replies nested under the last post). A thread ends with its last
+        post.
     """
 
     name = "cetd-plus"
@@ -679,8 +680,14 @@ class CetdPlusExtractor(Extractor):
             region = headed_region(view, counts.chars, view.parent[posts[0]])
             bound_to(view, modes, region)
             if self.after_posts_share is not None:
-                drop_after_posts(
-                    view, counts.chars, modes, posts, region, share=self.after_posts_share
+                drop_after_run(
+                    view,
+                    counts.chars,
+                    modes,
+                    posts,
+                    region,
+                    share=self.after_posts_share,
+                    thread=True,
                 )
         if (
             posts
@@ -738,9 +745,7 @@ class CetdPlusExtractor(Extractor):
         if self.before_heading_share is not None and profile.heading_start:
             drop_before_heading(view, counts.chars, modes, region or 0, self.before_heading_share)
         if run and region is not None and self.after_records_share is not None:
-            drop_after_records(
-                view, counts.chars, modes, run, region, share=self.after_records_share
-            )
+            drop_after_run(view, counts.chars, modes, run, region, share=self.after_records_share)
         return modes
 
 

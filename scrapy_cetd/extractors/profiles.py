@@ -341,7 +341,7 @@ def drop_post_comments(
             check_deadline("finding the posts' comments")
 
 
-def drop_after_records(
+def drop_after_run(
     view: DomView,
     chars: Sequence[int],
     modes: list[Keep],
@@ -349,23 +349,51 @@ def drop_after_records(
     region: int,
     *,
     share: float,
+    thread: bool = False,
 ) -> None:
-    """Drop from ``modes`` what lies after the last record of ``run`` (:func:`record_run`)
-    inside the element ``region`` that bounds them: the children of the records' parent and of
-    its ancestors up to ``region`` that start after the last record ends (the pagination, the
-    "related" and "popular" lists, the banners under a list), unless together they hold more
-    than ``share`` of the records' text (``chars``: the view's :func:`count_nodes`
-    characters): a list that a long text follows (a category's description written below
-    its records) keeps it. A list ends with its last record."""
-    after = after_last(view, run, region)
+    """Drop from ``modes`` what lies after the last element of ``run`` (a list's records or a
+    thread's posts, :func:`record_run`; not empty) inside the element ``region`` that bounds
+    them (:func:`after_last`): the pagination, the "related" and "popular" lists and the
+    banners under a list; the reply box, the "related threads" and "who is reading" panels
+    and the invitation to sign in under a thread. It stays when together it holds more than
+    ``share`` of the run's text (``chars``: the view's :func:`count_nodes` characters): a list
+    that a long text follows (a category's description below its records) keeps it. What the
+    run missed stays too (:func:`_missed`). A list ends with its last record, a thread with
+    its last post. Only elements go: a text directly after the last record stays."""
+    after = [c for c in after_last(view, run, region) if not _missed(view, chars, run, c, thread)]
     if sum(chars[c] for c in after) <= share * sum(chars[r] for r in run):
         for c in after:
             modes[c] = Keep.DROP
 
 
+def _missed(view: DomView, chars: Sequence[int], run: Sequence[int], c: int, thread: bool) -> bool:
+    """Whether ``c``, after the last element of ``run``, is a record the run missed: a sibling
+    with the records' tag whose class shares a word with theirs (``card card--last`` after
+    ``card``: a run groups siblings by their whole class) or that holds half the text of the
+    shortest record (the asker's post under a class of its own); on a ``thread``, also an
+    element holding one with the posts' tag and a word of their class (the replies nested
+    under the last post). The records of a run share their class, so the first's is theirs."""
+    tag, words = view.tags[run[0]], _class_words(view, run[0])
+
+    def alike(i: int) -> bool:
+        return view.tags[i] == tag and not words.isdisjoint(_class_words(view, i))
+
+    if view.parent[c] == view.parent[run[0]] and view.tags[c] == tag:
+        if alike(c) or not (words or _class_words(view, c)):
+            return True
+        if 2 * chars[c] >= min(chars[r] for r in run):
+            return True
+    return thread and any(alike(i) for i in range(c, view.subtree_end(c)))
+
+
+def _class_words(view: DomView, i: int) -> set[str]:
+    return set((view.elements[i].get("class") or "").split())
+
+
 def after_last(view: DomView, run: Sequence[int], region: int) -> list[int]:
-    """The children of the parent of ``run``'s last element, and of its ancestors up to the
-    element ``region`` that holds them, that start after that element ends."""
+    """The children of the parent of ``run``'s last element (``run`` is not empty), and of its
+    ancestors up to the element ``region`` that holds them, that start after that element
+    ends."""
     end = view.subtree_end(run[-1])
     after: list[int] = []
     above = view.parent[run[-1]]
@@ -375,45 +403,6 @@ def after_last(view: DomView, run: Sequence[int], region: int) -> list[int]:
             break
         above = view.parent[above]
     return after
-
-
-def drop_after_posts(
-    view: DomView,
-    chars: Sequence[int],
-    modes: list[Keep],
-    posts: Sequence[int],
-    region: int,
-    *,
-    share: float,
-) -> None:
-    """Drop from ``modes`` what lies after the last of a thread's ``posts`` (:func:`record_run`)
-    inside the element ``region`` that bounds them (:func:`after_last`: the reply box, the
-    "related threads" and "who is reading" panels, the invitation to sign in), unless together
-    it holds more than ``share`` of the posts' text (``chars``: the view's
-    :func:`count_nodes` characters). A post that the run missed stays: a sibling of the posts
-    with their tag (the last post, the asker's, a post of another background: a class the run
-    did not share), and an element holding one with their tag and a class word all of them
-    share (the replies nested under the last post). A thread ends with its last post."""
-    tag = view.tags[posts[0]]
-    words = set((view.elements[posts[0]].get("class") or "").split())
-    for post in posts[1:]:
-        words &= set((view.elements[post].get("class") or "").split())
-    parent = view.parent[posts[0]]
-
-    def post_like(i: int) -> bool:
-        return view.tags[i] == tag and not words.isdisjoint(
-            (view.elements[i].get("class") or "").split()
-        )
-
-    after = [
-        c
-        for c in after_last(view, posts, region)
-        if not (view.tags[c] == tag and view.parent[c] == parent)
-        and not any(post_like(i) for i in range(c, view.subtree_end(c)))
-    ]
-    if sum(chars[c] for c in after) <= share * sum(chars[p] for p in posts):
-        for c in after:
-            modes[c] = Keep.DROP
 
 
 def headed_region(view: DomView, chars: Sequence[int], region: int) -> int:

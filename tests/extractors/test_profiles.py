@@ -220,39 +220,41 @@ def test_forum_drops_the_comments_nested_in_a_post() -> None:
     assert "model of your kettle" in _text(page, "forum", post_comments=None)
 
 
-def _thread_followed_by(after: str, last: str = "") -> str:
+def _thread_followed_by(after: str, last: str = "", tag: str = "article", box: str = "div") -> str:
     posts = "".join(
-        f'<article class="post"><span>poster {n}</span><p>{_prose(f"kettle answer {n}", 2)}</p>'
-        "</article>"
+        f'<{tag} class="post"><span>poster {n}</span><p>{_prose(f"kettle answer {n}", 2)}</p>'
+        f"</{tag}>"
         for n in range(3)
     )
     return (
         '<html><body><div class="thread"><h1>How do I descale a kettle?</h1>'
-        f'<div class="posts">{posts}{last}<div class="reply-box">{after}</div></div></div>'
+        f'<div class="posts">{posts}{last}<{box} class="reply-box">{after}</{box}></div></div>'
         "</body></html>"
     )
 
 
-def test_forum_ends_with_its_last_post() -> None:
+@pytest.mark.parametrize("tag", ["article", "div"])
+def test_forum_ends_with_its_last_post(tag: str) -> None:
     """What follows the last post in the posts' region (the reply box, a "who is reading"
-    panel) goes; a post the run of posts missed (the asker's, under a class of its own) and
-    a text that holds more than ``after_posts_share`` of the posts' text stay."""
-    short = _thread_followed_by(
-        '<p>Sign in to reply to this thread.</p><a href="/join">Create an account</a>'
-    )
+    panel) goes, also when it has the posts' tag (``<div>`` posts, a ``<div>`` reply box); a
+    post the run of posts missed (the asker's, under a class of its own; the replies nested
+    under the last post) and a text that holds more than ``after_posts_share`` of the posts'
+    text stay."""
+    reply = '<p>Sign in to reply to this thread.</p><a href="/join">Create an account</a>'
+    short = _thread_followed_by(reply, tag=tag)
     assert "kettle answer 2" in _text(short, "forum")
     assert "Sign in to reply" not in _text(short, "forum")
     assert "Sign in to reply" in _text(short, "forum", after_posts_share=None)
-    own = _thread_followed_by(
-        "<p>Sign in to reply to this thread.</p>",
-        last=(
-            f'<article class="asker"><span>asker</span><p>{_prose("kettle thanks", 1)}</p>'
-            "</article>"
-        ),
-    )
+    asker = f'<{tag} class="asker"><span>asker</span><p>{_prose("kettle thanks", 2)}</p></{tag}>'
+    own = _thread_followed_by(reply, last=asker, tag=tag)
     assert "kettle thanks" in _text(own, "forum")
     assert "Sign in to reply" not in _text(own, "forum")
-    long = _thread_followed_by(f"<p>{_prose('kettle summary', 4)}</p>")
+    nested = f'<section><{tag} class="post">{_prose("kettle reply", 1)}</{tag}></section>'
+    replies = _thread_followed_by(reply, last=nested, tag=tag)
+    assert "kettle reply" in _text(replies, "forum")
+    assert "Sign in to reply" not in _text(replies, "forum")
+    # (a long <div> after <div> posts is taken for a post the run missed: a <section> here)
+    long = _thread_followed_by(f"<p>{_prose('kettle summary', 4)}</p>", tag=tag, box="section")
     assert "kettle summary" in _text(long, "forum")
     assert "kettle summary" not in _text(long, "forum", after_posts_share=1.0)
 
@@ -299,25 +301,34 @@ def test_listing_is_bounded_by_its_records_and_heading() -> None:
     assert "newsletter offer" in _text(page, "collection")
 
 
-def _listing_followed_by(after: str) -> str:
+def _listing_followed_by(after: str, last: str = "", outside: str = "") -> str:
     records = "".join(
         f'<div class="card"><a href="/c/{n}">Course {n}</a><p>{_prose(f"course {n}", 1)}</p></div>'
         for n in range(5)
     )
     return (
         '<html><body><div class="content"><h1>Courses this autumn</h1>'
-        f'<div class="cards">{records}<div class="pages">{after}</div></div></div></body></html>'
+        f'<div class="cards">{records}{last}</div><div class="pages">{after}</div></div>'
+        f"{outside}</body></html>"
     )
 
 
 def test_listing_ends_with_its_last_record() -> None:
-    """What follows the last record in the records' region (pagination, a short "popular"
-    list) goes; a text below the records that holds more than ``after_records_share`` of
-    their text (a category's description) stays."""
-    short = _listing_followed_by('<a href="/p/2">Next page</a> <a href="/p/3">Page three</a>')
+    """What follows the last record in the records' region (pagination after the records'
+    wrapper, a short "popular" list) goes, however long what lies outside the region; a
+    record the run missed (a class of its own beside the records' own) and a text below the
+    records that holds more than ``after_records_share`` of their text (a category's
+    description) stay."""
+    pager = '<a href="/p/2">Next page</a> <a href="/p/3">Page three</a>'
+    promo = f'<div class="promo"><p>{_prose("newsletter offer", 6)}</p></div>'
+    short = _listing_followed_by(pager, outside=promo)
     assert "course 4" in _text(short, "listing")
     assert "Next page" not in _text(short, "listing")
     assert "Next page" in _text(short, "listing", after_records_share=None)
+    last = '<div class="card card--last"><a href="/c/9">Course 9, in short</a></div>'
+    missed = _listing_followed_by(pager, last=last)
+    assert "Course 9" in _text(missed, "listing")
+    assert "Next page" not in _text(missed, "listing")
     long = _listing_followed_by(f"<p>{_prose('category description', 3)}</p>")
     assert "category description" in _text(long, "listing")
     assert "category description" not in _text(long, "listing", after_records_share=1.0)
