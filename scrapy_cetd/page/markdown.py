@@ -277,7 +277,7 @@ class _Container:
     made: bool = False
     """An item made for a list directly inside a list before any ``<li>`` (no item of the
     page): it holds that list, and what lay directly in the list after it is written outside
-    the list (see :meth:`_List.blocks`)."""
+    the list (see :meth:`_List.as_blocks`)."""
 
     def flush(self) -> None:
         text = self.paragraph.value()
@@ -318,7 +318,7 @@ class _List:
             self.items.append(_Container("item", made=True))
         return self.items[-1]
 
-    def blocks(self) -> list[tuple[str, list[str]]]:
+    def as_blocks(self) -> list[tuple[str, list[str]]]:
         """The list as blocks of the container around it: one list, or, when an item made for a
         list directly inside it holds what lay directly in the list after that list (text, a
         heading...), the lists before and after that content and the content between them.
@@ -761,7 +761,7 @@ class _Writer:
     def _end_list(self, frame: _Frame) -> None:
         assert frame.listing is not None
         container = self._container()
-        blocks = frame.listing.blocks()
+        blocks = frame.listing.as_blocks()
         for kind, lines in blocks:
             container.add(kind, lines)
         if blocks and blocks[-1][0].endswith("list"):

@@ -11,9 +11,10 @@ number of element texts is read. Nothing raises on any input: a value that canno
 left out.
 
 The modules, by role: :mod:`.reader` reads a page's sources and chooses among them; each
-field has its own module (:mod:`.titles`, :mod:`.authors`, :mod:`.dates` for the dates a page
-declares, :mod:`.dating` for htmldate's search, :mod:`.language`), :mod:`.jsonld` reads
-JSON-LD, and :mod:`.values` holds the bounds and the cleaning every value goes through.
+field has its own module (:mod:`.titles`, :mod:`.authors`, :mod:`.declared_dates` for the
+dates a page declares, :mod:`.date_search` for htmldate's search, :mod:`.language`),
+:mod:`.jsonld` reads JSON-LD, and :mod:`.values` holds the bounds and the cleaning every
+value goes through.
 """
 
 from scrapy_cetd.page.metadata.language import language_identifier

@@ -25,8 +25,8 @@ from scrapy_cetd.page.metadata.authors import (
     lazy,
     raw_value,
 )
-from scrapy_cetd.page.metadata.dates import earliest, first_iso, iso
-from scrapy_cetd.page.metadata.dating import bound_dateparser, html_tree, published_date
+from scrapy_cetd.page.metadata.date_search import bound_dateparser, html_tree, published_date
+from scrapy_cetd.page.metadata.declared_dates import earliest, first_iso, iso
 from scrapy_cetd.page.metadata.jsonld import (
     SITE_TYPES,
     first_of_type,
@@ -96,7 +96,7 @@ def page_metadata(
     page, are read too.
 
     The tree is read, never modified. A tree parsed as XML, whose elements are in the XHTML
-    namespace, is read as the page parsed as HTML (:func:`.dating.html_tree`): the sources
+    namespace, is read as the page parsed as HTML (:func:`.date_search.html_tree`): the sources
     are found by their tags' bare names."""
     root = tree.getroottree().getroot()
     if namespaced(root):

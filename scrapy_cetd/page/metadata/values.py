@@ -49,6 +49,8 @@ def url_within(value: str | None) -> str | None:
 
 
 def unique(values: Iterable[str]) -> tuple[str, ...]:
+    """``values`` without those equal to an earlier one but for case, each cut to
+    :data:`MAX_TEXT` characters, at most :data:`MAX_VALUES` of them, in their order."""
     seen: dict[str, str] = {}
     for value in (within(value, MAX_TEXT) or "" for value in values):
         key = value.casefold()
@@ -58,4 +60,5 @@ def unique(values: Iterable[str]) -> tuple[str, ...]:
 
 
 def split_keywords(values: Iterable[str]) -> list[str]:
+    """The comma-separated words of ``values`` (``<meta name="keywords">``), each cleaned."""
     return [word for value in values for w in value.split(",") if (word := clean(w))]

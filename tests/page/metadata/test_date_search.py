@@ -11,7 +11,7 @@ from lxml import etree
 from metadatakit import page
 
 from scrapy_cetd.limits import deadline
-from scrapy_cetd.page.metadata import dating, page_metadata
+from scrapy_cetd.page.metadata import date_search, page_metadata
 
 
 def test_time_element_and_url_date_through_htmldate() -> None:
@@ -122,9 +122,9 @@ def test_the_extensive_search_reads_no_part_of_the_page_above_its_bound(
     assert page_metadata(dated(50, empty=9_000), page_type="article").published is not None
     assert page_metadata(dated(50, empty=10_000), page_type="article").published is None
     # nor a part whose search the time left could not afford at worst: 25 ms per date
-    monkeypatch.setattr(dating, "time_left", lambda: 1.0)
+    monkeypatch.setattr(date_search, "time_left", lambda: 1.0)
     assert page_metadata(dated(50), page_type="article").published is None
-    monkeypatch.setattr(dating, "time_left", lambda: 1.5)
+    monkeypatch.setattr(date_search, "time_left", lambda: 1.5)
     assert page_metadata(dated(50), page_type="article").published is not None
 
 
@@ -145,7 +145,7 @@ def test_htmldate_reads_no_more_than_its_bound(monkeypatch: pytest.MonkeyPatch) 
     # such a page is still dated by what it declares: its URL, its meta tags
     url = "https://news.example/2020/05/06/minutes"
     assert page_metadata(bylines(250, chars=100_000), url=url).published == "2020-05-06"
-    monkeypatch.setattr(dating, "_HTMLDATE_MAX_READ", 200_000)
+    monkeypatch.setattr(date_search, "_HTMLDATE_MAX_READ", 200_000)
     # shallow: known from its depth alone; deep: counted, unless its deep elements are unnamed
     assert page_metadata(bylines(5)).published == "2021-03-04"
     assert page_metadata(bylines(10)).published is None
@@ -159,7 +159,7 @@ def test_htmldate_reads_no_more_than_its_bound(monkeypatch: pytest.MonkeyPatch) 
         body="<div class='byline'>" * 10 + "2021-03-04" + "<b></b>" * 30_000 + "</div>" * 10
     )
     assert page_metadata(empty).published is None
-    monkeypatch.setattr(dating, "_HTMLDATE_MAX_READ", 40)
+    monkeypatch.setattr(date_search, "_HTMLDATE_MAX_READ", 40)
     assert page_metadata(bylines(6, chars=40)).published is None
 
 
@@ -188,10 +188,10 @@ def test_dateparser_reads_no_more_texts_than_its_bound(monkeypatch: pytest.Monke
         return page(body=f"<div><div><h1>Minutes</h1><p>Held.</p>{undated}{later}</div></div>")
 
     assert page_metadata(dated(100), page_type="article").published == "2021-03-04"
-    monkeypatch.setattr(dating, "_DATEPARSER_CALLS", 3)
+    monkeypatch.setattr(date_search, "_DATEPARSER_CALLS", 3)
     assert page_metadata(dated(200), page_type="article").published is None
-    monkeypatch.setattr(dating, "_DATEPARSER_CALLS", 50)
-    monkeypatch.setattr(dating, "time_left", lambda: 0.02)
+    monkeypatch.setattr(date_search, "_DATEPARSER_CALLS", 50)
+    monkeypatch.setattr(date_search, "time_left", lambda: 0.02)
     assert page_metadata(dated(300), page_type="article").published is None
 
 
@@ -213,7 +213,7 @@ def test_a_tree_of_lxml_etree_is_dated_as_one_of_lxml_html() -> None:
 
 def test_an_xhtml_page_is_read_within_the_bound(monkeypatch: pytest.MonkeyPatch) -> None:
     # htmldate's rules name tags without a namespace: the bound is measured on the tree it reads
-    monkeypatch.setattr(dating, "_HTMLDATE_MAX_READ", 200_000)
+    monkeypatch.setattr(date_search, "_HTMLDATE_MAX_READ", 200_000)
     bylines = "<div class='byline'>" * 10 + "Posted 2021-03-04 " + "word " * 6_000 + "</div>" * 10
     xhtml = f"<html xmlns='http://www.w3.org/1999/xhtml'><body><h1>M</h1>{bylines}</body></html>"
     assert page_metadata(etree.fromstring(xhtml)).published is None
@@ -244,7 +244,7 @@ def test_the_declarations_htmldate_reads_first_are_copied_without_their_content(
         node = etree.SubElement(node, "meta", name="x" if level else "date", content="2020-05-04")
     script = etree.SubElement(body, "script", type="application/ld+json")
     script.text = '{"datePublished": "2020-05-04"}'
-    head = dating._declarations(root).find("head")
+    head = date_search._declarations(root).find("head")
     assert head is not None and len(head) == 3_002
     assert all(len(element) == 0 for element in head)
     assert head[0].items() == [("name", "date"), ("content", "2020-05-04")]
