@@ -358,32 +358,43 @@ def drop_after_run(
     and the invitation to sign in under a thread. It stays when together it holds more than
     ``share`` of the run's text (``chars``: the view's :func:`count_nodes` characters): a list
     that a long text follows (a category's description below its records) keeps it. What the
-    run missed stays too (:func:`_missed`). A list ends with its last record, a thread with
+    run missed stays too (:class:`_Missed`). A list ends with its last record, a thread with
     its last post. Only elements go: a text directly after the last record stays."""
-    after = [c for c in after_last(view, run, region) if not _missed(view, chars, run, c, thread)]
+    missed = _Missed(view, chars, run, thread)
+    after = [c for c in after_last(view, run, region) if not missed(c)]
     if sum(chars[c] for c in after) <= share * sum(chars[r] for r in run):
         for c in after:
             modes[c] = Keep.DROP
 
 
-def _missed(view: DomView, chars: Sequence[int], run: Sequence[int], c: int, thread: bool) -> bool:
-    """Whether ``c``, after the last element of ``run``, is a record the run missed: a sibling
-    with the records' tag whose class shares a word with theirs (``card card--last`` after
-    ``card``: a run groups siblings by their whole class) or that holds half the text of the
-    shortest record (the asker's post under a class of its own); on a ``thread``, also an
+class _Missed:
+    """Whether an element after the last of a ``run`` of records is one the run missed: a
+    sibling with the records' tag whose class shares a word with theirs (``card card--last``
+    after ``card``: a run groups siblings by their whole class) or that holds half the text of
+    the shortest record (the asker's post under a class of its own); on a ``thread``, also an
     element holding one with the posts' tag and a word of their class (the replies nested
-    under the last post). The records of a run share their class, so the first's is theirs."""
-    tag, words = view.tags[run[0]], _class_words(view, run[0])
+    under the last post). The run is read once (the records share their class, so the
+    first's is theirs), not once per element asked about."""
 
-    def alike(i: int) -> bool:
-        return view.tags[i] == tag and not words.isdisjoint(_class_words(view, i))
+    def __init__(self, view: DomView, chars: Sequence[int], run: Sequence[int], thread: bool):
+        self.view, self.chars, self.thread = view, chars, thread
+        self.tag, self.words = view.tags[run[0]], _class_words(view, run[0])
+        self.parent = view.parent[run[0]]
+        self.shortest = min(chars[r] for r in run)
 
-    if view.parent[c] == view.parent[run[0]] and view.tags[c] == tag:
-        if alike(c) or not (words or _class_words(view, c)):
-            return True
-        if 2 * chars[c] >= min(chars[r] for r in run):
-            return True
-    return thread and any(alike(i) for i in range(c, view.subtree_end(c)))
+    def _alike(self, i: int) -> bool:
+        return self.view.tags[i] == self.tag and not self.words.isdisjoint(
+            _class_words(self.view, i)
+        )
+
+    def __call__(self, c: int) -> bool:
+        view = self.view
+        if view.parent[c] == self.parent and view.tags[c] == self.tag:
+            if self._alike(c) or not (self.words or _class_words(view, c)):
+                return True
+            if 2 * self.chars[c] >= self.shortest:
+                return True
+        return self.thread and any(self._alike(i) for i in range(c, view.subtree_end(c)))
 
 
 def _class_words(view: DomView, i: int) -> set[str]:
