@@ -240,15 +240,30 @@ def undecodable_note(response: TextResponse) -> str | None:
     replaced = response.text.count("\ufffd")  # the decoded text Scrapy keeps: no decoding again
     if not replaced:
         return None
-    encoding = response.encoding
     with contextlib.suppress(LookupError, UnicodeError):
-        replaced -= response.body.count("\ufffd".encode(encoding))
+        replaced -= _held(response.body, "\ufffd", response.encoding)
     if replaced <= 0:
         return None
     return (
-        f"{UNDECODABLE_BYTES}: {replaced} byte sequence(s) of the body are not {encoding} "
-        "and read as U+FFFD"
+        f"{UNDECODABLE_BYTES}: {replaced} byte sequence(s) of the body are not "
+        f"{response.encoding} and read as U+FFFD"
     )
+
+
+def _held(body: bytes, char: str, encoding: str) -> int:
+    """How many times ``body`` holds ``char`` written in ``encoding``, counted only where a
+    code unit of the encoding starts (every second byte in UTF-16, every fourth in UTF-32):
+    two characters side by side may spell it across their boundary (U+FD41 then U+00FF in
+    UTF-16-LE), and a codec that starts with a byte order mark (``utf-16``) writes one only
+    before the text."""
+    start = "a".encode(encoding)
+    pattern = ("a" + char).encode(encoding)[len(start) :]
+    unit = len("aa".encode(encoding)) - len(start)
+    held, at = 0, body.find(pattern)
+    while at >= 0:
+        held += at % unit == 0
+        at = body.find(pattern, at + 1)
+    return held
 
 
 def readable_response(response: TextResponse) -> TextResponse:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import random
 from typing import Any
 
@@ -131,6 +132,24 @@ def test_bytes_the_encoding_does_not_read_leave_a_note() -> None:
     held = page.replace("Heavy", "a replacement character \ufffd, Heavy")
     assert undecodable_note(html_response(held.encode(), encoding="utf-8")) is None
     assert extract(held).notes == ()
+
+
+def test_bytes_that_spell_a_replacement_character_across_two_characters_are_not_it() -> None:
+    """In UTF-16 the bytes of U+FFFD (``FD FF``) also appear across the boundary of two other
+    characters (U+FD41 then U+00FF); they are not a replacement character the body holds, so
+    the lone surrogate beside them is still counted as undecodable."""
+    page = STORM_PAGE.replace("Heavy", "\ufd41\u00ff Heavy")
+    body = codecs.BOM_UTF16_LE + page.encode("utf-16-le").replace(
+        "Heavy".encode("utf-16-le"), b"\x00\xd8" + "Heavy".encode("utf-16-le")
+    )
+    response = html_response(body)
+    assert response.encoding == "utf-16-le"
+    assert response.text.count("\ufffd") == 1
+    assert undecodable_note(response) == (
+        "undecodable-bytes: 1 byte sequence(s) of the body are not utf-16-le and read as U+FFFD"
+    )
+    held = codecs.BOM_UTF16_LE + page.replace("Heavy", "\ufffd Heavy").encode("utf-16-le")
+    assert undecodable_note(html_response(held)) is None
 
 
 ASCII_FIRST = (
