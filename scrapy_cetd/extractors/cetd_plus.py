@@ -50,7 +50,9 @@ from scrapy_cetd.page.dom import (
     DomView,
     attribute_owners,
     build_view,
+    child_positions,
     hidden_text_length,
+    in_running_text,
     local_tag,
     require_element,
     viewed_body,
@@ -228,7 +230,8 @@ class CetdPlusExtractor(Extractor):
     20. ``repeated_labels`` (forum): after step 15, the outermost kept elements whose text is
         too short for step 15 to compare (under 20 characters) go when three or more have the
         same text: the controls and labels a thread repeats under each post (reply, quote
-        and share buttons, a poster's rank).
+        and share buttons, a poster's rank); an element with words of its parent's text
+        beside it is a phrase of a sentence (a term in bold or as code) and stays.
     21. ``post_region`` (forum): the selection is bounded by the region of the thread's
         posts, found as step 14 finds a listing's records (the parent of the run of three or
         more siblings alike in tag and class that holds the most text, widened to hold the
@@ -1050,6 +1053,7 @@ def _drop_captions(view: DomView, counts: NodeCounts, modes: list[Keep]) -> None
     total, in_alts, end, own = _caption_counts(view.parent, small, view.runs, images_of)
     heading = holding(view, HEADING_TAGS)
     half = _kept_chars(view, counts, modes) / 2
+    positions = child_positions(view)
     bearers = sorted(own)  # the small elements with tokens, in document order
     before = [0, *accumulate(len(own[j]) for j in bearers)]  # their tokens before each
     work = CAPTION_WORK * (size + before[-1])
@@ -1061,6 +1065,7 @@ def _drop_captions(view: DomView, counts: NodeCounts, modes: list[Keep]) -> None
             and in_alts[i] >= CAPTION_OVERLAP * total[i]
             and chars[i] < half
             and not heading[i]
+            and not in_running_text(view, positions, i)
         ):
             continue
         first, last = bisect_left(bearers, i), bisect_left(bearers, end[i])

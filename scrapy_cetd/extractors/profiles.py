@@ -21,7 +21,15 @@ from lxml import etree
 from scrapy_cetd.extractors.furniture import CHECK_EVERY, boilerplate
 from scrapy_cetd.limits import check_deadline
 from scrapy_cetd.page.density import NodeCounts
-from scrapy_cetd.page.dom import BLOCK_TAGS, DomView, attribute_owners, build_view, local_tag
+from scrapy_cetd.page.dom import (
+    BLOCK_TAGS,
+    DomView,
+    attribute_owners,
+    build_view,
+    child_positions,
+    in_running_text,
+    local_tag,
+)
 from scrapy_cetd.page.markup import json_ld_objects, json_ld_types
 from scrapy_cetd.page.output import Keep, kept_elements, render
 from scrapy_cetd.page.words import tokens
@@ -252,10 +260,13 @@ def drop_repeated_labels(view: DomView, chars: Sequence[int], modes: list[Keep])
     """Drop the outermost kept elements whose text has 1 to :data:`LABEL_CHARS` characters
     (``chars``: :func:`~scrapy_cetd.page.density.count_nodes`'s) when :data:`MIN_LABELS` or
     more of them have the same text (spaces collapsed): the controls and labels a thread
-    repeats under each post ("Reply", "Quote", a poster's rank). Each text run is read once:
-    below an element that is read, nothing is."""
+    repeats under each post ("Reply", "Quote", a poster's rank). An element with words of its
+    parent's text beside it is a phrase of a sentence, not a label (:func:`in_running_text`):
+    a term a thread keeps writing in bold or as code stays in its sentences. Each text run is
+    read once: below an element that is read, nothing is."""
     size = len(view)
     in_output = kept_elements(view, modes)
+    positions = child_positions(view)
     labels: dict[str, list[int]] = {}
     i = 1
     while i < size:
@@ -265,7 +276,8 @@ def drop_repeated_labels(view: DomView, chars: Sequence[int], modes: list[Keep])
             i += 1
             continue
         end = view.subtree_end(i)
-        labels.setdefault(view.collapsed_runs(i, end), []).append(i)
+        if not in_running_text(view, positions, i):
+            labels.setdefault(view.collapsed_runs(i, end), []).append(i)
         i = end
     for found in labels.values():
         if len(found) >= MIN_LABELS:

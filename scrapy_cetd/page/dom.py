@@ -290,6 +290,28 @@ class DomView:
         return " ".join(" ".join(run for j in range(start, end) for run in runs[j]).split())
 
 
+def child_positions(view: DomView) -> list[int]:
+    """Each element's place among its parent's visible children (the root's is 0): the ``k``
+    for which ``view.runs[parent]`` holds its text before (``k``) and after (``k + 1``)."""
+    positions = [0] * len(view)
+    for children in view.children:
+        for k, child in enumerate(children):
+            positions[child] = k
+    return positions
+
+
+def in_running_text(view: DomView, positions: Sequence[int], index: int) -> bool:
+    """Whether element ``index`` has a word (a letter or a digit) of its parent's own text
+    directly before or after it: a phrase of a sentence (``set <strong>preferred
+    chain</strong> parameter``), not a block or a control of its own (``Reply · Quote``).
+    ``positions`` are :func:`child_positions`'s."""
+    parent = view.parent[index]
+    if parent < 0:
+        return False
+    runs, k = view.runs[parent], positions[index]
+    return any(char.isalnum() for char in runs[k]) or any(char.isalnum() for char in runs[k + 1])
+
+
 ViewFields = tuple[
     Sequence[etree._Element],
     list[str],

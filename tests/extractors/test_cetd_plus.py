@@ -393,6 +393,16 @@ def test_a_caption_that_repeats_the_image_alt_goes() -> None:
     assert f"{CAPTION} (AP)" in lines(page, remove_captions=False)
 
 
+def test_a_phrase_of_a_sentence_that_repeats_an_alt_is_no_caption() -> None:
+    """A sentence that links or stresses words an image's alternative text also holds keeps
+    them: the phrase has words of its sentence beside it, a caption stands alone."""
+    sentence = f"Readers sent this photo: <em>{CAPTION}</em>, and many more like it."
+    figure = f"<img src='/wall.jpg' alt='{CAPTION}'><p>{sentence}</p>"
+    assert f"Readers sent this photo: {CAPTION}, and many more like it." in lines(
+        _captioned(figure)
+    )
+
+
 def test_captions_kept_apart_from_their_slides_go() -> None:
     slides = f"<ul><li><img src='/1.jpg' alt='{CAPTION}'></li></ul>"
     captions = f"<div class='captions'><p>Image 1 of 1</p><p>{CAPTION} more</p></div>"

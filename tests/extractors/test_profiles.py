@@ -156,6 +156,21 @@ def test_forum_drops_the_labels_repeated_under_each_post() -> None:
     assert _text(twice, "forum").count("Quote") == 2
 
 
+def test_forum_keeps_a_term_repeated_inside_its_sentences() -> None:
+    """A term each post writes in bold or as code is a phrase of a sentence, not a label:
+    the sentence stays whole; controls beside separators alone still go."""
+    page = THREAD.replace(
+        "</p></div>",
+        " Set the <strong>descale mode</strong> flag first.</p>"
+        '<a href="#">Reply</a> · <a href="#">Quote</a></div>',
+    )
+    assert page.count("<strong>descale mode</strong>") == 3
+    text = _text(page, "forum")
+    assert text.count("Set the descale mode flag first.") == 3
+    assert "Reply" not in text
+    assert "Quote" not in text
+
+
 def test_forum_is_bounded_by_the_region_of_its_posts() -> None:
     posts = "".join(
         f'<div class="post"><span>poster {n}</span><p>{_prose(f"kettle answer {n}", 2)}</p></div>'

@@ -4,13 +4,35 @@ from __future__ import annotations
 
 from conftest import deep_chain, parse
 
-from scrapy_cetd.page.dom import HOLD_DEPTH, DomView, build_view, deep_proxies, find_body
+from scrapy_cetd.page.dom import (
+    HOLD_DEPTH,
+    DomView,
+    build_view,
+    child_positions,
+    deep_proxies,
+    find_body,
+    in_running_text,
+)
 
 
 def _view(html: str) -> DomView:
     body = find_body(parse(html))
     assert body is not None
     return build_view(body)
+
+
+def test_a_phrase_is_in_running_text_and_a_control_beside_separators_is_not() -> None:
+    view = _view(
+        "<body><p>set <b>chain</b> first</p><p><b>alone</b></p>"
+        "<div><a>Reply</a> · <a>Quote</a></div><p><i>x</i>2 <i>y</i></p></body>"
+    )
+    positions = child_positions(view)
+    assert [view.tags[i] for i in range(len(view))] == [
+        *("body", "p", "b", "p", "b", "div", "a", "a", "p", "i", "i"),
+    ]
+    assert [positions[i] for i in (2, 4, 6, 7, 9, 10)] == [0, 0, 0, 1, 0, 1]
+    running = [in_running_text(view, positions, i) for i in range(len(view))]
+    assert running == [False, False, True, False, False, False, False, False, False, True, True]
 
 
 def test_a_subtree_ends_where_the_preorder_leaves_it() -> None:
