@@ -7,6 +7,7 @@ The algorithms and :func:`~scrapy_cetd.extractors.registry.get_extractor` are in
 
 from __future__ import annotations
 
+import contextlib
 import time
 from dataclasses import dataclass, replace
 from typing import Any
@@ -235,7 +236,6 @@ def extract(
     raises :class:`ValueError`; ``markdown=True`` still writes the Markdown). The text is the
     same whatever these options.
     """
-    start = time.monotonic()
     extractor = CompletingExtractor(
         build_extractor(algorithm, options),
         Outputs(html=html, metadata=metadata, markdown=markdown, clean_html=clean_html),
@@ -246,7 +246,7 @@ def extract(
         time_budget=time_budget,
         max_attributes=max_attributes,
     )
-    return extract_with(extractor, limits, source, url=url, encoding=encoding, start=start)
+    return extract_with(extractor, limits, source, url=url, encoding=encoding)
 
 
 def extract_with(
@@ -261,8 +261,13 @@ def extract_with(
     """:func:`extract` with its extractor and limits built beforehand, for a caller that
     extracts many pages with the same options (a corpus step): the same result. The time
     budget counts from ``start``, a :func:`time.monotonic` time (by default, from this call).
-    The page is read by :func:`read_page`."""
-    start = time.monotonic() if start is None else start
+    The page is read by :func:`read_page`. What the outputs need is loaded before the budget
+    starts (:meth:`CompletingExtractor.prepare`, once per process): the first page of a
+    process asking for metadata would otherwise spend its budget on loading libraries."""
+    if start is None:
+        with contextlib.suppress(Exception):  # a library that fails to load fails where used
+            extractor.prepare()
+        start = time.monotonic()
     read = read_page(source, limits, url=url, encoding=encoding)
     if isinstance(read, EmptyReason):
         return read.result(extractor.name)

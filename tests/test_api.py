@@ -214,6 +214,32 @@ def test_extract_leaves_no_tree_for_the_cycle_collector(kind: str) -> None:
     assert not left & {"_Document", "HtmlElement", "HtmlResponse", "Selector"}
 
 
+FIRST_PAGE_CHECK = """
+import sys
+from scrapy_cetd import extract
+page = sys.stdin.read()
+result = extract(page, metadata=True, markdown=True, time_budget=0.5)
+print(result.metadata is not None, result.markdown is not None, *result.notes, sep="|")
+"""
+"""The first page of a fresh process asking for metadata, with a budget shorter than the
+loading of htmldate, dateparser and py3langid's model takes."""
+
+
+def test_the_first_page_of_a_process_does_not_spend_its_budget_loading_libraries() -> None:
+    """A worker process (the corpus command's, a Dask worker, datatrove's sandbox) loads the
+    metadata's libraries once, before its first page's budget starts: that page keeps its
+    metadata and Markdown rather than giving them up."""
+    found = subprocess.run(
+        [sys.executable, "-c", FIRST_PAGE_CHECK],
+        input=STORM_PAGE,
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=Path(scrapy_cetd.__file__).parents[1],
+    )
+    assert found.stdout.strip() == "True|True"
+
+
 def test_completing_extractor_pickles_and_gives_up_its_outputs_past_the_budget(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

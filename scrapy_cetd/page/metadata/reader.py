@@ -7,7 +7,9 @@ them, in order of trust, for each field of :class:`~scrapy_cetd.result.Metadata`
 from __future__ import annotations
 
 import contextlib
+import threading
 from collections.abc import Iterable
+from functools import cache
 from typing import Any
 from urllib.parse import urljoin
 
@@ -108,7 +110,18 @@ def page_metadata(
 def load_libraries() -> None:
     """Import htmldate, let it load dateparser and read one date with it, and load py3langid's
     model now (one to three seconds), rather than in the first call that needs them: a worker
-    process does it before it takes a page, so that no page's time budget pays for it."""
+    process does it before it takes a page, so that no page's time budget pays for it. Done
+    once per process (the first thread loads, the others wait); a call after that returns at
+    once."""
+    with _LIBRARIES_LOADING:
+        _loaded_libraries()
+
+
+_LIBRARIES_LOADING = threading.Lock()
+
+
+@cache
+def _loaded_libraries() -> None:
     import lxml.html
     from htmldate import find_date
 
