@@ -1,0 +1,87 @@
+"""Where blocks go and how they are joined: :class:`Container` holds the blocks of the
+document, a block quote or a list item, and writes them separated by blank lines; and a code
+block's fence (:func:`fence`, :func:`language`).
+
+A container keeps its blocks with their kind until it is written, because what separates
+two blocks depends on both (a list right after its item's paragraph stays tight) and because
+a list item made for a list inside a list is written as more than one block
+(:mod:`.lists`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from lxml import etree
+
+from scrapy_cetd.page.markdown.escape import longest_run
+from scrapy_cetd.page.markdown.inline import Inline
+from scrapy_cetd.result import blank
+
+_LANGUAGE = re.compile(r"^(?:language|lang)-([\w#+.-]{1,40})$")
+
+
+@dataclass
+class Container:
+    """Where blocks go: the root, a block quote or a list item."""
+
+    kind: str
+    blocks: list[tuple[str, list[str]]] = field(default_factory=list)
+    paragraph: Inline = field(default_factory=Inline)
+    last_list: str = ""
+    """The marker of the list just written here, so that a list right after it gets the other
+    marker (CommonMark would join two lists of the same marker into one)."""
+    made: bool = False
+    """An item made for a list directly inside a list before any ``<li>`` (no item of the
+    page): it holds that list, and what lay directly in the list after it is written outside
+    the list (see :meth:`.lists.List.as_blocks`)."""
+
+    def flush(self) -> None:
+        """End the paragraph being written: a block, unless it is blank."""
+        text = self.paragraph.value()
+        if not blank(text):
+            self.blocks.append(("paragraph", text.split("\n")))
+            self.last_list = ""
+        self.paragraph = Inline()
+
+    def add(self, kind: str, lines: list[str]) -> None:
+        """Add a block of ``kind`` after the paragraph being written; nothing for no lines."""
+        self.flush()
+        if lines:
+            self.blocks.append((kind, lines))
+            if not kind.endswith("list"):
+                self.last_list = ""
+
+    def lines(self) -> list[str]:
+        """The blocks' lines, a blank line between two blocks (none between an item's
+        paragraph and the list after it)."""
+        self.flush()
+        out: list[str] = []
+        previous = ""
+        for kind, lines in self.blocks:
+            # a list interrupts the paragraph of its item: no blank line, the list stays tight
+            if out and not (self.kind == "item" and previous == "paragraph" and kind == "list"):
+                out.append("")
+            out.extend(lines)
+            previous = kind
+        return out
+
+
+def fence(raw: list[str], language: str) -> list[str]:
+    """The lines of a fenced code block of the text ``raw``, longer than any run of backticks
+    inside; none when it holds only whitespace."""
+    code = "".join(raw).strip("\n")
+    if not code.strip():
+        return []
+    ticks = "`" * max(3, longest_run(code, "`") + 1)
+    return [ticks + language, *code.split("\n"), ticks]
+
+
+def language(element: etree._Element) -> str:
+    """The language a ``<pre>`` or ``<code>`` names by a ``language-…`` or ``lang-…`` class."""
+    for name in (element.get("class") or "").split():
+        match = _LANGUAGE.match(name)
+        if match is not None:
+            return match.group(1)
+    return ""

@@ -1,0 +1,105 @@
+"""The open elements of the writer's walk: a :class:`Frame` for each element that produces
+something when it closes (a heading, a list, a link, a table's cell...), and the
+:class:`Stack` of them, which says where text, inline Markdown and blocks go.
+
+The walk does not recurse (trees nest 10,000 deep): what an element produced waits in its
+frame until the element closes, and is then written into the frame around it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from lxml import etree
+
+from scrapy_cetd.page.markdown.blocks import Container
+from scrapy_cetd.page.markdown.grid import Cell, Table
+from scrapy_cetd.page.markdown.inline import Inline
+from scrapy_cetd.page.markdown.lists import List
+
+
+@dataclass
+class Frame:
+    """An open element of the walk that produces something when it closes."""
+
+    element: etree._Element
+    kind: str
+    inline: Inline | None = None
+    container: Container | None = None
+    listing: List | None = None
+    table: Table | None = None
+    row: list[Cell] | None = None
+    raw: list[str] | None = None
+    language: str = ""
+    wrap: str = ""
+    href: str | None = None
+    indent: int = 0
+    """The columns a block quote or a list adds to its lines (see :mod:`.nesting`)."""
+
+
+class Stack:
+    """The frames open in one walk, innermost last, and the depths of the kinds that change
+    how text is written."""
+
+    def __init__(self) -> None:
+        self.top = Container("root")
+        # The root's own element is written as any other (a list, a table, a code block that
+        # is the whole extraction); the frame that holds the document belongs to none.
+        self.frames: list[Frame] = [Frame(etree.Element("document"), "root", container=self.top)]
+        self.inline_depth = 0
+        """Frames open that write inline Markdown: a block inside them is a space."""
+        self.raw_depth = 0
+        """Code blocks and code spans open: their text is written as it is."""
+        self.table_depth = 0
+        """Data tables open: a code span's ``|`` is escaped in them."""
+
+    @property
+    def last(self) -> Frame:
+        """The innermost frame."""
+        return self.frames[-1]
+
+    def sink(self) -> Inline:
+        """The inline being written: the innermost inline frame's, else the paragraph of
+        :meth:`container`."""
+        for frame in reversed(self.frames):
+            if frame.inline is not None:
+                return frame.inline
+            if frame.container is not None or (frame.listing and frame.listing.items):
+                break
+        return self.container().paragraph
+
+    def container(self) -> Container:
+        """The innermost block container: content directly inside a list (not in an item)
+        joins the list's last item, or, before the first item, the container around the
+        list. (A table's stray text never comes here: such a table is a layout table.)"""
+        for frame in reversed(self.frames):
+            if frame.container is not None:
+                return frame.container
+            if frame.listing is not None and frame.listing.items:
+                return frame.listing.items[-1]
+        return self.top
+
+    def raw(self) -> list[str] | None:
+        """The text of the innermost code block or code span."""
+        for frame in reversed(self.frames):
+            if frame.raw is not None:
+                return frame.raw
+        return None
+
+    def text(self, text: str | None) -> None:
+        """Write an element's text or tail where it goes: as it is in code, else escaped."""
+        if not text:
+            return
+        if self.raw_depth:
+            raw = self.raw()
+            if raw is not None:
+                raw.append(text)
+            return
+        self.sink().text(text)
+
+    def boundary(self) -> None:
+        """A block starts or ends: a new paragraph, or a space inside an inline."""
+        if self.inline_depth:
+            self.sink().add_space()
+        else:
+            self.container().flush()

@@ -1,0 +1,139 @@
+"""The inline elements: code spans, links, emphasis, images and line breaks.
+
+:class:`Spans` opens a frame for each inline element that adds markup and, when it closes,
+writes its content into the inline around it: as ``[text](url)``, between emphasis
+delimiters where they can open and close (else plain), or in backticks. A link's or an
+image's URL is made absolute against the base URL (:func:`destination`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from urllib.parse import urljoin
+
+from lxml import etree
+
+from scrapy_cetd.page.markdown.escape import SPACES, can_wrap, escape, longest_run
+from scrapy_cetd.page.markdown.frames import Frame, Stack
+from scrapy_cetd.page.markdown.inline import Inline
+from scrapy_cetd.page.markdown.tags import CODE, EMPHASIS
+
+_NOT_LINKS = ("javascript:", "vbscript:", "file:", "data:")
+"""Schemes CommonMark parsers refuse as link destinations (markdown-it's ``validateLink``)."""
+_URL_UNSAFE = str.maketrans(
+    {" ": "%20", "<": "%3C", ">": "%3E", "(": "%28", ")": "%29", "|": "%7C", "\\": "%5C"}
+)
+"""Characters of a URL written as ``%XX`` in a link destination (equivalent in a URL)."""
+
+
+class Spans:
+    """The inline elements of one walk, written into the inline of :meth:`.Stack.sink`."""
+
+    def __init__(self, stack: Stack, base_url: str | None) -> None:
+        self.stack = stack
+        self.base_url = base_url
+        self.links = 0
+        """The links open: a link inside a link is its text."""
+        self.emphasis: dict[str, int] = dict.fromkeys(EMPHASIS.values(), 0)
+        """The emphases open, by delimiter: one inside another of the same delimiter adds
+        none (``*x*y* w*`` would close the outer one at the inner one's start)."""
+
+    def open(self, element: etree._Element, tag: str) -> Frame | None:
+        """The frame of an inline element that adds markup (a code span, a link, emphasis)."""
+        stack = self.stack
+        if tag in CODE:
+            stack.raw_depth += 1
+            stack.inline_depth += 1
+            return Frame(element, "code", raw=[])
+        if tag == "a":
+            href = destination(element.get("href"), self.base_url)
+            if href is None or self.links:
+                return None
+            self.links += 1
+            stack.inline_depth += 1
+            return Frame(element, "a", inline=stack.sink().child(), href=href)
+        wrap = EMPHASIS.get(tag)
+        if wrap is not None and not self.emphasis[wrap]:
+            self.emphasis[wrap] += 1
+            stack.inline_depth += 1
+            return Frame(element, "emphasis", inline=stack.sink().child(), wrap=wrap)
+        return None
+
+    def close(self, frame: Frame) -> None:
+        """Write what the frame of :meth:`open` holds into the inline around it."""
+        self.stack.inline_depth -= 1
+        if frame.kind == "code":
+            self.stack.raw_depth -= 1
+            self._code_span(frame.raw or [])
+            return
+        self.links -= frame.kind == "a"
+        if frame.kind == "emphasis":
+            self.emphasis[frame.wrap] -= 1
+        inline = frame.inline or Inline()
+        content = inline.value()
+        parent = self.stack.sink()
+        if inline.lead:
+            parent.add_space()
+        if content:
+            if frame.kind == "a":
+                parent.markup(f"[{content}]({frame.href})")
+            elif can_wrap(content, "" if parent.space else parent.last()):
+                parent.markup(f"{frame.wrap}{content}{frame.wrap}")
+            else:
+                number = parent.number and not parent.space and content.isdigit()
+                if content[0] == "`" and parent.last() == "`":
+                    parent.space = True  # as between two code spans (_code_span)
+                parent.markup(content)
+                parent.number = number  # "1<b>2</b>. x": the line is still a number
+        if inline.space:
+            parent.space = True
+
+    def _code_span(self, raw: list[str]) -> None:
+        text = SPACES.sub(" ", "".join(raw))
+        parent = self.stack.sink()
+        if text[:1] == " ":
+            parent.add_space()
+        code = text.strip(" ")
+        if code:
+            if self.stack.table_depth:
+                code = code.replace("|", "\\|")
+            if parent.last() == "`":
+                parent.space = True  # two code spans side by side would read as one fence
+            ticks = "`" * (longest_run(code, "`") + 1)
+            pad = " " if code[0] == "`" or code[-1] == "`" else ""
+            parent.markup(f"{ticks}{pad}{code}{pad}{ticks}")
+        if text[-1:] == " " and code:
+            parent.space = True
+
+    def br(self) -> None:
+        """A hard line break; a second one in a row ends the paragraph (a space, inline)."""
+        if self.stack.inline_depth:
+            self.stack.sink().add_space()
+            return
+        container = self.stack.container()
+        if not container.paragraph.hard_break():
+            container.flush()
+
+    def image(self, element: etree._Element) -> None:
+        """An ``<img>`` (or ``<amp-img>``) as ``![alt](src)``; nothing without a ``src``."""
+        if self.stack.raw_depth:
+            return
+        src = destination(element.get("src"), self.base_url)
+        if src is None:
+            return
+        alt = SPACES.sub(" ", element.get("alt") or "").strip()
+        self.stack.sink().markup(f"![{escape(alt, line_start=False) if alt else ''}]({src})")
+
+
+def destination(value: str | None, base_url: str | None) -> str | None:
+    """``value`` as a link destination, absolute against ``base_url``; ``None`` for no
+    link (empty, ``javascript:``, ``data:``)."""
+    if not value:
+        return None
+    url = value.strip()
+    if not url or url.lower().startswith(_NOT_LINKS):
+        return None
+    if base_url:
+        with contextlib.suppress(ValueError):
+            url = urljoin(base_url, url)
+    return url.replace("\n", "").replace("\r", "").replace("\t", "").translate(_URL_UNSAFE)
