@@ -1,0 +1,68 @@
+"""Inline Markdown across elements (scrapy_cetd.page.markdown.inline): a line's state
+(its start, a number so far, a heading's line) carried from one element to the next, and hard
+breaks."""
+
+from __future__ import annotations
+
+from html import escape
+
+import pytest
+from markdownkit import (
+    PARSER,
+    body_markdown,
+    inline_kinds,
+    markdown_text,
+    squeezed,
+    text_of,
+    tokens,
+)
+
+
+def test_neighbours_in_two_elements_keep_their_meaning() -> None:
+    """A ``!`` before a link would make it an image; two code spans side by side would read
+    as one; a number then ``. `` from another element would make a list item."""
+    page = (
+        "<body><p>stronger!<a href='https://x.example/8'>[8]</a></p>"
+        "<p><code>U+00DF</code><code>0xC3</code></p><p><b>1</b><span>. bold one</span></p>"
+        "<p><span>2</span>. not a list</p><p><code>a</code><em><code>b</code> c</em></p></body>"
+    )
+    markdown = body_markdown(page)
+    assert "stronger\\![\\[8\\]](https://x.example/8)" in markdown
+    assert "`U+00DF` `0xC3`" in markdown
+    assert {t.type for t in tokens(markdown)} == {"paragraph_open", "paragraph_close", "inline"}
+    assert "image" not in inline_kinds(markdown)
+    assert [
+        c.content for t in tokens(markdown) for c in t.children or [] if c.type == "code_inline"
+    ] == ["U+00DF", "0xC3", "a", "b"]
+    assert squeezed(markdown_text(markdown)) == squeezed(text_of(page))
+
+
+def test_hard_breaks_and_double_breaks() -> None:
+    markdown = body_markdown("<body><p>one<br>2. two<br><br>three<br></p></body>")
+    assert markdown == "one\\\n2\\. two\n\nthree"
+    assert [t.type for t in tokens(markdown)].count("paragraph_open") == 2
+
+
+@pytest.mark.parametrize(
+    "paragraph",
+    ["12<span>3. x</span>", "<span>1</span><b>.</b> x", "1<i>)</i> x", "1<b>2</b>. x"],
+)
+def test_a_number_split_across_elements_does_not_become_a_list_item(paragraph: str) -> None:
+    """A line that is a number so far, then a ``.`` or ``)`` in another element, would read
+    as an ordered list's item: the ``.`` is escaped whichever element holds it."""
+    markdown = body_markdown(f"<body><p>{paragraph}</p></body>")
+    assert [t.type for t in tokens(markdown)][:2] == ["paragraph_open", "inline"]
+    assert squeezed(markdown_text(markdown)) == squeezed(text_of(f"<body><p>{paragraph}</p>"))
+
+
+@pytest.mark.parametrize(
+    "heading", ["1. Salad bars", "1986. That year", "- a dash", "+ a plus", "> a quote", "# a hash"]
+)
+def test_a_heading_s_text_is_not_escaped_as_a_line_s_start(heading: str) -> None:
+    """A heading's line starts with its ``#``: what would start a list or a quote at a line's
+    start is text there (``#### **1\\. Salad bars**`` escaped what needed no escape)."""
+    markdown = body_markdown(f"<body><h4><b>{escape(heading)}</b></h4></body>")
+    assert "\\" not in markdown
+    tokens = PARSER.parse(markdown)
+    assert [token.type for token in tokens] == ["heading_open", "inline", "heading_close"]
+    assert tokens[1].content.strip("*") == heading  # bold only where it can open and close

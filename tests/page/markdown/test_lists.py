@@ -1,0 +1,72 @@
+"""Lists (scrapy_cetd.page.markdown.lists): their numbers, an item that opens with a rule,
+a list that is the whole content, and what follows a list directly inside a list."""
+
+from __future__ import annotations
+
+import lxml.html
+from markdownkit import (
+    PARSER,
+    body_markdown,
+    html_list_depths,
+    list_depths,
+    markdown_text,
+    squeezed,
+    text_of,
+)
+
+from scrapy_cetd.page.markdown import to_markdown
+from scrapy_cetd.page.output import content_tree
+
+
+def test_content_after_a_list_directly_inside_a_list_makes_no_item() -> None:
+    """A list directly inside a list before any ``<li>`` is nested in an item made for it;
+    what lies directly in the outer list after it (the next group's title) was that item's
+    text: an item the page does not have. It is written between two lists, as the first
+    group's title is written before the list."""
+    page = (
+        "<body><ul><div>First</div><ul><li>a</li><li>b</li></ul>"
+        "<div>Second</div><ul><li>c</li></ul></ul>"
+        "<ol start='3'><ol><li>d</li></ol>stray<li>e</li></ol></body>"
+    )
+    markdown = body_markdown(page)
+    root = lxml.html.document_fromstring(page)
+    assert list_depths(markdown) == html_list_depths(root) == [2, 2, 2, 2, 1]
+    assert markdown.splitlines() == [
+        "First",
+        "",
+        "- - a",
+        "  - b",
+        "",
+        "Second",
+        "",
+        "- - c",
+        "",
+        "3. 1. d",
+        "",
+        "stray",
+        "",
+        "4. e",
+    ]
+    assert squeezed(markdown_text(markdown)) == squeezed(text_of(page))
+
+
+def test_ordered_list_numbers_stay_nine_digits() -> None:
+    markdown = body_markdown("<body><ol start='999999999'><li>a</li><li>b</li></ol></body>")
+    assert markdown.splitlines() == ["999999999. a", "999999999. b"]
+    assert squeezed(markdown_text(markdown)) == "ab"
+
+
+def test_a_list_that_is_the_whole_content_and_items_that_open_with_a_rule_stay_lists() -> None:
+    """The extraction's root element is written as any other (a list that is the whole
+    extraction was read as a container: no list), and an item opening with ``<hr>`` does not
+    read as one rule (``- ---`` is a thematic break; ``- ***`` is an item holding one)."""
+    for html in ("<ul><li><hr>a</li><li>b</li></ul>", "<body><ul><li><hr>a</li></ul></body>"):
+        markdown = to_markdown(content_tree(html))
+        assert list_depths(markdown) == html_list_depths(content_tree(html)), html
+        assert [t.type for t in PARSER.parse(markdown)][:3] == [
+            "bullet_list_open",
+            "list_item_open",
+            "hr",
+        ]
+    assert to_markdown(content_tree("<ol start='3'><li>a</li></ol>")) == "3. a"
+    assert to_markdown(content_tree("<pre>x = 1</pre>")) == "```\nx = 1\n```"

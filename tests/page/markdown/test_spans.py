@@ -1,0 +1,86 @@
+"""Inline elements (scrapy_cetd.page.markdown.spans): emphasis where it can open and
+close, links and images made absolute."""
+
+from __future__ import annotations
+
+from markdownkit import (
+    body_markdown,
+    inline_kinds,
+    markdown_text,
+    squeezed,
+    text_of,
+    tokens,
+)
+
+from scrapy_cetd import extract
+
+
+def test_headings_paragraphs_and_emphasis() -> None:
+    markdown = body_markdown(
+        "<body><h2>Big <em>news</em></h2><p>One <b>bold</b> and <i>it</i>alic, "
+        "<del>gone</del>.</p><h3>C#</h3></body>"
+    )
+    assert markdown == ("## Big *news*\n\nOne **bold** and *it*alic, ~~gone~~.\n\n### C\\#")
+    found = [token.type for token in tokens(markdown)]
+    assert found.count("heading_open") == 2
+    assert {"em_open", "strong_open", "s_open"} <= inline_kinds(markdown)
+
+
+def test_emphasis_that_cannot_open_is_written_plain() -> None:
+    markdown = body_markdown('<body><p>x<b> "quoted" </b>y <i>(aside)</i></p></body>')
+    assert "*" not in markdown
+    assert squeezed(markdown_text(markdown)) == squeezed(text_of('<p>x "quoted" y (aside)</p>'))
+
+
+def test_emphasis_inside_the_same_emphasis_adds_no_delimiters() -> None:
+    # *x*y*& w* would read back as x, then "y*& w*" in plain text
+    markdown = body_markdown(
+        "<body><p><em>x<em>y</em>&amp; w</em> and <b>b <b>c</b> d</b></p></body>"
+    )
+    assert markdown == "*xy& w* and **b c d**"
+    assert squeezed(markdown_text(markdown)) == squeezed("xy& w and b c d")
+    assert inline_kinds(markdown) >= {"em_open", "strong_open"}
+
+
+def test_quotes_images_and_links_are_absolute() -> None:
+    page = (
+        "<body><blockquote><p>Said <a href='../who'>who</a></p><p>twice</p></blockquote>"
+        "<p><img src='pic.png' alt='A [pic]'> <a href='javascript:go()'>js</a> "
+        "<a href='/a b'><img src='i.gif'></a></p></body>"
+    )
+    markdown = body_markdown(page, "https://example.com/news/today/")
+    assert markdown == (
+        "> Said [who](https://example.com/news/who)\n>\n> twice\n\n"
+        "![A \\[pic\\]](https://example.com/news/today/pic.png) js "
+        "[![](https://example.com/news/today/i.gif)](https://example.com/a%20b)"
+    )
+    kinds = [t.type for t in tokens(markdown)]
+    assert kinds.count("blockquote_open") == 1
+    images = [c for t in tokens(markdown) for c in t.children or [] if c.type == "image"]
+    assert len(images) == 2
+
+
+def test_an_amp_image_is_an_image_and_its_fallback_text_stays() -> None:
+    page = (
+        "<body><p>Before</p><amp-img src='/a.jpg' alt='Harbour' width='4' height='3'>"
+        "<div fallback>No image</div></amp-img><p>After</p></body>"
+    )
+    markdown = body_markdown(page, "https://example.com/news/")
+    images = [c for t in tokens(markdown) for c in t.children or [] if c.type == "image"]
+    assert [image.attrs["src"] for image in images] == ["https://example.com/a.jpg"]
+    assert squeezed(markdown_text(markdown)) == squeezed(text_of(page))
+
+
+def test_extract_resolves_against_the_base_href() -> None:
+    page = (
+        "<html><head><base href='/base/'></head><body><article><h1>Title</h1>"
+        "<p>A paragraph long enough to be the main content of this page, with "
+        "<a href='rel.html'>a relative link</a> and an image <img src='img.png'>.</p>"
+        "<p>More text to be sure that the extractor keeps this article as it is.</p>"
+        "</article></body></html>"
+    )
+    result = extract(page, url="https://example.com/dir/page.html", markdown=True)
+    assert result.markdown is not None
+    assert "[a relative link](https://example.com/base/rel.html)" in result.markdown
+    assert "![](https://example.com/base/img.png)" in result.markdown
+    assert 'href="https://example.com/base/rel.html"' in result.html
