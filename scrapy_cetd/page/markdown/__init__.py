@@ -10,9 +10,10 @@ reads back as the same text, in the same structure:
   stay nested; an ``<ol>`` keeps its ``start``; a list directly inside a list (a common error of
   real pages) is nested in the item before it, or before any item in an item of its own, and
   what follows it directly in the list (a group's title) is written between two lists, not as
-  that item's text; lists and block quotes nested more than
-  eight deep (:data:`.nesting._MAX_NESTING`), or whose indentation would pass 24 columns
-  (:data:`.nesting._MAX_INDENT`), are written as the blocks they hold;
+  that item's text, as is what follows an item that holds lists alone (or nothing); lists and
+  block quotes nested more than eight deep (:data:`.nesting._MAX_NESTING`), or whose
+  indentation would pass 24 columns (:data:`.nesting._MAX_INDENT`), are written as the blocks
+  they hold;
 - ``<pre>`` as a fenced code block, longer than any run of backticks inside it, with the
   language of a ``class="language-…"`` (or ``lang-…``) on the ``<pre>`` or its ``<code>``;
   ``<code>``, ``<kbd>``, ``<samp>`` and ``<tt>`` as code spans;

@@ -4,8 +4,7 @@ block's fence (:func:`fence`, :func:`language`).
 
 A container keeps its blocks with their kind until it is written, because what separates
 two blocks depends on both (a list right after its item's paragraph stays tight) and because
-a list item made for a list inside a list is written as more than one block
-(:mod:`.lists`).
+a list item that holds lists alone is written as more than one block (:mod:`.lists`).
 """
 
 from __future__ import annotations
@@ -32,10 +31,11 @@ class Container:
     last_list: str = ""
     """The marker of the list just written here, so that a list right after it gets the other
     marker (CommonMark would join two lists of the same marker into one)."""
-    made: bool = False
-    """An item made for a list directly inside a list before any ``<li>`` (no item of the
-    page): it holds that list, and what lay directly in the list after it is written outside
-    the list (see :meth:`.lists.List.as_blocks`)."""
+    lists_only: bool = False
+    """An item that holds lists alone: one made for a list directly inside a list before any
+    ``<li>`` (no item of the page), or an ``<li>`` that closed holding nothing but lists (or
+    nothing). What lay directly in the list after it is written outside the list (see
+    :meth:`.lists.List.as_blocks`), where browsers show it, not as an item's text."""
 
     def flush(self) -> None:
         """End the paragraph being written: a block, unless it is blank."""

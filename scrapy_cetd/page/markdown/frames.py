@@ -70,8 +70,9 @@ class Stack:
 
     def container(self) -> Container:
         """The innermost block container: content directly inside a list (not in an item)
-        joins the list's last item, or, before the first item, the container around the
-        list. (A table's stray text never comes here: such a table is a layout table.)"""
+        joins the list's last item (written after it, outside the list, when that item holds
+        lists alone), or, before the first item, the container around the list. (A table's
+        stray text never comes here: such a table is a layout table.)"""
         for frame in reversed(self.frames):
             if frame.container is not None:
                 return frame.container

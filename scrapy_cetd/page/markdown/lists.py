@@ -3,8 +3,9 @@ item's lines indented under its marker, so that what an item holds (nested lists
 code) stays in it; an ``<ol>`` keeps its ``start`` (:func:`list_start`).
 
 A list directly inside a list before any ``<li>`` (a common error of real pages) is held by
-an item made for it (:attr:`.blocks.Container.made`): what lay directly in the outer list
-after it is written between two lists, not as the text of an item the page does not have.
+an item made for it (:attr:`.blocks.Container.lists_only`): what lay directly in the outer
+list after it is written between two lists, not as the text of an item the page does not
+have; and so is what lay directly in the list after an ``<li>`` that holds lists alone.
 """
 
 from __future__ import annotations
@@ -33,14 +34,14 @@ class List:
     def item(self) -> Container:
         """The last item, or one made for what comes before the list's first ``<li>``."""
         if not self.items:
-            self.items.append(Container("item", made=True))
+            self.items.append(Container("item", lists_only=True))
         return self.items[-1]
 
     def as_blocks(self) -> list[tuple[str, list[str]]]:
-        """The list as blocks of the container around it: one list, or, when an item made for a
-        list directly inside it holds what lay directly in the list after that list (text, a
-        heading...), the lists before and after that content and the content between them.
-        Kept in the item, that content would be the text of an item the page does not have."""
+        """The list as blocks of the container around it: one list, or, when an item that holds
+        lists alone holds what lay directly in the list after them (text, a heading...), the
+        lists before and after that content and the content between them. Kept in the item,
+        that content would be the text of an item the page does not have."""
         out: list[tuple[str, list[str]]] = []
         rendered: list[list[str]] = []
         number = self.start
@@ -79,10 +80,10 @@ class List:
 
 
 def _item_parts(item: Container) -> list[tuple[str, list[str]]]:
-    """``item`` as ``("item", lines)``; an item made for lists directly inside a list (see
-    :attr:`.blocks.Container.made`) as an item for each run of its lists and, between them,
-    the other blocks it holds as they are."""
-    if not item.made:
+    """``item`` as ``("item", lines)``; an item that holds lists alone (see
+    :attr:`.blocks.Container.lists_only`) as an item for each run of its lists and, between
+    them, the other blocks it holds as they are."""
+    if not item.lists_only:
         lines = item.lines()
         return [("item", lines)] if lines else []
     item.flush()

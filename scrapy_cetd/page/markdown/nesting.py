@@ -81,6 +81,15 @@ class Nesting:
         listing.items.append(item)
         return Frame(element, "li", container=item)
 
+    def close_item(self, frame: Frame) -> None:
+        """An ``<li>`` ends, its paragraph written: when it holds lists alone (or nothing), what
+        lies directly in the list after it is no text of it
+        (:attr:`.blocks.Container.lists_only`)."""
+        item = frame.container
+        if item is not None:
+            item.flush()
+            item.lists_only = all(kind.endswith("list") for kind, _ in item.blocks)
+
     def _in_item(self, element: etree._Element) -> bool:
         """Whether ``element`` lies in the open item with no list between them: an item that
         libxml2 left inside an item (not one of a list written as the blocks it holds)."""

@@ -152,6 +152,8 @@ class Writer:
             self.spans.close(frame)
         elif kind in ("quote", "list"):
             self.nesting.close(frame)
+        elif kind == "li":
+            self.nesting.close_item(frame)
         elif kind in ("cell", "tr", "caption", "table"):
             self.tables.close(frame, element)
         elif kind == "pre":

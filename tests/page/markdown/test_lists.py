@@ -1,5 +1,6 @@
 """Lists (scrapy_cetd.page.markdown.lists): their numbers, an item that opens with a rule,
-a list that is the whole content, and what follows a list directly inside a list."""
+a list that is the whole content, and what follows a list directly inside a list or an item
+that holds lists alone."""
 
 from __future__ import annotations
 
@@ -46,6 +47,43 @@ def test_content_after_a_list_directly_inside_a_list_makes_no_item() -> None:
         "stray",
         "",
         "4. e",
+    ]
+    assert squeezed(markdown_text(markdown)) == squeezed(text_of(page))
+
+
+def test_content_after_an_item_that_holds_lists_alone_is_not_its_text() -> None:
+    """What lies directly in a list after an ``<li>`` that holds nothing but a list (or
+    nothing) was that item's text: an item of text the page does not have, where browsers show
+    the text outside any item. It is written between two lists, as after a list directly
+    inside a list; an item of text of its own keeps what follows it."""
+    page = (
+        "<body><ul><li><ul><li>a</li></ul></li>tail text<li>b</li></ul>"
+        "<ol start='3'><li><ol><li>c</li></ol></li><h3>Title</h3><li>d</li></ol>"
+        "<ul><li></li>after an empty item<li>e</li><li>f</li>after f</ul></body>"
+    )
+    markdown = body_markdown(page)
+    root = lxml.html.document_fromstring(page)
+    assert list_depths(markdown) == html_list_depths(root) == [2, 1, 2, 1, 1, 1]
+    assert markdown.splitlines() == [
+        "- - a",
+        "",
+        "tail text",
+        "",
+        "- b",
+        "",
+        "3. 1. c",
+        "",
+        "### Title",
+        "",
+        "4. d",
+        "",
+        "after an empty item",
+        "",
+        "- e",
+        "",
+        "- f",
+        "",
+        "  after f",
     ]
     assert squeezed(markdown_text(markdown)) == squeezed(text_of(page))
 
