@@ -322,7 +322,8 @@ def read_page(
         shared = response is source  # the spider's own parse; a copy's is not cached on it
     elif isinstance(source, bytes):
         response = html_response(source, url=url, encoding=encoding)
-        notes, shared = decoding_notes(source, encoding), False
+        notes = decoding_notes(source, encoding, read_as=response.encoding)
+        shared = False
     elif isinstance(source, etree._Element):
         require_element(source)
         tree = source

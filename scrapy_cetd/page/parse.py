@@ -117,7 +117,14 @@ HTTP_CHARSET_IGNORED = "http-charset-ignored"
 META_CHARSET_IGNORED = "meta-charset-ignored"
 META_CHARSET_UTF16 = "meta-charset-utf-16"
 UNDECODABLE_BYTES = "undecodable-bytes"
-NOTE_KINDS = (HTTP_CHARSET_IGNORED, META_CHARSET_IGNORED, META_CHARSET_UTF16, UNDECODABLE_BYTES)
+CHARSET_GUESSED = "charset-guessed"
+NOTE_KINDS = (
+    HTTP_CHARSET_IGNORED,
+    META_CHARSET_IGNORED,
+    META_CHARSET_UTF16,
+    UNDECODABLE_BYTES,
+    CHARSET_GUESSED,
+)
 """The kinds of decoding note: each note starts with its kind and a colon."""
 
 
@@ -137,6 +144,9 @@ class Decoding:
     """Set ``encoding`` by detection, as Scrapy detects a page without a label."""
     notes: tuple[str, ...] = ()
     """Why a declared charset was not honoured (``"<kind>: <detail>"``, :data:`NOTE_KINDS`)."""
+    guessed: bool = False
+    """Nothing declares the encoding (no BOM, no label honoured) and the body is not UTF-8:
+    its encoding is guessed from its bytes (see :func:`guessed_note`)."""
 
 
 def choose_decoding(body: bytes, content_type: str | None) -> Decoding:
@@ -176,7 +186,9 @@ def choose_decoding(body: bytes, content_type: str | None) -> Decoding:
             problem = "is not a text encoding of the WHATWG Encoding Standard"
         notes.append(f"{HTTP_CHARSET_IGNORED}: the HTTP charset {label!r:.60} {problem}")
     declared = html_body_declared_encoding(body)
-    if declared is None or declared in _TEXT_CODECS - _UTF16:
+    if declared is None:
+        return Decoding(keep_charset=False, notes=tuple(notes), guessed=not _is_utf8(body))
+    if declared in _TEXT_CODECS - _UTF16:
         return Decoding(keep_charset=False, notes=tuple(notes))
     if declared in _UTF16:
         notes.append(
@@ -188,7 +200,29 @@ def choose_decoding(body: bytes, content_type: str | None) -> Decoding:
         f"{META_CHARSET_IGNORED}: the <meta> charset {declared!r:.60} is not a text encoding "
         "of the WHATWG Encoding Standard"
     )
-    return Decoding(keep_charset=False, detect=True, notes=tuple(notes))
+    return Decoding(keep_charset=False, detect=True, notes=tuple(notes), guessed=not _is_utf8(body))
+
+
+def _is_utf8(body: bytes) -> bool:
+    """Whether ``body`` reads as UTF-8 (ASCII included)."""
+    try:
+        body.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def guessed_note(plan: Decoding, encoding: str) -> tuple[str, ...]:
+    """The note of a body whose encoding ``plan`` guesses (:attr:`Decoding.guessed`), read as
+    ``encoding``: a guess, as Scrapy and browsers guess, can be wrong where the letters of two
+    encodings share their bytes (windows-1252's ``£`` read as windows-1250's ``Ł``), and a
+    corpus may want to know which texts rest on one."""
+    if not plan.guessed:
+        return ()
+    return (
+        f"{CHARSET_GUESSED}: no charset is declared and the body is not UTF-8: read as "
+        f"{encoding}, guessed from its bytes",
+    )
 
 
 _DETECTED_BYTES = 1 << 20
@@ -224,12 +258,11 @@ def _content_type(charset: str | None) -> str | None:
     return f"text/html; charset={charset}" if charset else None
 
 
-def decoding_notes(source: str | bytes | etree._Element, encoding: str | None) -> tuple[str, ...]:
-    """The notes of :func:`choose_decoding` for a source of :func:`html_response` (none for
-    text and trees, which are not decoded)."""
-    if isinstance(source, bytes | bytearray):
-        return choose_decoding(bytes(source), _content_type(encoding)).notes
-    return ()
+def decoding_notes(body: bytes, encoding: str | None, *, read_as: str) -> tuple[str, ...]:
+    """The notes of :func:`choose_decoding` for a ``body`` given to :func:`html_response` with
+    ``encoding``, and :func:`guessed_note` when it was read as ``read_as`` by a guess."""
+    plan = choose_decoding(body, _content_type(encoding))
+    return plan.notes + guessed_note(plan, read_as)
 
 
 def undecodable_note(response: TextResponse) -> str | None:
@@ -274,13 +307,15 @@ def readable_response(response: TextResponse) -> TextResponse:
 
 
 def readable_response_notes(response: TextResponse) -> tuple[TextResponse, tuple[str, ...]]:
-    """:func:`readable_response` and the notes of the labels it ignored, as
-    :func:`decoding_notes` gives them for the same bytes and charset."""
+    """:func:`readable_response` and the notes of the labels it ignored and of an encoding
+    it guessed, as :func:`decoding_notes` gives them for the same bytes and charset."""
     content_type = response.headers.get(b"Content-Type")
     header = content_type.decode("latin-1") if content_type else None
     plan = choose_decoding(response.body, header)
     if not plan.notes and plan.encoding is None:
-        return response, ()
+        if not plan.guessed:
+            return response, ()
+        return response, guessed_note(plan, response.encoding)  # Scrapy's own guess
     encoding = plan.encoding
     if encoding is None:
         declared = None if plan.detect else html_body_declared_encoding(response.body)
@@ -288,7 +323,7 @@ def readable_response_notes(response: TextResponse) -> tuple[TextResponse, tuple
     # Not response.replace(encoding=...): it reads response.encoding first, and Scrapy then
     # infers the encoding from the whole body, a second detection that is thrown away.
     kept = {name: getattr(response, name) for name in response.attributes if name != "encoding"}
-    return type(response)(**kept, encoding=encoding), plan.notes
+    return type(response)(**kept, encoding=encoding), plan.notes + guessed_note(plan, encoding)
 
 
 class NotADocumentError(ValueError):

@@ -134,6 +134,26 @@ def test_bytes_the_encoding_does_not_read_leave_a_note() -> None:
     assert extract(held).notes == ()
 
 
+def test_an_encoding_nothing_declares_is_noted_as_guessed() -> None:
+    """Without a BOM, an HTTP charset or a ``<meta>`` charset, bytes that are not UTF-8 are
+    decoded by a guess: the note says so and names the guess; declared or UTF-8 bodies have
+    no such note, and the text is what Scrapy decodes either way."""
+    page = STORM_PAGE.replace("Heavy", "Tickets cost £29, the café said. Heavy")
+    guessed = extract(page.encode("cp1252"))
+    response = html_response(page.encode("cp1252"))
+    assert guessed.notes == (
+        f"charset-guessed: no charset is declared and the body is not UTF-8: read as "
+        f"{response.encoding}, guessed from its bytes",
+    )
+    assert guessed.text == extract(response).text
+    assert extract(response).notes == guessed.notes  # a crawl's response: the same note
+    assert extract(page.encode("utf-8")).notes == ()
+    assert extract(page.encode("cp1252"), encoding="cp1252").notes == ()
+    declared = page.replace("<head>", '<head><meta charset="windows-1252">')
+    assert extract(declared.encode("cp1252")).notes == ()
+    assert extract(page).notes == ()  # a str is decoded already
+
+
 def test_bytes_that_spell_a_replacement_character_across_two_characters_are_not_it() -> None:
     """In UTF-16 the bytes of U+FFFD (``FD FF``) also appear across the boundary of two other
     characters (U+FD41 then U+00FF); they are not a replacement character the body holds, so
