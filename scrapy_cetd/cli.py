@@ -35,6 +35,7 @@ from scrapy_cetd.extractors.registry import (
 from scrapy_cetd.guard import DEFAULT_MAX_ATTRIBUTES, markup_problem
 from scrapy_cetd.limits import DEFAULT_MAX_NODES, DEFAULT_TIME_BUDGET, TreeExtractor
 from scrapy_cetd.page.output import URL_GROWTH, URL_GROWTH_FLOOR, absolute_links, document_base
+from scrapy_cetd.page.page_types import PAGE_TYPES
 from scrapy_cetd.page.parse import html_response, to_tree
 from scrapy_cetd.result import ExtractionResult
 from scrapy_cetd.tps import (
@@ -277,6 +278,18 @@ def _parser() -> argparse.ArgumentParser:
         type=int,
         metavar="N",
         help="keep only rows with at least N words (whitespace-separated)",
+    )
+    corpus.add_argument(
+        "--page-types",
+        metavar="TYPES",
+        help="keep only rows of these page types, comma-separated "
+        f"({', '.join(PAGE_TYPES)}); a row without a type is dropped",
+    )
+    corpus.add_argument(
+        "--min-page-type-confidence",
+        type=float,
+        metavar="P",
+        help="keep only rows whose page_type_confidence is at least P (0 to 1)",
     )
     corpus.add_argument(
         "-j", "--jobs", type=int, help="worker processes (default: every core; 1 = no pool)"
@@ -585,7 +598,7 @@ def _run_prune(args: argparse.Namespace) -> int:
 
 _CORPUS_OPTIONS = (
     *("max_bytes", "max_nodes", "time_budget", "languages", "min_language_score", "min_words"),
-    "jobs",
+    *("page_types", "min_page_type_confidence", "jobs"),
 )
 """The corpus settings whose messages name them as the command's options."""
 
@@ -645,6 +658,9 @@ def _run_corpus(args: argparse.Namespace) -> int:
     languages = tuple(code for code in (args.languages or "").split(",") if code.strip())
     if args.languages is not None and not languages:
         raise UsageError(f"--languages names no language: {args.languages!r}")
+    page_types = tuple(kind for kind in (args.page_types or "").split(",") if kind.strip())
+    if args.page_types is not None and not page_types:
+        raise UsageError(f"--page-types names no page type: {args.page_types!r}")
     if args.stats:
         _check_writable(args.stats, "--stats")
     try:
@@ -665,6 +681,8 @@ def _run_corpus(args: argparse.Namespace) -> int:
             languages=languages,
             min_language_score=args.min_language_score,
             min_words=args.min_words,
+            page_types=page_types,
+            min_page_type_confidence=args.min_page_type_confidence,
         )
         corpus.checked_jobs(args.jobs)
     except ValueError as error:

@@ -51,6 +51,8 @@ def to_dask_bag(
     languages: Sequence[str] = (),
     min_language_score: float | None = None,
     min_words: int | None = None,
+    page_types: Sequence[str] = (),
+    min_page_type_confidence: float | None = None,
     include_skipped: bool = False,
 ) -> dask.bag.Bag:
     """A Dask bag of the rows of the WARC files ``paths``, one partition per file.
@@ -58,7 +60,8 @@ def to_dask_bag(
     Each task reads its file where it runs and calls :func:`extract_page` on every page, so
     the rows (dicts of :data:`~scrapy_cetd.corpus.records.FIELDS`) and their order are those
     of ``scrapy-cetd corpus``, its filters included (``languages``, ``min_language_score``,
-    ``min_words``: :class:`~scrapy_cetd.corpus.records.CorpusSettings`); exact deduplication
+    ``min_words``, ``page_types``, ``min_page_type_confidence``:
+    :class:`~scrapy_cetd.corpus.records.CorpusSettings`); exact deduplication
     across files is left to the caller (``bag.distinct(key=lambda row: row["content_hash"])``).
     Local paths and directories are expanded here (as the command does) and must be readable
     by every worker; URLs (``s3://bucket/…warc.gz``) are passed on and opened by the workers
@@ -81,6 +84,8 @@ def to_dask_bag(
         languages=tuple(languages),
         min_language_score=min_language_score,
         min_words=min_words,
+        page_types=tuple(page_types),
+        min_page_type_confidence=min_page_type_confidence,
     )
     names = [os.fspath(entry) for entry in paths]
     files = find_inputs(names)

@@ -30,6 +30,7 @@ from scrapy_cetd.corpus.warc import DEFAULT_MAX_BYTES, Skipped, WarcPage, iter_p
 from scrapy_cetd.extractors.registry import DEFAULT_ALGORITHM, build_extractor
 from scrapy_cetd.limits import DEFAULT_MAX_NODES, DEFAULT_TIME_BUDGET, Limits
 from scrapy_cetd.page.metadata import language_identifier
+from scrapy_cetd.page.page_types import PAGE_TYPES
 from scrapy_cetd.page.parse import NotADocumentError, html_response
 from scrapy_cetd.result import Metadata
 
@@ -126,6 +127,23 @@ def check_languages(languages: Iterable[str]) -> None:
         )
 
 
+def checked_page_types(page_types: Iterable[str]) -> tuple[str, ...]:
+    """``page_types`` as a filter keeps them: stripped and lower-cased. Raises ``ValueError``
+    naming those that are not in :data:`PAGE_TYPES` (a filter on them would keep nothing), and
+    for a single string, whose letters would be taken for types."""
+    if isinstance(page_types, str):
+        raise ValueError(f"page_types must be a sequence of types, not a string: {page_types!r}")
+    kinds = tuple(kind.strip().lower() for kind in page_types)
+    unknown = [kind for kind in kinds if kind not in PAGE_TYPES]
+    if unknown:
+        named = "is not a page type" if len(unknown) == 1 else "are not page types"
+        raise ValueError(
+            f"page_types: {', '.join(map(repr, unknown))} {named} (the types are "
+            f"{', '.join(PAGE_TYPES)})"
+        )
+    return kinds
+
+
 @dataclasses.dataclass(frozen=True)
 class CorpusSettings:
     """What to extract and how: the same for every record of a run."""
@@ -154,6 +172,13 @@ class CorpusSettings:
     """Keep only rows whose ``language_score`` is at least this (0 to 1)."""
     min_words: int | None = None
     """Keep only rows whose ``text`` has at least this many words (whitespace-separated)."""
+    page_types: tuple[str, ...] = ()
+    """Keep only rows whose ``page_type`` is one of these (:data:`PAGE_TYPES`); empty: any. A
+    row without a type (an empty result, or an algorithm that does not classify pages) is
+    dropped when this is set."""
+    min_page_type_confidence: float | None = None
+    """Keep only rows whose ``page_type_confidence`` is at least this (0 to 1): the classifier's
+    probability, so that a corpus keeps the pages typed with confidence."""
 
     def __post_init__(self) -> None:
         build_extractor(self.algorithm, self.options)  # raises ValueError early, not per record
@@ -172,6 +197,10 @@ class CorpusSettings:
         words = self.min_words
         if words is not None and (isinstance(words, bool) or words < 0):
             raise ValueError(f"min_words must be a number of words, 0 or more: {words}")
+        object.__setattr__(self, "page_types", checked_page_types(self.page_types))
+        confidence = self.min_page_type_confidence
+        if confidence is not None and not 0 <= confidence <= 1:
+            raise ValueError(f"min_page_type_confidence must be between 0 and 1: {confidence}")
 
     @property
     def fields(self) -> tuple[str, ...]:
@@ -186,6 +215,8 @@ class CorpusSettings:
             "languages": list(self.languages),
             "min_language_score": self.min_language_score,
             "min_words": self.min_words,
+            "page_types": list(self.page_types),
+            "min_page_type_confidence": self.min_page_type_confidence,
         }
         return {name: value for name, value in active.items() if value not in (None, [])}
 
@@ -198,6 +229,13 @@ class CorpusSettings:
             return "language_score"
         if self.min_words is not None and len(row["text"].split()) < self.min_words:
             return "min_words"
+        if self.page_types and row["page_type"] not in self.page_types:
+            return "page_type"
+        confidence = self.min_page_type_confidence
+        if confidence is not None and (
+            row["page_type_confidence"] is None or row["page_type_confidence"] < confidence
+        ):
+            return "page_type_confidence"
         return None
 
     def digest(self) -> str:
@@ -215,6 +253,8 @@ class CorpusSettings:
             self.languages,
             self.min_language_score,
             self.min_words,
+            self.page_types,
+            self.min_page_type_confidence,
         ]
         return hashlib.sha256(json.dumps(spec, sort_keys=True).encode()).hexdigest()
 
@@ -223,6 +263,8 @@ FILTER_REASONS: Mapping[str, str] = {
     "language": "rows whose language is not one of --languages (or is unknown)",
     "language_score": "rows whose language_score is under --min-language-score",
     "min_words": "rows with fewer words than --min-words",
+    "page_type": "rows whose page_type is not one of --page-types (or is unknown)",
+    "page_type_confidence": "rows whose page_type_confidence is under --min-page-type-confidence",
 }
 """Why a row is filtered out, by the name the summary counts it under."""
 

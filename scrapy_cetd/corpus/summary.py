@@ -79,7 +79,7 @@ class CorpusSummary:
     seconds: float
     filters: dict[str, Any] = dataclasses.field(default_factory=dict)
     """The row filters that were on (``languages``, ``min_language_score``, ``min_words``,
-    ``dedup``), by option name."""
+    ``page_types``, ``min_page_type_confidence``, ``dedup``), by option name."""
     duplicates: int = 0
     """Rows dropped by ``dedup`` (the output was assembled only if the run completed)."""
     distinct_texts: int = 0

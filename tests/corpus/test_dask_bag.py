@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from corpuskit import (
@@ -14,6 +15,7 @@ from corpuskit import (
 from distributed import Client, LocalCluster
 
 from scrapy_cetd.corpus import (
+    CorpusSettings,
     run_corpus,
     to_dask_bag,
 )
@@ -50,3 +52,14 @@ def test_a_dask_cluster_of_two_worker_processes_gives_the_local_rows(
         {**row, "file_path": None} for row in local[:PAGES]
     ]
     assert counts == {None: PAGES, "not_response": 17, "not_html": 1}
+
+
+def test_the_page_type_filters_are_those_of_the_command(tmp_path: Path) -> None:
+    """In this process (Dask's synchronous scheduler): the filters keep the rows the command
+    keeps with the same settings."""
+    filters: dict[str, Any] = {"page_types": ("article",), "min_page_type_confidence": 0.9}
+    run_corpus([WARC], tmp_path / "kept.jsonl", CorpusSettings(**filters), jobs=1)
+    kept = read_jsonl(tmp_path / "kept.jsonl")
+    assert 0 < len(kept) < PAGES - 1
+    rows = to_dask_bag([WARC], **filters).compute(scheduler="synchronous")  # type: ignore[no-untyped-call]
+    assert rows == kept

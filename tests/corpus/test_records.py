@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import gzip
 import pickle
+import re
 import zlib
 from pathlib import Path
+from typing import Any
 
 import pytest
 from corpuskit import (
@@ -21,13 +23,19 @@ from corpuskit import (
 import scrapy_cetd
 from scrapy_cetd.corpus import (
     CorpusSettings,
+    Row,
     Skipped,
     WarcPage,
     extract_file,
     extract_page,
     iter_pages,
 )
-from scrapy_cetd.corpus.records import _unchunked, content_hash, identify_language
+from scrapy_cetd.corpus.records import (
+    FILTER_REASONS,
+    _unchunked,
+    content_hash,
+    identify_language,
+)
 
 
 def test_the_per_record_function_pickles_and_matches_extract() -> None:
@@ -139,3 +147,60 @@ def test_a_chunked_body_keeps_what_comes_after_damage_and_stays_within_the_limit
     )
     assert isinstance(skipped, Skipped)
     assert skipped.reason == "too_large"
+
+
+def typed_row(page_type: str | None, confidence: float | None) -> Row:
+    """A row of a long English text, with a page type and its confidence."""
+    text = "The harbour wall held through the night while the wind turned. " * 8
+    return {
+        "text": text,
+        "language": "en",
+        "language_score": 0.99,
+        "page_type": page_type,
+        "page_type_confidence": confidence,
+    }
+
+
+def test_page_type_filters_keep_the_types_asked_for_typed_with_confidence() -> None:
+    settings = CorpusSettings(
+        page_types=("article", " Documentation"), min_page_type_confidence=0.6
+    )
+    assert settings.page_types == ("article", "documentation")
+    assert settings.rejects(typed_row("article", 0.9)) is None
+    assert settings.rejects(typed_row("documentation", 0.6)) is None
+    assert settings.rejects(typed_row("forum", 0.9)) == "page_type"
+    assert settings.rejects(typed_row("article", 0.59)) == "page_type_confidence"
+    # An empty result, or an algorithm without a classifier: no type, dropped by either filter.
+    assert settings.rejects(typed_row(None, None)) == "page_type"
+    assert CorpusSettings(min_page_type_confidence=0.5).rejects(typed_row(None, None)) == (
+        "page_type_confidence"
+    )
+    assert CorpusSettings().rejects(typed_row(None, None)) is None
+    assert settings.filters == {
+        "page_types": ["article", "documentation"],
+        "min_page_type_confidence": 0.6,
+    }
+    assert set(FILTER_REASONS) >= {"page_type", "page_type_confidence"}
+    # The filters change the output: a rerun with other values does not resume the parts.
+    digests = {
+        CorpusSettings().digest(),
+        settings.digest(),
+        CorpusSettings(page_types=("article",)).digest(),
+        CorpusSettings(min_page_type_confidence=0.7).digest(),
+    }
+    assert len(digests) == 4
+
+
+@pytest.mark.parametrize(
+    ("settings", "message"),
+    [
+        ({"page_types": ("article", "blog")}, "page_types: 'blog' is not a page type"),
+        ({"page_types": ("news", "blog")}, "page_types: 'news', 'blog' are not page types"),
+        ({"page_types": "article"}, "page_types must be a sequence of types, not a string"),
+        ({"min_page_type_confidence": 1.5}, "min_page_type_confidence must be between 0 and 1"),
+        ({"min_page_type_confidence": -0.1}, "min_page_type_confidence must be between 0 and 1"),
+    ],
+)
+def test_page_type_filters_are_checked(settings: dict[str, Any], message: str) -> None:
+    with pytest.raises(ValueError, match=re.escape(message)):
+        CorpusSettings(**settings)

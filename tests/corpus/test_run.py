@@ -556,6 +556,40 @@ def test_filters_and_exact_dedup_are_applied_and_reported(
     assert "filters languages=['en'], min_language_score=0.5, min_words=20, dedup=exact" in stdout
 
 
+def test_page_type_filters_keep_the_types_asked_for_and_are_reported(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The bundled WARC: the index is typed ``listing``, the 14 articles ``article``, with a
+    confidence from about 0.6 to 1."""
+    everything = tmp_path / "all.jsonl"
+    assert corpus(capsys, str(WARC), "--out", str(everything), "--jobs", "1")[0] == 0
+    rows = read_jsonl(everything)
+    articles = [row for row in rows if row["page_type"] == "article"]
+    assert len(articles) == PAGES - 1
+    sure = [row["url"] for row in articles if row["page_type_confidence"] >= 0.9]
+    assert 0 < len(sure) < len(articles)
+
+    out, stats = tmp_path / "kept.jsonl", tmp_path / "stats.json"
+    options = ["--page-types", "article, documentation", "--min-page-type-confidence", "0.9"]
+    status, stdout, _ = corpus(
+        capsys, str(WARC), "--out", str(out), "--stats", str(stats), "--jobs", "1", *options
+    )
+    assert status == 0
+    assert [row["url"] for row in read_jsonl(out)] == sure
+    summary = json.loads(stats.read_text())
+    assert summary["filters"] == {
+        "page_types": ["article", "documentation"],
+        "min_page_type_confidence": 0.9,
+    }
+    assert summary["filtered"] == {
+        "page_type": 1,
+        "page_type_confidence": len(articles) - len(sure),
+    }
+    assert summary["rows"] == len(sure)
+    assert "filtered page_type             1  rows whose page_type is not one of" in stdout
+    assert "filtered page_type_confidence" in stdout
+
+
 def test_filter_options_are_checked(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A value that does not fit is a usage error: exit status 2, as argparse gives."""
     out = str(tmp_path / "x.jsonl")
@@ -569,6 +603,13 @@ def test_filter_options_are_checked(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert (status, "--languages names no language: ' , '" in err) == (2, True)
     status, _, err = corpus(capsys, str(WARC), "--out", out, "--min-words", "-1")
     assert (status, "--min-words must be a number of words, 0 or more: -1" in err) == (2, True)
+    status, _, err = corpus(capsys, str(WARC), "--out", out, "--page-types", "article,blog")
+    assert (status, err.count("\n")) == (2, 1)
+    assert "--page-types: 'blog' is not a page type (the types are article, forum," in err
+    status, _, err = corpus(capsys, str(WARC), "--out", out, "--page-types", ",")
+    assert (status, "--page-types names no page type: ','" in err) == (2, True)
+    status, _, err = corpus(capsys, str(WARC), "--out", out, "--min-page-type-confidence", "2")
+    assert (status, "--min-page-type-confidence must be between 0 and 1: 2.0" in err) == (2, True)
     with pytest.raises(SystemExit):
         cli.main(["corpus", str(WARC), "--out", out, "--dedup", "fuzzy"])
     assert "invalid choice: 'fuzzy'" in capsys.readouterr().err
