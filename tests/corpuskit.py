@@ -42,6 +42,7 @@ FIELDS = [
     "extractor_version",
     "reason",
     "reason_code",
+    "notes",
 ]
 
 

@@ -239,7 +239,7 @@ def test_the_corpus_counts_limits_by_code() -> None:
         {"reason": None, "reason_code": None},
     ]
     for row in rows:
-        summary.count(row)
+        summary.count({**row, "notes": []})
     assert (summary.pages, summary.empty) == (4, 3)
     assert summary.limits == {"time_budget": 1, "max_nodes": 1}
 

@@ -64,6 +64,12 @@ SCHEMA: Mapping[str, tuple[str, str]] = {
     "extractor_version": ("string", "the version of scrapy-cetd"),
     "reason": ("string", "null, or why ``text`` is empty"),
     "reason_code": ("string", "null, or the same as a :class:`~scrapy_cetd.result.Reason`"),
+    "notes": (
+        "list<string>",
+        "what was repaired or bounded on the way, each ``<kind>: <detail>`` "
+        "(:attr:`~scrapy_cetd.result.ExtractionResult.notes`: bytes the encoding does not "
+        "read, a charset label ignored...); empty when there was nothing to say",
+    ),
     "html": ("string", "only when asked for: the main content as an HTML fragment"),
     "markdown": ("string", "only when asked for: the main content as Markdown"),
 }
@@ -76,12 +82,7 @@ FIELDS: tuple[str, ...] = tuple(SCHEMA)
 
 
 Row = dict[str, Any]
-"""One output row: :data:`SCHEMA`'s names to values of its types (``None`` where null).
-
-A row may also hold the result's notes under :data:`NOTES`, one per line, for the counts of
-:class:`~scrapy_cetd.corpus.summary.FileSummary`; they are not written."""
-
-NOTES = "notes"
+"""One output row: :data:`SCHEMA`'s names to values of its types (``None`` where null)."""
 
 
 def normalised(text: str) -> str:
@@ -431,13 +432,12 @@ def extract_page(page: WarcPage, settings: CorpusSettings) -> Outcome:
         "extractor_version": VERSION,
         "reason": result.reason,
         "reason_code": None if result.reason_code is None else result.reason_code.value,
+        "notes": list(result.notes),
     }
     if settings.html:
         row["html"] = result.html
     if settings.markdown:
         row["markdown"] = result.markdown or ""
-    if result.notes:
-        row[NOTES] = "\n".join(result.notes)
     return row
 
 

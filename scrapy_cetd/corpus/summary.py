@@ -6,7 +6,7 @@ import dataclasses
 from collections import Counter
 from typing import Any
 
-from scrapy_cetd.corpus.records import FILTER_REASONS, NOTES, Outcome
+from scrapy_cetd.corpus.records import FILTER_REASONS, Outcome
 from scrapy_cetd.corpus.warc import SKIP_REASONS, Skipped
 from scrapy_cetd.limits import LIMITS
 
@@ -62,7 +62,7 @@ class FileSummary:
         code = outcome["reason_code"]
         if code in LIMITS:
             self.limits[code] = self.limits.get(code, 0) + 1
-        for note in (outcome.get(NOTES) or "").splitlines():
+        for note in outcome["notes"]:
             kind = note.partition(":")[0]
             self.notes[kind] = self.notes.get(kind, 0) + 1
         if rejected is not None:

@@ -20,6 +20,8 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import brotli  # type: ignore[import-untyped]  # FastWARC's dependency
+import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
 from corpuskit import (
     ARTICLE,
@@ -345,6 +347,31 @@ def test_corpus_rows_get_exactly_what_extract_applies(
     assert len(reasons) == 5
     assert all(reason.startswith("time_budget exceeded: ") for reason in reasons)
     assert "limit   time_budget           5" in stdout
+
+
+def test_the_notes_are_a_column_of_every_row(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A page in windows-1252 sent as UTF-8 says in its row that bytes were read as U+FFFD,
+    in JSON Lines and Parquet alike; a row with nothing to say has an empty list."""
+    latin = ARTICLE.replace(b"</p>", " grand-m\u00e8re</p>".encode("cp1252"), 1)
+    ok = "HTTP/1.1 200 OK\nContent-Type: text/html; charset=utf-8\n"
+    warc = tmp_path / "notes.warc.gz"
+    write_warc(
+        warc,
+        [response("http://a.test/latin", ok, latin), response("http://a.test/ok", ok, ARTICLE)],
+    )
+    expected = scrapy_cetd.extract(latin, encoding="utf-8").notes
+    assert [note.partition(":")[0] for note in expected] == ["undecodable-bytes"]
+    stats = tmp_path / "stats.json"
+    for out in (tmp_path / "rows.jsonl", tmp_path / "rows.parquet"):
+        command = [str(warc), "--out", str(out), "--jobs", "1", "--stats", str(stats)]
+        assert corpus(capsys, *command)[0] == 0
+        rows = read_jsonl(out) if out.suffix == ".jsonl" else read_parquet(out)
+        assert [row["notes"] for row in rows] == [list(expected), []]
+        assert json.loads(stats.read_text())["notes"] == {"undecodable-bytes": 1}
+    schema = pq.read_schema(tmp_path / "rows.parquet")
+    assert schema.field("notes").type == pa.list_(pa.string())
 
 
 def test_limit_options_are_checked(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

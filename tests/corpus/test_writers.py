@@ -52,6 +52,7 @@ def row(number: int, text: str) -> dict[str, object]:
         warc_offset=number * 1000,
         language_score=0.5,
         authors=["A. Writer"],
+        notes=[],
         content_hash=hashlib.blake2b(text.encode(), digest_size=16).hexdigest(),
     )
     return values
@@ -75,6 +76,8 @@ def test_parquet_has_the_fixed_column_types_and_assembly_drops_duplicates(
     assert table.schema.field("warc_offset").type == pa.int64()
     assert table.schema.field("language_score").type == pa.float64()
     assert table.schema.field("authors").type == pa.list_(pa.string())
+    assert table.schema.field("notes").type == pa.list_(pa.string())
+    assert table.column("notes").to_pylist() == [[], [], []]
     assert table.column("text").to_pylist() == ["shared text", "only in part 0", "only in part 1"]
     assert dedup.duplicates == 1
     assert set(SCHEMA) == set(FIELDS)
