@@ -6,7 +6,7 @@ import os
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from scrapy_cetd.corpus.records import CorpusSettings, extract_file
+from scrapy_cetd.corpus.records import FILTER_REASONS, CorpusSettings, extract_file
 from scrapy_cetd.corpus.warc import DEFAULT_MAX_BYTES, Skipped, find_inputs
 from scrapy_cetd.extractors.registry import DEFAULT_ALGORITHM
 from scrapy_cetd.limits import DEFAULT_MAX_NODES, DEFAULT_TIME_BUDGET
@@ -18,23 +18,30 @@ if TYPE_CHECKING:
 def _extract_partition(
     paths: Iterable[str], settings: CorpusSettings, include_skipped: bool
 ) -> list[dict[str, Any]]:
-    """All rows of the WARC files of one Dask partition (one file per partition)."""
+    """All rows of the WARC files of one Dask partition (one file per partition); with
+    ``include_skipped``, a record without a row or whose row a filter drops is an item too, so
+    that the items account for every record, as the command's counts do."""
     rows: list[dict[str, Any]] = []
     for path in paths:
         for outcome in extract_file(path, settings):
-            if not isinstance(outcome, Skipped):
-                if settings.rejects(outcome) is None:
-                    rows.append({name: outcome.get(name) for name in settings.fields})
+            if isinstance(outcome, Skipped):
+                if include_skipped:
+                    rows.append(
+                        _skip(outcome.url, outcome.record_id, outcome.reason, outcome.detail)
+                    )
+                continue
+            rejected = settings.rejects(outcome)
+            if rejected is None:
+                rows.append({name: outcome.get(name) for name in settings.fields})
             elif include_skipped:
-                rows.append(
-                    {
-                        "url": outcome.url,
-                        "id": outcome.record_id,
-                        "skipped": outcome.reason,
-                        "detail": outcome.detail,
-                    }
-                )
+                meaning = FILTER_REASONS[rejected]
+                rows.append(_skip(outcome["url"], outcome["id"], rejected, meaning))
     return rows
+
+
+def _skip(url: str | None, record_id: str | None, reason: str, detail: str) -> dict[str, Any]:
+    """The item of a record without a row (``include_skipped``)."""
+    return {"url": url, "id": record_id, "skipped": reason, "detail": detail}
 
 
 def to_dask_bag(
@@ -66,9 +73,12 @@ def to_dask_bag(
     Local paths and directories are expanded here (as the command does) and must be readable
     by every worker; URLs (``s3://bucket/…warc.gz``) are passed on and opened by the workers
     with fsspec. ``max_bytes``, ``max_nodes`` and ``time_budget`` are the limits of
-    :class:`CorpusSettings` (those of ``extract()``). With ``include_skipped``, skipped records
-    appear too, as dicts with ``url``, ``id``, ``skipped`` (the reason) and
-    ``detail``.
+    :class:`CorpusSettings` (those of ``extract()``). With ``include_skipped``, every record
+    without a row appears too, as a dict with ``url``, ``id``, ``skipped`` (the reason) and
+    ``detail``: a record the command counts as skipped, under its reason
+    (:data:`~scrapy_cetd.corpus.warc.SKIP_REASONS`), and a row a filter drops, under the
+    filter's (:data:`~scrapy_cetd.corpus.records.FILTER_REASONS`, with its meaning as the
+    detail), so the bag holds an item for every record read.
     """
     import dask.bag  # noqa: PLC0415 - the dask extra is optional
 

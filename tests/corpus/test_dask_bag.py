@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,7 @@ from scrapy_cetd.corpus import (
     run_corpus,
     to_dask_bag,
 )
+from scrapy_cetd.corpus.records import FILTER_REASONS
 
 
 @pytest.fixture(scope="module")
@@ -63,3 +65,26 @@ def test_the_page_type_filters_are_those_of_the_command(tmp_path: Path) -> None:
     assert 0 < len(kept) < PAGES - 1
     rows = to_dask_bag([WARC], **filters).compute(scheduler="synchronous")  # type: ignore[no-untyped-call]
     assert rows == kept
+
+
+def test_with_the_skipped_records_every_record_is_an_item(tmp_path: Path) -> None:
+    """A row a filter drops is an item too, under the filter the command counts it under, so
+    the items account for every record (Dask's synchronous scheduler, in this process)."""
+    settings: dict[str, Any] = {
+        "languages": ("en",),
+        "min_words": 400,
+        "page_types": ("article",),
+        "min_page_type_confidence": 0.9,
+    }
+    summary = run_corpus([WARC], tmp_path / "kept.jsonl", CorpusSettings(**settings), jobs=1)
+    assert len(summary.filtered) >= 2  # more than one filter drops rows
+    bag = to_dask_bag([WARC], **settings, include_skipped=True)
+    items = bag.compute(scheduler="synchronous")  # type: ignore[no-untyped-call]
+    assert len(items) == summary.records
+    counts = Counter(item.get("skipped") or "row" for item in items)
+    assert counts == {"row": summary.rows, **summary.skipped, **summary.filtered}
+    filtered = [item for item in items if item.get("skipped") in FILTER_REASONS]
+    assert all(item["url"] and item["id"] for item in filtered)
+    assert {item["detail"] for item in filtered} == {
+        FILTER_REASONS[key] for key in summary.filtered
+    }
