@@ -4,11 +4,40 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
+from collections.abc import Mapping
 from typing import Any
 
+from scrapy_cetd.api import OUTPUTS_GIVEN_UP
 from scrapy_cetd.corpus.records import FILTER_REASONS, Outcome
 from scrapy_cetd.corpus.warc import SKIP_REASONS, Skipped
 from scrapy_cetd.limits import LIMITS
+from scrapy_cetd.page.output import LINKS_LEFT_RELATIVE
+from scrapy_cetd.page.parse import (
+    HTTP_CHARSET_IGNORED,
+    META_CHARSET_IGNORED,
+    META_CHARSET_UTF16,
+    UNDECODABLE_BYTES,
+)
+
+_ENCODINGS = "(docs: Corpus runs and encodings)"
+
+NOTE_MEANINGS: Mapping[str, str] = {
+    HTTP_CHARSET_IGNORED: f"rows whose HTTP charset names no text encoding {_ENCODINGS}",
+    META_CHARSET_IGNORED: f"rows whose <meta> charset names no text encoding {_ENCODINGS}",
+    META_CHARSET_UTF16: f"rows whose <meta> charset says UTF-16, read as UTF-8 {_ENCODINGS}",
+    UNDECODABLE_BYTES: f"rows with bytes their encoding does not read, U+FFFD {_ENCODINGS}",
+    LINKS_LEFT_RELATIVE: "rows whose links were left relative, past the growth bound "
+    "(docs: Markdown, absolute links and the clean HTML)",
+    OUTPUTS_GIVEN_UP: "rows whose metadata, Markdown or absolute links were given up for the "
+    "time budget (docs: Robustness and limits)",
+}
+"""What the rows with each kind of note had, for the summary's ``note`` lines, and the page of
+the documentation that says more: the notes come from decoding, from finishing the HTML and
+from the time budget, so a pointer to the encodings fits only some."""
+
+_OTHER_NOTE = "rows with a note of this kind (see their notes column)"
+"""The summary's words for a kind of note :data:`NOTE_MEANINGS` does not know (an extractor
+class of one's own may add notes)."""
 
 _DAMAGE_SHOWN = 100
 """Losses to damage listed per file in the stats (all are counted)."""
@@ -196,7 +225,8 @@ class CorpusSummary:
         for limit, count in self.limits.items():
             lines.append(f"  limit   {limit:<14} {count:>8,}  empty rows: the page hit {limit}")
         for kind, count in self.notes.items():
-            lines.append(f"  note    {kind:<20} {count:>8,}  rows (see the docs on encodings)")
+            meaning = NOTE_MEANINGS.get(kind, _OTHER_NOTE)
+            lines.append(f"  note    {kind:<20} {count:>8,}  {meaning}")
         for item in self.failed:
             lines.append(f"  failed  {item.path}: {item.error}")
         return "\n".join(lines)
