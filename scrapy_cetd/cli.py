@@ -9,6 +9,7 @@ import gzip
 import json
 import os
 import sys
+import tempfile
 from collections.abc import Sequence
 from dataclasses import asdict
 from pathlib import Path
@@ -630,10 +631,21 @@ def _check_writable(name: str, option: str) -> None:
         raise UsageError(f"{option} {name}: cannot be written")
 
 
+def _cannot_create_in(folder: Path) -> str | None:
+    """Why nothing can be made in ``folder``, or ``None`` when a folder made there (and removed
+    at once) says it can: the permissions alone do not tell, as a file system such as
+    ``/proc`` refuses new entries whatever they say, and root passes every check of them."""
+    try:
+        os.rmdir(tempfile.mkdtemp(prefix=".scrapy-cetd-", dir=folder))
+    except OSError as error:
+        return error.strerror or str(error)
+    return None
+
+
 def _check_out(name: str) -> None:
     """Raise :class:`UsageError` unless ``--out`` can be written: not a folder, and below a
-    folder that can be written (the missing folders on the way are made, with ``OUT.parts/``
-    beside the file)."""
+    folder in which a folder can be made (the missing folders on the way are made, with
+    ``OUT.parts/`` beside the file)."""
     path = Path(os.path.realpath(name))
     if path.is_dir():
         raise UsageError(f"--out {name}: is a folder")
@@ -644,6 +656,8 @@ def _check_out(name: str) -> None:
         raise UsageError(f"--out {name}: {ancestor} is not a folder")
     if not os.access(ancestor, os.W_OK):
         raise UsageError(f"--out {name}: cannot be written")
+    if why := _cannot_create_in(ancestor):
+        raise UsageError(f"--out {name}: cannot be written ({ancestor}: {why})")
 
 
 def _run_corpus(args: argparse.Namespace) -> int:

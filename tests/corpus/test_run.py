@@ -676,6 +676,18 @@ def test_an_out_file_that_cannot_be_written_stops_the_run_before_it_starts(
     assert not (tmp_path / "new").exists()
 
 
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="no /proc file system")
+def test_an_out_file_in_a_folder_that_takes_no_new_file_is_a_usage_error(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``/proc`` refuses new files whatever its permissions say (and root may write anything):
+    a usage error before any work, not an error naming ``OUT.parts`` once the run starts."""
+    status, _, err = corpus(capsys, str(WARC), "--out", "/proc/x.jsonl")
+    assert (status, err.count("\n")) == (2, 1)
+    assert "--out /proc/x.jsonl: cannot be written (/proc: " in err
+    assert ".parts" not in err
+
+
 def test_a_stats_file_that_exists_needs_only_itself_writable(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
