@@ -616,19 +616,31 @@ def _named_as_option(message: str) -> str:
 
 
 def _check_writable(name: str, option: str) -> None:
-    """Raise :class:`UsageError` unless a file can be written at ``name``: checked before a
-    run, whose hours of work must not end on a path that was wrong from the start."""
-    path = Path(os.path.realpath(name))  # where a symbolic link leads
-    if path.is_dir():
+    """Raise :class:`UsageError` unless a file can be written at ``name``: an existing file (or
+    a device such as ``/dev/stdout``) that may be written, or a new file whose missing folders
+    can be made (see :func:`_check_new_entry`). Checked before a run, whose hours of work must
+    not end on a path that was wrong from the start."""
+    if os.path.isdir(name):
         raise UsageError(f"{option} {name}: is a folder")
-    if path.exists():  # a file, or a device such as /dev/stdout
-        writable = os.access(path, os.W_OK)
-    elif not path.parent.is_dir():
-        raise UsageError(f"{option} {name}: no folder {path.parent}")
-    else:
-        writable = os.access(path.parent, os.W_OK)
-    if not writable:
+    if not os.path.exists(name):  # a new file where the name, or the link it is, leads
+        _check_new_entry(name, option, Path(os.path.realpath(name)))
+    elif not os.access(name, os.W_OK):
         raise UsageError(f"{option} {name}: cannot be written")
+
+
+def _check_new_entry(name: str, option: str, path: Path) -> None:
+    """Raise :class:`UsageError` unless ``path`` (``name`` as given) can be made with the
+    missing folders on its way: its nearest existing ancestor is a folder in which a folder
+    can be made."""
+    ancestor = path.parent
+    while not ancestor.exists():
+        ancestor = ancestor.parent
+    if not ancestor.is_dir():
+        raise UsageError(f"{option} {name}: {ancestor} is not a folder")
+    if not os.access(ancestor, os.W_OK):
+        raise UsageError(f"{option} {name}: cannot be written")
+    if why := _cannot_create_in(ancestor):
+        raise UsageError(f"{option} {name}: cannot be written ({ancestor}: {why})")
 
 
 def _cannot_create_in(folder: Path) -> str | None:
@@ -649,15 +661,18 @@ def _check_out(name: str) -> None:
     path = Path(os.path.realpath(name))
     if path.is_dir():
         raise UsageError(f"--out {name}: is a folder")
-    ancestor = path.parent
-    while not ancestor.exists():
-        ancestor = ancestor.parent
-    if not ancestor.is_dir():
-        raise UsageError(f"--out {name}: {ancestor} is not a folder")
-    if not os.access(ancestor, os.W_OK):
-        raise UsageError(f"--out {name}: cannot be written")
-    if why := _cannot_create_in(ancestor):
-        raise UsageError(f"--out {name}: cannot be written ({ancestor}: {why})")
+    _check_new_entry(name, "--out", path)
+
+
+def _write_stats(name: str, summary: Any) -> None:
+    """Write the run's ``summary`` as JSON at ``name``, making the missing folders on its way
+    (as ``--out`` has them made; where a symbolic link leads, if ``name`` is one)."""
+    try:
+        if not os.path.exists(name):
+            Path(os.path.realpath(name)).parent.mkdir(parents=True, exist_ok=True)
+        Path(name).write_text(json.dumps(summary.to_dict(), indent=1) + "\n")
+    except OSError as error:
+        raise CommandError(f"cannot write {name}: {error.strerror or error}") from None
 
 
 def _run_corpus(args: argparse.Namespace) -> int:
@@ -718,10 +733,7 @@ def _run_corpus(args: argparse.Namespace) -> int:
         raise CommandError(str(error)) from None
     print(summary.format())
     if args.stats:
-        try:
-            Path(args.stats).write_text(json.dumps(summary.to_dict(), indent=1) + "\n")
-        except OSError as error:
-            raise CommandError(f"cannot write {args.stats}: {error.strerror or error}") from None
+        _write_stats(args.stats, summary)
     if summary.interrupted:
         print(
             f"interrupted: {len(summary.files)} of {summary.inputs} input(s) done are kept in "

@@ -646,15 +646,26 @@ def test_a_stats_file_that_cannot_be_written_stops_the_run_before_it_starts(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = tmp_path / "x.jsonl"
-    (tmp_path / "gone.json").symlink_to(tmp_path / "missing" / "s.json")
+    (tmp_path / "file").write_text("")
     for stats, says in [
-        (tmp_path / "missing" / "s.json", "no folder"),
-        (tmp_path / "gone.json", "no folder"),  # a link to a folder that does not exist
+        (tmp_path / "file" / "s.json", f"{tmp_path / 'file'} is not a folder"),
         (tmp_path, "is a folder"),
     ]:
         status, _, err = corpus(capsys, str(WARC), "--out", str(out), "--stats", str(stats))
         assert (status, f"--stats {stats}: {says}" in err) == (2, True)
     assert not out.exists() and not out.with_name("x.jsonl.parts").exists()
+
+
+def test_the_missing_folders_of_the_stats_file_are_made_as_those_of_out(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "gone.json").symlink_to(tmp_path / "missing" / "s.json")
+    for number, stats in enumerate([tmp_path / "new" / "deep" / "s.json", tmp_path / "gone.json"]):
+        out = tmp_path / f"out-{number}" / "x.jsonl"
+        command = [str(WARC), "--out", str(out), "--stats", str(stats), "--jobs", "1"]
+        assert corpus(capsys, *command)[0] == 0
+        assert json.loads(stats.read_text())["rows"] == PAGES == len(read_jsonl(out))
+    assert (tmp_path / "missing" / "s.json").is_file()  # where the link leads
 
 
 def test_an_out_file_that_cannot_be_written_stops_the_run_before_it_starts(
