@@ -5,13 +5,15 @@ from __future__ import annotations
 import gzip
 import importlib.util
 import json
+import random
 import time
+import zlib
 from pathlib import Path
 from typing import Any
 
 import pytest
 from conftest import STORM_PAGE
-from corpuskit import ROOT, WARC, response, site_file, story_page, write_warc
+from corpuskit import ROOT, WARC, member_offsets, response, site_file, story_page, write_warc
 
 import scrapy_cetd
 from scrapy_cetd.extractors.cetd_plus import CetdPlusExtractor
@@ -248,3 +250,34 @@ def test_parquet_takes_every_document_with_the_schema_given(tmp_path: Path) -> N
         "https://news.test/1",
         "https://news.test/2",
     ]
+
+
+@pytest.mark.parametrize(("damage", "error"), [("cut", EOFError), ("zeroed", zlib.error)])
+def test_datatrove_s_reader_raises_on_a_cut_off_or_damaged_gzip_warc(
+    tmp_path: Path, damage: str, error: type[Exception]
+) -> None:
+    """What docs/corpus.md says of datatrove's ``WarcReader``: a gzipped WARC cut off in the
+    middle (``EOFError``) or with a damaged gzip member (``zlib.error``) raises out of the
+    reader, so the task fails (and ``LocalPipelineExecutor.run()`` with it), where
+    ``scrapy-cetd corpus`` counts the loss and reads on."""
+    words = story_page(0).decode().split()  # in random order: text that compresses little
+    chosen = random.Random(7)
+    ok = "HTTP/1.1 200 OK\nContent-Type: text/html; charset=utf-8\n"
+    records = []
+    for number in range(30):  # large records: the damage falls inside one, not between two
+        text = " ".join(chosen.choice(words) for _ in range(800))
+        page = f"<html><body><article><p>{text}</p></article></body></html>".encode()
+        records.append(response(f"http://a.test/{number}", ok, page))
+    path = tmp_path / "site.warc.gz"
+    write_warc(path, records)
+    data = bytearray(path.read_bytes())
+    if damage == "cut":
+        del data[len(data) * 2 // 3 :]
+    else:
+        start = member_offsets(bytes(data))[20] + 40
+        data[start : start + 100] = bytes(100)
+    path.write_bytes(bytes(data))
+    read: list[Document] = []
+    with pytest.raises(error):
+        read.extend(WarcReader(str(tmp_path)).run())
+    assert 0 < len(read) < len(records)  # the documents before the damage went through
