@@ -216,6 +216,8 @@ def run_corpus(
         jobs,
         [summaries[path] for path, _ in plan if path in summaries],
         time.perf_counter() - started,
+        algorithm=settings.algorithm,
+        options=dict(settings.options),
         filters=filters,
         interrupted=interrupted,
         parts=str(parts_dir),

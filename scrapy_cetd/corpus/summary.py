@@ -106,6 +106,11 @@ class CorpusSummary:
     jobs: int
     files: list[FileSummary]
     seconds: float
+    algorithm: str = ""
+    """The algorithm that made the rows (each row's ``extractor`` names it too)."""
+    options: dict[str, Any] = dataclasses.field(default_factory=dict)
+    """The algorithm's options (``-O``), as the extractor got them: the rows do not record
+    them, so the summary (and the ``--stats`` file) is where a run says how it extracted."""
     filters: dict[str, Any] = dataclasses.field(default_factory=dict)
     """The row filters that were on (``languages``, ``min_language_score``, ``min_words``,
     ``page_types``, ``min_page_type_confidence``, ``dedup``), by option name."""
@@ -186,6 +191,8 @@ class CorpusSummary:
             "complete": self.complete,
             "interrupted": self.interrupted,
             "jobs": self.jobs,
+            "algorithm": self.algorithm,
+            "options": self.options,
             "records": self.records,
             "pages": self.pages,
             "rows": self.rows,
@@ -214,6 +221,9 @@ class CorpusSummary:
             + f" ({empty:,} without main content), {self.rows:,} rows -> {target}",
             f"  {self.seconds:.1f} s, {self.pages_per_second:.1f} pages/s with {self.jobs} job(s)",
         ]
+        if self.options:
+            given = " ".join(f"-O {name}={value}" for name, value in self.options.items())
+            lines.append(f"  extractor {self.algorithm} {given}")
         for reason, count in self.skipped.items():
             lines.append(f"  skipped {reason:<14} {count:>8,}  {SKIP_REASONS[reason]}")
         if self.filters:

@@ -374,6 +374,25 @@ def test_the_notes_are_a_column_of_every_row(
     assert schema.field("notes").type == pa.list_(pa.string())
 
 
+def test_the_summary_says_which_options_the_extractor_had(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The rows name the algorithm, not its ``-O`` options: the summary and ``--stats`` do,
+    with the values the extractor got."""
+    out, stats = tmp_path / "rows.jsonl", tmp_path / "stats.json"
+    options = ["-a", "cetd-ds", "-O", "threshold_coefficient=0.90", "-O", "remove_hidden=no"]
+    command = [str(WARC), "--out", str(out), "--stats", str(stats), "--jobs", "1", *options]
+    status, stdout, _ = corpus(capsys, *command)
+    assert status == 0
+    summary = json.loads(stats.read_text())
+    assert summary["algorithm"] == "cetd-ds"
+    assert summary["options"] == {"threshold_coefficient": 0.9, "remove_hidden": False}
+    assert "  extractor cetd-ds -O threshold_coefficient=0.9 -O remove_hidden=False" in stdout
+    assert {row["extractor"] for row in read_jsonl(out)} == {"cetd-ds"}
+    assert corpus(capsys, str(WARC), "--out", str(out), "--stats", str(stats), "-j", "1")[0] == 0
+    assert json.loads(stats.read_text())["options"] == {}
+
+
 def test_limit_options_are_checked(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = str(tmp_path / "x.jsonl")
     status, _, err = corpus(capsys, str(WARC), "--out", out, "--max-nodes", "0")
