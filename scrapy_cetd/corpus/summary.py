@@ -13,6 +13,7 @@ from scrapy_cetd.corpus.warc import SKIP_REASONS, Skipped
 from scrapy_cetd.limits import LIMITS
 from scrapy_cetd.page.output import LINKS_LEFT_RELATIVE
 from scrapy_cetd.page.parse import (
+    CHARSET_GUESSED,
     HTTP_CHARSET_IGNORED,
     META_CHARSET_IGNORED,
     META_CHARSET_UTF16,
@@ -26,6 +27,7 @@ NOTE_MEANINGS: Mapping[str, str] = {
     META_CHARSET_IGNORED: f"rows whose <meta> charset names no text encoding {_ENCODINGS}",
     META_CHARSET_UTF16: f"rows whose <meta> charset says UTF-16, read as UTF-8 {_ENCODINGS}",
     UNDECODABLE_BYTES: f"rows with bytes their encoding does not read, U+FFFD {_ENCODINGS}",
+    CHARSET_GUESSED: f"rows whose encoding nothing declares, read by a guess {_ENCODINGS}",
     LINKS_LEFT_RELATIVE: "rows whose links were left relative, past the growth bound "
     "(docs: Markdown, absolute links and the clean HTML)",
     OUTPUTS_GIVEN_UP: "rows whose metadata, Markdown or absolute links were given up for the "
