@@ -1,8 +1,10 @@
 """A datatrove pipeline with scrapy-cetd as its extractor: WARC files in, JSON Lines out.
 
-WARC reader -> :class:`~scrapy_cetd.corpus.datatrove_step.CetdExtractor` (where datatrove's
-own examples put its ``Trafilatura`` step) -> a language filter -> JSON Lines writer, on
-datatrove's local executor. Needs ``pip install 'scrapy-cetd[datatrove]'``.
+:class:`~scrapy_cetd.corpus.datatrove_step.CetdWarcReader` (the pages ``scrapy-cetd corpus``
+extracts, where datatrove's examples put its ``WarcReader``) ->
+:class:`~scrapy_cetd.corpus.datatrove_step.CetdExtractor` (where they put its ``Trafilatura``
+step) -> a language filter -> JSON Lines writer, on datatrove's local executor. Needs
+``pip install 'scrapy-cetd[datatrove]'``.
 
 Usage: ``python example_project/datatrove_pipeline.py WARC_FOLDER OUT_FOLDER [--languages en]
 [--tasks 1] [--workers 1]``; the bundled crawl of the example site is in ``tests/data``.
@@ -19,17 +21,18 @@ from pathlib import Path
 from typing import Any
 
 from datatrove.executor import LocalPipelineExecutor  # type: ignore[import-untyped]
-from datatrove.pipeline.readers import WarcReader  # type: ignore[import-untyped]
 from datatrove.pipeline.writers import JsonlWriter  # type: ignore[import-untyped]
 
-from scrapy_cetd.corpus.datatrove_step import CetdExtractor, LanguageFilter
+from scrapy_cetd.corpus.datatrove_step import CetdExtractor, CetdWarcReader, LanguageFilter
 
 
 def pipeline(warcs: str, out: str, languages: Sequence[str] | None = ("en",)) -> list[Any]:
     """The steps: read ``*.warc.gz`` / ``*.warc`` under ``warcs``, extract, keep
     ``languages`` (``None``: any), write ``out/NNNNN.jsonl.gz``."""
     return [
-        WarcReader(warcs, glob_pattern="*.warc*"),
+        # In place of datatrove's WarcReader: the HTML responses by their HTTP Content-Type and
+        # status, decoded by their HTTP and <meta> charsets, damaged records counted.
+        CetdWarcReader(warcs, glob_pattern="*.warc*"),
         # In place of datatrove's Trafilatura(favour_precision=True); metadata=True adds the
         # page's title, authors and publication date to each document's metadata.
         CetdExtractor(metadata=True),

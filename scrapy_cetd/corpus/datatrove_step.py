@@ -11,6 +11,11 @@ process, which is killed and restarted when a document takes longer. ``extract()
 given the timeout as its ``time_budget``, so a slow page usually stops by itself (an empty
 result, counted as a timeout) before the sandbox has to kill anything.
 
+:class:`CetdWarcReader` reads WARC files by the command's rules
+(:func:`~scrapy_cetd.corpus.warc.iter_pages`), in place of datatrove's ``WarcReader``: the
+pages ``scrapy-cetd corpus`` extracts reach the extractor, decoded as it decodes them, so each
+document's text after :class:`CetdExtractor` is the text of the command's row for that record.
+
 :class:`LanguageFilter` is a language filter that needs no model download (py3langid, whose
 model ships inside its package); it sets ``language`` and ``language_score`` in the metadata
 under the names datatrove's own ``LanguageFilter`` (fastText, whose model is fetched on first
@@ -20,7 +25,8 @@ use) gives them, so either can follow the extractor. Install with
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+import itertools
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 try:
@@ -29,6 +35,8 @@ try:
         ExtractorSandbox,
     )
     from datatrove.pipeline.filters.base_filter import BaseFilter  # type: ignore[import-untyped]
+    from datatrove.pipeline.readers.base import BaseDiskReader  # type: ignore[import-untyped]
+    from datatrove.utils.logging import logger  # type: ignore[import-untyped]
     from datatrove.utils.typeshelper import StatHints  # type: ignore[import-untyped]
 except ImportError as error:  # pragma: no cover - depends on the installed extras
     raise ImportError(
@@ -37,7 +45,8 @@ except ImportError as error:  # pragma: no cover - depends on the installed extr
     ) from error
 
 from scrapy_cetd.api import CompletingExtractor, Outputs, extract_with
-from scrapy_cetd.corpus.records import check_languages, identify_language
+from scrapy_cetd.corpus.records import check_languages, identify_language, page_html
+from scrapy_cetd.corpus.warc import DEFAULT_MAX_BYTES, NotAWarcError, Skipped, WarcPage, iter_pages
 from scrapy_cetd.extractors.registry import DEFAULT_ALGORITHM, build_extractor
 from scrapy_cetd.guard import DEFAULT_MAX_ATTRIBUTES
 from scrapy_cetd.limits import DEFAULT_MAX_BODY_SIZE, DEFAULT_MAX_NODES, Limits
@@ -57,6 +66,117 @@ sandbox too, and the first documents are not charged for them against the timeou
 
 _TIMEOUT_CODES = (Reason.TIME_BUDGET.value,)
 """The reason codes of an empty result that count as a timeout."""
+
+
+class CetdWarcReader(BaseDiskReader):  # type: ignore[misc]  # datatrove is untyped
+    """WARC files read as ``scrapy-cetd corpus`` reads them: a document per HTML page the
+    command extracts, in place of datatrove's ``WarcReader``.
+
+    Each file is read by :func:`~scrapy_cetd.corpus.warc.iter_pages`, opened through the
+    reader's ``DataFolder`` (so ``s3://`` and the other fsspec filesystems work as in
+    datatrove; the file is read raw, gzipped member by member or not, whatever its name). A
+    document's ``text`` is the page's HTML decoded as the command decodes it
+    (:func:`~scrapy_cetd.corpus.records.page_html`: codings undone, then the BOM, the HTTP
+    charset, the ``<meta>`` charset, detection), its ``id`` the ``WARC-Record-ID``, and its
+    metadata the command's columns ``url``, ``date``, ``file_path`` (the file's full path or
+    URL) and ``warc_offset``. Every other record is counted in the stats under ``skipped`` and
+    ``skipped_<reason>`` (:data:`~scrapy_cetd.corpus.warc.SKIP_REASONS`: ``not_response``,
+    ``http_status``, ``not_html``, ``too_large``, ``truncated``, ``corrupt``,
+    ``undecodable``), so the reader's ``documents`` and ``skipped`` add up to the records
+    read. Damage never fails the run: a damaged or cut-off part of a file is counted (and
+    logged) and reading goes on after it; a file that holds no WARC data is counted under
+    ``not_warc_files`` and logged. A file that cannot be opened or read raises, as in
+    datatrove's readers (the task fails, and a rerun of the executor redoes it).
+
+    The arguments are those of datatrove's ``WarcReader`` (``compression`` aside: gzip is
+    found by its magic bytes; all but the first two by keyword), and ``max_bytes``, the
+    command's ``--max-bytes``: a larger body, as stored or once decoded, is ``too_large``.
+    """
+
+    name = "🕷 Warc (scrapy-cetd)"
+
+    def __init__(
+        self,
+        data_folder: Any,
+        paths_file: Any = None,
+        *,
+        limit: int = -1,
+        skip: int = 0,
+        file_progress: bool = False,
+        doc_progress: bool = False,
+        adapter: Callable[..., dict[str, Any]] | None = None,
+        text_key: str = "text",
+        id_key: str = "id",
+        default_metadata: dict[str, Any] | None = None,
+        recursive: bool = True,
+        glob_pattern: str | None = None,
+        shuffle_files: bool = False,
+        max_bytes: int = DEFAULT_MAX_BYTES,
+    ) -> None:
+        if isinstance(max_bytes, bool) or not max_bytes > 0:
+            raise ValueError(f"max_bytes must be a positive number of bytes: {max_bytes}")
+        super().__init__(
+            data_folder,
+            paths_file,
+            limit=limit,
+            skip=skip,
+            file_progress=file_progress,
+            doc_progress=doc_progress,
+            adapter=adapter,
+            text_key=text_key,
+            id_key=id_key,
+            default_metadata=default_metadata,
+            recursive=recursive,
+            glob_pattern=glob_pattern,
+            shuffle_files=shuffle_files,
+        )
+        self.max_bytes = max_bytes
+
+    def read_file(self, filepath: str) -> Iterator[Any]:
+        """The documents of the WARC file ``filepath`` (relative to the data folder), in file
+        order (datatrove's reader contract); the other records counted."""
+        name = self.data_folder.resolve_paths(filepath)
+        with self.data_folder.open(filepath, "rb") as raw:
+            items = iter_pages(raw, max_bytes=self.max_bytes, name=name)
+            for position in itertools.count():
+                with self.track_time():
+                    try:
+                        item = next(items, None)
+                    except NotAWarcError as error:
+                        self.stat_update("not_warc_files", unit="input_file")
+                        logger.warning(f"Not read: {error}")
+                        return
+                    if item is None:
+                        return
+                    document = self._document(item, filepath, position)
+                if document is not None:
+                    yield document
+
+    def _document(self, item: WarcPage | Skipped, filepath: str, position: int) -> Any:
+        """The document of ``item``, or ``None`` (the skip counted)."""
+        if isinstance(item, Skipped):
+            self._count(item)
+            return None
+        html = page_html(item, self.max_bytes)
+        if isinstance(html, Skipped):
+            self._count(html)
+            return None
+        data = {
+            self.text_key: html,
+            self.id_key: item.record_id,
+            "url": item.url,
+            "date": item.date,
+            "file_path": item.file_path,
+            "warc_offset": item.offset,
+        }
+        return self.get_document_from_dict(data, filepath, position)
+
+    def _count(self, skipped: Skipped) -> None:
+        """Count ``skipped`` under its reason; log a loss to damage."""
+        self.stat_update("skipped", f"skipped_{skipped.reason}")
+        if skipped.reason in ("truncated", "corrupt"):
+            where = f"{skipped.url}: " if skipped.url else ""
+            logger.warning(f"WARC record lost, {skipped.reason}: {where}{skipped.detail}")
 
 
 class CetdExtractor(BaseExtractor):  # type: ignore[misc]  # datatrove is untyped
@@ -168,10 +288,11 @@ class CetdExtractor(BaseExtractor):  # type: ignore[misc]  # datatrove is untype
 
 
 def parquet_schema(*, expand_metadata: bool = False, **metadata: Any) -> Any:
-    """The ``pyarrow.Schema`` of the documents a pipeline of datatrove's ``WarcReader``,
-    :class:`CetdExtractor` and :class:`LanguageFilter` hands to datatrove's
-    ``ParquetWriter(..., schema=parquet_schema())``: ``text``, ``id`` and the metadata (the
-    reader's ``url``, ``date`` and ``file_path``; ``title``, ``authors``, ``published``,
+    """The ``pyarrow.Schema`` of the documents a pipeline of :class:`CetdWarcReader` (or
+    datatrove's ``WarcReader``), :class:`CetdExtractor` and :class:`LanguageFilter` hands to
+    datatrove's ``ParquetWriter(..., schema=parquet_schema())``: ``text``, ``id`` and the
+    metadata (the reader's ``url``, ``date``, ``file_path`` and ``warc_offset``, which
+    datatrove's reader leaves null; ``title``, ``authors``, ``published``,
     ``page_type``, ``page_type_confidence``; ``language`` and ``language_score``), plus the
     ``metadata`` fields given here by name with their pyarrow type (a reader's
     ``default_metadata``). With
@@ -188,6 +309,7 @@ def parquet_schema(*, expand_metadata: bool = False, **metadata: Any) -> Any:
         "url": pa.string(),
         "date": pa.string(),
         "file_path": pa.string(),
+        "warc_offset": pa.int64(),
         "title": pa.string(),
         "authors": pa.list_(pa.string()),
         "published": pa.string(),

@@ -31,7 +31,7 @@ from scrapy_cetd.extractors.registry import DEFAULT_ALGORITHM, build_extractor
 from scrapy_cetd.limits import DEFAULT_MAX_NODES, DEFAULT_TIME_BUDGET, Limits
 from scrapy_cetd.page.metadata import language_identifier
 from scrapy_cetd.page.page_types import PAGE_TYPES
-from scrapy_cetd.page.parse import NotADocumentError, html_response
+from scrapy_cetd.page.parse import NotADocumentError, document_problem, html_response
 from scrapy_cetd.result import Metadata
 
 try:
@@ -373,6 +373,39 @@ def _page_title(body: bytes, page: WarcPage) -> str | None:
     return None
 
 
+def _page_body(page: WarcPage, max_bytes: int) -> bytes | Skipped:
+    """The body of ``page`` with its content and transfer codings undone (:func:`_decoded`),
+    or why it cannot be: ``too_large``, ``undecodable``."""
+    try:
+        return _decoded(page.body, page.encodings, max_bytes)
+    except OverflowError as error:
+        return Skipped("too_large", page.url, page.record_id, str(error))
+    except ValueError as error:
+        return Skipped("undecodable", page.url, page.record_id, str(error))
+
+
+def page_html(page: WarcPage, max_bytes: int = DEFAULT_MAX_BYTES) -> str | Skipped:
+    """The HTML of ``page`` as text, for a step that is handed pages as text (datatrove's
+    extractors), or the :class:`Skipped` that :func:`extract_page` gives instead of a row.
+
+    The body, its content and transfer codings undone, is decoded as :func:`extract_page`'s
+    call of :func:`scrapy_cetd.extract` decodes it (:func:`~scrapy_cetd.page.parse.html_response`
+    with the HTTP charset: the BOM, then the HTTP charset, the ``<meta>`` charset, detection),
+    so that ``extract()`` of this text, with the same limits, gives the row's ``text``: it
+    parses a ``str`` into the tree it parses the bytes into. A body over ``max_bytes`` is
+    ``too_large``; one whose codings do not decode, or that holds no document, ``undecodable``.
+    """
+    body = _page_body(page, max_bytes)
+    if isinstance(body, Skipped):
+        return body
+    response = html_response(body, url=page.url, encoding=page.charset)
+    problem = document_problem(response.body, response.text)
+    if problem is not None:
+        detail = f"not an HTML document: {problem}"
+        return Skipped("undecodable", page.url, page.record_id, detail)
+    return response.text
+
+
 def extract_page(page: WarcPage, settings: CorpusSettings) -> Outcome:
     """The row for one page, or why there is none: **the per-record function**.
 
@@ -385,12 +418,9 @@ def extract_page(page: WarcPage, settings: CorpusSettings) -> Outcome:
     document is skipped as ``undecodable``. The row is made whatever the filters of
     ``settings`` say: :meth:`CorpusSettings.rejects` is asked separately.
     """
-    try:
-        body = _decoded(page.body, page.encodings, settings.max_bytes)
-    except OverflowError as error:
-        return Skipped("too_large", page.url, page.record_id, str(error))
-    except ValueError as error:
-        return Skipped("undecodable", page.url, page.record_id, str(error))
+    body = _page_body(page, settings.max_bytes)
+    if isinstance(body, Skipped):
+        return body
     try:
         result = extract(
             body,

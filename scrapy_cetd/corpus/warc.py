@@ -383,7 +383,10 @@ def _remote_error(path: str, error: OSError) -> OSError:
 
 
 def iter_pages(
-    path: str | os.PathLike[str], *, max_bytes: int = DEFAULT_MAX_BYTES
+    path: str | os.PathLike[str] | IO[bytes],
+    *,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    name: str | None = None,
 ) -> Iterator[WarcPage | Skipped]:
     """Every record of the WARC file at ``path``: a :class:`WarcPage` for each HTML response
     whose body can be extracted, a :class:`Skipped` for every other record.
@@ -395,18 +398,31 @@ def iter_pages(
     a cut-off end one ``truncated``; reading goes on at the next gzip member or, in an
     uncompressed file, at the next line that starts a WARC record. Memory stays bounded: the
     file is read a chunk at a time. ``path`` may be a URL (``https://``, ``s3://``...), read
-    through fsspec.
+    through fsspec. It may also be a seekable binary file, open for reading (as a caller
+    opens it through a filesystem of its own, datatrove's reader through its ``DataFolder``):
+    it is read from its start, and left open. ``name`` is what the pages' ``file_path`` and the
+    details of the skips call the file: by default ``path`` as given, or the open file's
+    ``name``.
 
     Raises :class:`NotAWarcError` for a file that holds no WARC record where one should begin
     (:func:`check_warc`), and :class:`OSError` for a file that cannot be opened or read.
     """
-    name = os.fspath(path)
-    with _open(name) as raw:
-        _check_warc(raw, name)
-        magic = raw.read(2)
-        raw.seek(0)
-        stream: _Stream = _GzipMembers(raw) if magic == b"\x1f\x8b" else _PlainStream(raw)
-        yield from _records(stream, name, max_bytes)
+    if isinstance(path, str | os.PathLike):
+        location = os.fspath(path)
+        with _open(location) as raw:
+            yield from _read(raw, location if name is None else name, max_bytes)
+    else:
+        yield from _read(path, str(getattr(path, "name", "")) if name is None else name, max_bytes)
+
+
+def _read(raw: IO[bytes], name: str, max_bytes: int) -> Iterator[WarcPage | Skipped]:
+    """:func:`iter_pages` on the open file ``raw``, called ``name``."""
+    raw.seek(0)
+    _check_warc(raw, name)
+    magic = raw.read(2)
+    raw.seek(0)
+    stream: _Stream = _GzipMembers(raw) if magic == b"\x1f\x8b" else _PlainStream(raw)
+    yield from _records(stream, name, max_bytes)
 
 
 def _is_loss(item: WarcPage | Skipped) -> bool:

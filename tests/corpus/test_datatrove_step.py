@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import importlib.util
+import io
 import json
 import random
 import time
@@ -13,9 +14,20 @@ from typing import Any
 
 import pytest
 from conftest import STORM_PAGE
-from corpuskit import ROOT, WARC, member_offsets, response, site_file, story_page, write_warc
+from corpuskit import (
+    PAGES,
+    ROOT,
+    WARC,
+    member_offsets,
+    read_jsonl,
+    response,
+    site_file,
+    story_page,
+    write_warc,
+)
 
 import scrapy_cetd
+from scrapy_cetd.corpus import CorpusSummary, run_corpus
 from scrapy_cetd.extractors.cetd_plus import CetdPlusExtractor
 
 datatrove = pytest.importorskip("datatrove")
@@ -25,6 +37,7 @@ from datatrove.pipeline.readers import WarcReader  # type: ignore[import-untyped
 
 from scrapy_cetd.corpus.datatrove_step import (  # noqa: E402
     CetdExtractor,
+    CetdWarcReader,
     LanguageFilter,
     parquet_schema,
 )
@@ -49,8 +62,8 @@ def read_documents(folder: Path) -> list[dict[str, Any]]:
 
 
 def warc_documents(folder: Path) -> list[Document]:
-    """The documents datatrove's WARC reader makes of the bundled WARC."""
-    return list(WarcReader(str(folder)).run())
+    """The documents our WARC reader makes of the WARC files in ``folder``."""
+    return list(CetdWarcReader(str(folder)).run())
 
 
 @pytest.fixture(scope="module")
@@ -61,21 +74,23 @@ def warcs(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_the_example_pipeline_runs_on_the_bundled_warc(warcs: Path, tmp_path: Path) -> None:
-    """WARC reader -> our step -> language filter -> JSON Lines, on the local executor: one
-    document per HTML page the reader finds, its text what ``extract()`` gives for the page,
-    the reader's metadata kept and the page's added."""
+    """Our WARC reader -> our step -> language filter -> JSON Lines, on the local executor:
+    one document per HTML page (datatrove's reader drops one, which libmagic calls an INI
+    file), its text what ``extract()`` gives for the page, the reader's metadata kept and the
+    page's added."""
     out = tmp_path / "out"
     status = example_pipeline().main([str(warcs), str(out), "--logs", str(tmp_path / "logs")])
     assert status == 0
     documents = read_documents(out)
     read = warc_documents(warcs)
-    assert len(read) >= 14
+    assert len(read) == PAGES
     assert [doc["id"] for doc in documents] == [doc.id for doc in read]
     for document in documents:
         metadata = document["metadata"]
         page = site_file(metadata["url"]).read_bytes()
         assert document["text"] == scrapy_cetd.extract(page, url=metadata["url"]).text
         assert metadata["date"].startswith("20") and metadata["file_path"].endswith(WARC.name)
+        assert metadata["warc_offset"] > 0
         assert metadata["title"]
         assert (metadata["language"], metadata["language_score"] > 0.65) == ("en", True)
     assert any(document["metadata"].get("authors") for document in documents)
@@ -228,11 +243,11 @@ def test_parquet_takes_every_document_with_the_schema_given(tmp_path: Path) -> N
         ],
     )
     extractor, language = CetdExtractor(metadata=True), LanguageFilter(languages="en")
-    found = [doc.metadata for doc in language.run(extractor.run(WarcReader(str(warcs)).run()))]
+    found = [doc.metadata for doc in language.run(extractor.run(iter(warc_documents(warcs))))]
     assert [sorted(keys) for keys in found] == [sorted(found[1])] * 2
     LocalPipelineExecutor(
         pipeline=[
-            WarcReader(str(warcs)),
+            CetdWarcReader(str(warcs)),
             extractor,
             language,
             ParquetWriter(str(tmp_path / "out"), schema=parquet_schema(), batch_size=1),
@@ -250,6 +265,7 @@ def test_parquet_takes_every_document_with_the_schema_given(tmp_path: Path) -> N
         "https://news.test/1",
         "https://news.test/2",
     ]
+    assert rows[0]["metadata"]["warc_offset"] == 0 < rows[1]["metadata"]["warc_offset"]
 
 
 @pytest.mark.parametrize(("damage", "error"), [("cut", EOFError), ("zeroed", zlib.error)])
@@ -281,3 +297,168 @@ def test_datatrove_s_reader_raises_on_a_cut_off_or_damaged_gzip_warc(
     with pytest.raises(error):
         read.extend(WarcReader(str(tmp_path)).run())
     assert 0 < len(read) < len(records)  # the documents before the damage went through
+
+
+SCRIPT_FIRST = (
+    b"\r\n<script>(function(w,d){w.ready=1;})(window,document);</script>\r\n" + story_page(2)
+)
+"""A page that libmagic calls JavaScript: a blank line, then a script before ``<html>``."""
+
+CP1252_LINE = "Café prices rose to £29 — a naïve guess."
+"""A paragraph of the windows-1252 page, whose charset only the HTTP header declares."""
+
+
+def write_mixed_warc(path: Path, *, damaged: bool = True) -> None:
+    """A WARC written by warcio (one gzip member per record) of a warcinfo record and seven
+    responses: a page, the page libmagic misreads, a 404, the windows-1252 page, a page whose
+    gzip member is then ``damaged``, a page, and a page then cut off by the end of the file."""
+    from warcio.statusandheaders import StatusAndHeaders  # type: ignore[import-untyped]
+    from warcio.warcwriter import WARCWriter  # type: ignore[import-untyped]
+
+    line = f"<h1>Story 4</h1><p>{CP1252_LINE}</p>".encode("cp1252")
+    cp1252 = story_page(4).replace(b"<h1>Story 4</h1>", line)
+    pages = [
+        ("https://news.test/1", "200 OK", "text/html; charset=utf-8", story_page(1)),
+        ("https://news.test/script-first", "200 OK", "text/html", SCRIPT_FIRST),
+        ("https://news.test/missing", "404 Not Found", "text/html", story_page(3)),
+        ("https://news.test/cp1252", "200 OK", "text/html; charset=windows-1252", cp1252),
+        ("https://news.test/damaged", "200 OK", "text/html", story_page(5)),
+        ("https://news.test/6", "200 OK", "text/html", story_page(6)),
+        ("https://news.test/cut", "200 OK", "text/html", story_page(7)),
+    ]
+    starts: list[int] = []
+    with path.open("wb") as file:
+        writer = WARCWriter(file, gzip=True)
+        starts.append(file.tell())
+        writer.write_record(writer.create_warcinfo_record(path.name, {"software": "tests"}))
+        for url, status, content_type, body in pages:
+            head = StatusAndHeaders(status, [("Content-Type", content_type)], protocol="HTTP/1.1")
+            record = writer.create_warc_record(
+                url, "response", payload=io.BytesIO(body), http_headers=head
+            )
+            starts.append(file.tell())
+            writer.write_record(record)
+    if damaged:
+        data = bytearray(path.read_bytes())
+        data[starts[5] + 40 : starts[5] + 60] = bytes(20)  # the damaged page's deflate data
+        path.write_bytes(bytes(data[: (starts[7] + len(data)) // 2]))  # the last page cut off
+
+
+@pytest.fixture(scope="module")
+def mixed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, CorpusSummary, list[Any]]:
+    """The folder of the mixed WARC, and the summary and rows of ``scrapy-cetd corpus`` on it."""
+    folder = tmp_path_factory.mktemp("mixed")
+    write_mixed_warc(folder / "mixed.warc.gz")
+    out = tmp_path_factory.mktemp("rows") / "rows.jsonl"
+    summary = run_corpus([folder], out, jobs=1, progress=False)
+    assert summary.complete
+    return folder, summary, read_jsonl(out)
+
+
+def test_the_reader_hands_on_the_pages_the_command_extracts(
+    mixed: tuple[Path, CorpusSummary, list[Any]],
+) -> None:
+    """Each page's text after our reader and step is the text of the command's row for the
+    record, with the row's metadata; every other record is counted under the command's reason:
+    the page libmagic calls JavaScript is kept, the 404 is not, the windows-1252 page is read
+    by its HTTP charset, and the damaged and cut-off gzip members are counted, not raised."""
+    folder, summary, rows = mixed
+    reader = CetdWarcReader(str(folder))
+    documents = list(reader.run())
+    extracted = list(CetdExtractor(timeout=30).run(iter(documents)))
+    by_url = {doc.metadata["url"]: doc for doc in extracted}
+    assert sorted(by_url) == [
+        "https://news.test/1",
+        "https://news.test/6",
+        "https://news.test/cp1252",
+        "https://news.test/script-first",
+    ]
+    assert [(doc.id, doc.text) for doc in extracted] == [(row["id"], row["text"]) for row in rows]
+    columns = ("url", "date", "file_path", "warc_offset")
+    for doc, row in zip(extracted, rows, strict=True):
+        assert {name: doc.metadata[name] for name in columns} == {
+            name: row[name] for name in columns
+        }
+    assert CP1252_LINE in by_url["https://news.test/cp1252"].text
+    assert "Story number 2 goes on" in by_url["https://news.test/script-first"].text
+    (counts,) = summary.files
+    skipped = {
+        name.removeprefix("skipped_"): stat.total
+        for name, stat in reader.stats.stats.items()
+        if name.startswith("skipped_")
+    }
+    assert (
+        skipped
+        == counts.skipped
+        == {
+            "not_response": 1,
+            "http_status": 1,
+            "corrupt": 1,
+            "truncated": 1,
+        }
+    )
+    assert reader.stats["documents"].total + reader.stats["skipped"].total == counts.records == 8
+
+
+def test_a_damaged_file_does_not_stop_the_pipeline(
+    mixed: tuple[Path, CorpusSummary, list[Any]], tmp_path: Path
+) -> None:
+    """On datatrove's executor, the pipeline goes through the damaged file and writes the
+    command's texts."""
+    from datatrove.executor import LocalPipelineExecutor
+    from datatrove.pipeline.writers import JsonlWriter
+
+    folder, _, rows = mixed
+    LocalPipelineExecutor(
+        pipeline=[
+            CetdWarcReader(str(folder)),
+            CetdExtractor(timeout=30),
+            JsonlWriter(str(tmp_path)),
+        ],
+        tasks=1,
+        logging_dir=str(tmp_path / "logs"),
+    ).run()
+    written = read_documents(tmp_path)
+    assert [(doc["id"], doc["text"]) for doc in written] == [
+        (row["id"], row["text"]) for row in rows
+    ]
+
+
+def test_the_reader_reads_through_its_data_folder(
+    mixed: tuple[Path, CorpusSummary, list[Any]],
+) -> None:
+    """Files are opened through the reader's fsspec filesystem (here in memory), named by
+    their URL; a file that is not a WARC is counted and the others are read."""
+    fsspec = pytest.importorskip("fsspec")
+    folder, _, rows = mixed
+    memory = fsspec.filesystem("memory")
+    memory.pipe("/warcs/mixed.warc.gz", (folder / "mixed.warc.gz").read_bytes())
+    memory.pipe("/warcs/notes.txt", b"Not a WARC file.\n")
+    try:
+        reader = CetdWarcReader("memory://warcs")
+        documents = list(reader.run())
+    finally:
+        memory.rm("/warcs", recursive=True)
+    assert [doc.id for doc in documents] == [row["id"] for row in rows]
+    assert {doc.metadata["file_path"] for doc in documents} == {"memory:///warcs/mixed.warc.gz"}
+    assert reader.stats["not_warc_files"].total == 1
+    assert reader.stats["skipped"].total == 4
+
+
+def test_datatrove_s_reader_does_what_the_docs_say_it_does_differently(
+    mixed: tuple[Path, CorpusSummary, list[Any]], tmp_path: Path
+) -> None:
+    """docs/corpus.md's caveats of datatrove's ``WarcReader``, on the same records: it stops
+    at the damaged member; without the damage, it drops the page libmagic calls JavaScript,
+    hands on the 404 and reads the windows-1252 page by another encoding."""
+    folder, _, _ = mixed
+    with pytest.raises((EOFError, zlib.error)):
+        list(WarcReader(str(folder)).run())
+    write_mixed_warc(tmp_path / "whole.warc.gz", damaged=False)
+    theirs = {doc.metadata["url"]: doc.text for doc in WarcReader(str(tmp_path)).run()}
+    assert "https://news.test/script-first" not in theirs
+    assert "https://news.test/missing" in theirs
+    assert CP1252_LINE not in theirs["https://news.test/cp1252"]
+    ours = {doc.metadata["url"]: doc.text for doc in CetdWarcReader(str(tmp_path)).run()}
+    assert "https://news.test/script-first" in ours and "https://news.test/missing" not in ours
+    assert CP1252_LINE in ours["https://news.test/cp1252"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import gzip
 import pickle
 import re
@@ -35,6 +36,7 @@ from scrapy_cetd.corpus.records import (
     _unchunked,
     content_hash,
     identify_language,
+    page_html,
 )
 
 
@@ -47,6 +49,39 @@ def test_the_per_record_function_pickles_and_matches_extract() -> None:
     assert not isinstance(row, Skipped)
     expected = scrapy_cetd.extract(site_file(page.url).read_bytes(), url=page.url)
     assert (row["text"], row["html"]) == (expected.text, expected.html)
+
+
+def test_a_page_s_html_as_text_extracts_to_its_row_s_text_or_is_skipped_as_it_is() -> None:
+    """:func:`page_html` decodes a body as :func:`extract_page` has ``extract()`` decode it:
+    ``extract()`` of the text gives the row's text (a gzipped page in windows-1252, which only
+    the HTTP header declares); a body that holds no document, whose coding does not decode or
+    that is too large once decoded is the same skip as the row's."""
+    line = "<h1>Story 1</h1><p>Café prices rose to £29 — a naïve guess.</p>".encode("cp1252")
+    body = story_page(1).replace(b"<h1>Story 1</h1>", line)
+    page = WarcPage(
+        url="https://news.test/1",
+        record_id="<urn:uuid:1>",
+        date=None,
+        charset="windows-1252",
+        encodings=("gzip",),
+        body=gzip.compress(body),
+    )
+    settings = CorpusSettings(metadata=False)
+    html = page_html(page, settings.max_bytes)
+    row = extract_page(page, settings)
+    assert isinstance(html, str) and not isinstance(row, Skipped)
+    assert "Café prices rose to £29" in row["text"]
+    assert scrapy_cetd.extract(html, url=page.url, html=False).text == row["text"]
+    for broken, reason in (
+        (dataclasses.replace(page, encodings=(), body=b"%PDF-1.7 \x00\x01"), "undecodable"),
+        (dataclasses.replace(page, encodings=(), body=b" \r\n "), "undecodable"),
+        (dataclasses.replace(page, encodings=("br",)), "undecodable"),
+        (dataclasses.replace(page, body=gzip.compress(body * 40)), "too_large"),
+    ):
+        limited = dataclasses.replace(settings, max_bytes=len(body) * 20)
+        skipped = page_html(broken, limited.max_bytes)
+        assert isinstance(skipped, Skipped) and skipped.reason == reason
+        assert skipped == extract_page(broken, limited)
 
 
 def test_every_row_has_the_schema_and_points_at_its_record(

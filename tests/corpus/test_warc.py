@@ -25,6 +25,25 @@ from scrapy_cetd.corpus import (
 )
 
 
+def test_an_open_file_is_read_as_its_path_is(tmp_path: Path) -> None:
+    """A file its caller opened (through a filesystem of its own) gives the items its path
+    gives, under the name it is given, and is left open; a damaged one as well."""
+    path = tmp_path / "two.warc.gz"
+    pages = [story_page(1), story_page(2)]
+    write_warc(
+        path, [response(f"https://a.test/{n}", "HTTP/1.1 200 OK\n", p) for n, p in enumerate(pages)]
+    )
+    path.write_bytes(path.read_bytes()[:-20])
+    expected = list(iter_pages(path))
+    assert [type(item) for item in expected] == [WarcPage, Skipped]
+    with path.open("rb") as file:
+        assert list(iter_pages(file, name=str(path))) == expected
+        assert not file.closed
+    with path.open("rb") as file:
+        named = list(iter_pages(file))
+    assert named[0] == expected[0]  # named by the file's name, which is its path
+
+
 def test_damaged_warcs_keep_every_good_record_and_count_every_loss(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
