@@ -51,6 +51,7 @@ from scrapy_cetd.page.dom import (
     attribute_owners,
     build_view,
     child_positions,
+    deep_proxies,
     hidden_text_length,
     in_running_text,
     local_tag,
@@ -903,6 +904,10 @@ def _headline(view: DomView) -> int | None:
     """The first ``<h1>`` of the view that has text. The headings inside one without text
     have none either, and are skipped: each text is read once."""
     tags, size = view.tags, len(view)
+    # On a deep page, every proxy is held while the headings are read, and freed deepest
+    # first: each heading's proxy, freed alone, would walk up to the closest ancestor that
+    # has one (the depth, for each of many empty headings).
+    held = deep_proxies(view.elements[0]) if "h1" in tags else []  # noqa: F841
     i = 0
     while i < size:
         if tags[i] == "h1":

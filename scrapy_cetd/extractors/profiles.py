@@ -23,6 +23,7 @@ from scrapy_cetd.limits import check_deadline
 from scrapy_cetd.page.density import NodeCounts
 from scrapy_cetd.page.dom import (
     BLOCK_TAGS,
+    HOLD_DEPTH,
     DomView,
     attribute_owners,
     build_view,
@@ -187,6 +188,10 @@ def bound_to(view: DomView, modes: list[Keep], region: int) -> None:
 
 _ROLE_MAIN = etree.XPath("descendant-or-self::*[@role='main']")
 
+MAIN_LOOKUPS = 8
+"""Up to this many ``role="main"`` elements are looked up in the view one by one; a page with
+more is read in one pass over the view."""
+
 
 def main_landmark(view: DomView, chars: Sequence[int], share: float) -> int | None:
     """The ``<main>`` element (or ``role="main"``) of ``view`` with the most text, when it
@@ -195,11 +200,15 @@ def main_landmark(view: DomView, chars: Sequence[int], share: float) -> int | No
     candidates = [i for i, tag in enumerate(view.tags) if tag == "main"]
     found = _ROLE_MAIN(view.elements[0])
     assert isinstance(found, list)
-    for element in found:
-        try:
-            candidates.append(view.elements.index(element))
-        except ValueError:  # hidden, or furniture
-            continue
+    if len(found) <= MAIN_LOOKUPS:
+        for element in found:
+            try:
+                candidates.append(view.elements.index(element))
+            except ValueError:  # hidden, or furniture
+                continue
+    else:  # one pass over the view, not one per element: each look-up scans the view
+        roles = set(found)
+        candidates.extend(i for i, element in enumerate(list(view.elements)) if element in roles)
     best = max(candidates, key=lambda i: (chars[i], -i), default=None)
     if best is None or chars[best] < share * chars[0]:
         return None
@@ -372,7 +381,7 @@ def drop_after_run(
     that a long text follows (a category's description below its records) keeps it. What the
     run missed stays too (:class:`_Missed`). A list ends with its last record, a thread with
     its last post. Only elements go: a text directly after the last record stays."""
-    missed = _Missed(view, chars, run, thread)
+    missed = _Missed(view, chars, run, thread, region)
     after = [c for c in after_last(view, run, region) if not missed(c)]
     if sum(chars[c] for c in after) <= share * sum(chars[r] for r in run):
         for c in after:
@@ -388,8 +397,22 @@ class _Missed:
     under the last post). The run is read once (the records share their class, so the
     first's is theirs), not once per element asked about."""
 
-    def __init__(self, view: DomView, chars: Sequence[int], run: Sequence[int], thread: bool):
+    def __init__(
+        self,
+        view: DomView,
+        chars: Sequence[int],
+        run: Sequence[int],
+        thread: bool,
+        region: int = 0,
+    ):
         self.view, self.chars, self.thread = view, chars, thread
+        # The proxies of the run's ancestors up to region, made top-down and so freed deepest
+        # first: an element asked about is a child of one of them, and lxml frees its proxy by
+        # walking up to the closest ancestor that has one (the depth, on a deep page).
+        chain = [view.parent[run[-1]]]
+        while chain[-1] != region and view.parent[chain[-1]] >= 0:
+            chain.append(view.parent[chain[-1]])
+        self.held: list[etree._Element] = [view.elements[a] for a in reversed(chain)]
         self.tag, self.words = view.tags[run[0]], _class_words(view, run[0])
         self.parent = view.parent[run[0]]
         self.shortest = min(chars[r] for r in run)
@@ -406,7 +429,15 @@ class _Missed:
                 return True
             if 2 * self.chars[c] >= self.shortest:
                 return True
-        return self.thread and any(self._alike(i) for i in range(c, view.subtree_end(c)))
+        if not self.thread:
+            return False
+        end = view.subtree_end(c)
+        depth = view.depth
+        # A deep subtree's proxies are held while it is read, freed deepest first.
+        held = view.elements[c:end] if max(depth[c:end]) - depth[c] >= HOLD_DEPTH else []
+        found = any(self._alike(i) for i in range(c, end))
+        del held
+        return found
 
 
 def _class_words(view: DomView, i: int) -> set[str]:
@@ -606,7 +637,10 @@ def description_content(description: str) -> tuple[str, str]:
         description = "".join(f"<p>{line}</p>" for line in lines if line.strip())
     try:
         root = lxml.html.fragment_fromstring(description, create_parent="div")
-    except (etree.ParserError, ValueError):
+    except (etree.ParserError, ValueError, AssertionError, IndexError):
+        # lxml asserts that a description written as a whole document (``<html>...``) has one
+        # ``<body>``: ``<html></html>``, a frameset or two bodies have none or two (IndexError
+        # under ``python -O``)
         return "", ""
     view = build_view(root)
     return render(view, [Keep.TEXT] * len(view))

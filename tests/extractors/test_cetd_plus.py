@@ -14,7 +14,7 @@ from lxml import etree
 from ratios import TENFOLD, growth
 
 from scrapy_cetd import DEFAULT_ALGORITHM, CetdPlusExtractor, extract
-from scrapy_cetd.extractors.cetd_plus import _add_same_path_blocks, _kept_chars
+from scrapy_cetd.extractors.cetd_plus import _add_same_path_blocks, _headline, _kept_chars
 from scrapy_cetd.extractors.furniture import boilerplate
 from scrapy_cetd.page.density import count_nodes
 from scrapy_cetd.page.dom import build_view
@@ -677,3 +677,21 @@ def test_tag_paths_are_read_in_linear_time_on_deep_chains() -> None:
         return add
 
     assert growth(make, 1_500, 15_000) < TENFOLD
+
+
+def test_empty_headings_deep_in_a_page_are_read_in_linear_time_for_the_title() -> None:
+    """Each empty ``<h1>`` is read for its text: its proxy, made and freed alone, walked up to
+    the closest ancestor that had one, the depth of the page (5,000 empty headings 5,000 levels
+    deep took 0.16 s, 50,000 at 50,000 levels 8 s)."""
+
+    def make(size: int) -> Callable[[], object]:
+        root, chain = deep_chain(size)
+        for _ in range(size):
+            etree.SubElement(chain[-1], "h1")
+        etree.SubElement(chain[-1], "h1").text = "The headline"
+        del chain  # freed deepest first: no proxy is held
+        view = build_view(root)
+        assert view.tags[_headline(view) or 0] == "h1"
+        return lambda: _headline(view)
+
+    assert growth(make, 2_000, 20_000) < TENFOLD
