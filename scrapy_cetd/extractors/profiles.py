@@ -629,9 +629,15 @@ def declared_description(root: etree._Element) -> str:
     return longest.strip()
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def description_content(description: str) -> tuple[str, str]:
     """``description`` as cetd-plus renders content, ``(html, text)``: read as HTML when it has
-    tags, else each of its lines a paragraph (its character references read)."""
+    tags, else each of its lines a paragraph (its character references read). A lone
+    surrogate (half an emoji, from a JSON escape) is a replacement character, as in the
+    page's own text: lxml would stop reading there."""
+    description = _SURROGATE.sub("\ufffd", description)
     if not _TAG.search(description):
         lines = (html.escape(html.unescape(line)) for line in description.splitlines())
         description = "".join(f"<p>{line}</p>" for line in lines if line.strip())

@@ -595,6 +595,19 @@ def test_a_declared_description_is_the_content_when_nothing_else_is() -> None:
     assert not extract(page, page_type="product", declared_description=False).text
 
 
+def test_a_lone_surrogate_in_a_declared_description_cuts_nothing_after_it() -> None:
+    """Half an emoji written as a JSON escape (``\\ud83d``) is a replacement character, as
+    in the page's own text: the rest of the description is still there."""
+    declared = DECLARED.replace("studio.", "studio \\ud83d.")
+    page = (
+        f"<html><head>{declared}</head><body>"
+        '<div class="reviews"><p>Lovely mug, five stars.</p></div></body></html>'
+    )
+    assert extract(page, page_type="product").text.endswith(
+        "Thrown by hand in our studio \ufffd.\nEach mug is glazed twice & fired."
+    )
+
+
 def test_a_shown_description_is_not_added_again() -> None:
     page = PRODUCT.replace(
         "<html>",
