@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from functools import cache
 from typing import Any
 from urllib.parse import urljoin
@@ -221,9 +221,10 @@ class _Reader:
         image = json_string(image_url(article.get("image"))) or self._first_meta(_META_IMAGE)
         if image is None:
             image = self._microdata_value("image")
+        authors = self._authors(article)
         return Metadata(
-            title=within(self._title(article, site_name), MAX_TEXT),
-            authors=self._authors(article),
+            title=within(self._title(article, site_name, authors), MAX_TEXT),
+            authors=authors,
             published=published,
             modified=modified,
             site_name=within(site_name, MAX_TEXT),
@@ -254,7 +255,9 @@ class _Reader:
                 return link
         return link
 
-    def _title(self, article: dict[str, Any], site_name: str | None) -> str | None:
+    def _title(
+        self, article: dict[str, Any], site_name: str | None, authors: Sequence[str]
+    ) -> str | None:
         structured = (
             json_string(article.get("headline")),
             self._microdata_value("headline"),
@@ -266,6 +269,7 @@ class _Reader:
             json_string(article.get("name")),
             site_name=site_name,
             url=self.url,
+            authors=authors,
         )
 
     def _authors(self, article: dict[str, Any]) -> tuple[str, ...]:

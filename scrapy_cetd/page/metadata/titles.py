@@ -78,11 +78,14 @@ def _document_title(root: etree._Element) -> str | None:
     return None
 
 
-def _strip_site_name(title: str, site_name: str | None, url: str | None) -> str:
+def _strip_site_name(
+    title: str, site_name: str | None, url: str | None, authors: Sequence[str] = ()
+) -> str:
     """``title`` without a site name joined to it by a separator (``Headline | Site``,
-    ``Site - Headline``): the site name the page declares, a host name, or a part of at most
-    four words that holds a label of the host's name (``Doom9's Forum`` on ``doom9.org``)."""
-    names = {_fold(site_name)} if site_name else set()
+    ``Site - Headline``): the site name the page declares, a host name, a part of at most
+    four words that holds a label of the host's name (``Doom9's Forum`` on ``doom9.org``), or
+    the name of one of the page's ``authors`` (a personal site's ``Headline | Jane Doe``)."""
+    names = {_fold(name) for name in (site_name, *authors) if name}
     host = (url or "").split("//", 1)[-1].split("/", 1)[0].split(":", 1)[0].lower()
     host = host.removeprefix("www.")
     labels = [_fold(label) for label in host.split(".")[:-1] if len(label) >= 4]
@@ -130,12 +133,13 @@ def headline(
     *,
     site_name: str | None,
     url: str | None,
+    authors: Sequence[str] = (),
 ) -> str | None:
     """The headline of the page of ``root``: the first of its ``structured`` titles (JSON-LD's
     ``headline``, microdata's, the ``<meta>`` titles, in that order), its ``<h1>``
     (:func:`_headline_heading`), its ``<title>``, its JSON-LD ``name``; each without the site's
-    name joined to it (:func:`_strip_site_name`). When the ``<h1>`` and the ``<title>`` agree,
-    a structured title that neither holds is not taken."""
+    name, or one of its ``authors``, joined to it (:func:`_strip_site_name`). When the ``<h1>``
+    and the ``<title>`` agree, a structured title that neither holds is not taken."""
     document_title = clean(_document_title(root))
     heading = _headline_heading(root, document_title)
     candidates = list(structured)
@@ -151,5 +155,5 @@ def headline(
         ]
     for candidate in (*candidates, heading, document_title, name):
         if candidate:
-            return _strip_site_name(_headed(candidate, heading), site_name, url)
+            return _strip_site_name(_headed(candidate, heading), site_name, url, authors)
     return None

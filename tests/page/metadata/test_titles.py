@@ -1,5 +1,6 @@
-"""The headline: the site's name stripped, the ``<h1>`` against ``<title>`` and the structured
-titles, a logo's ``<h1>`` linking home, and the bound on a title's length."""
+"""The headline: the site's name (or an author's) stripped, the ``<h1>`` against ``<title>``
+and the structured titles, a logo's ``<h1>`` linking home, and the bound on a title's
+length."""
 
 from __future__ import annotations
 
@@ -37,6 +38,18 @@ def test_title_site_name_suffix_and_prefix_are_stripped() -> None:
     # a separator inside the headline stays when no part names the site
     kept = page("<title>Cats - a history</title>")
     assert page_metadata(kept, url="https://pets.example/a").title == "Cats - a history"
+
+
+def test_an_author_s_name_joined_to_the_title_is_stripped() -> None:
+    author = "<meta name='author' content='Jane Doe'>"
+    blog = page(author + "<title>Testing front-end code | Code | Jane Doe</title>")
+    assert page_metadata(blog).title == "Testing front-end code | Code"
+    assert page_metadata(page(author + "<title>Jane Doe - On testing</title>")).title == (
+        "On testing"
+    )
+    # a name inside the headline is no part joined to it
+    about = page(author + "<title>Ten questions for Jane Doe</title>")
+    assert page_metadata(about).title == "Ten questions for Jane Doe"
 
 
 def test_the_heading_wins_over_a_title_that_adds_sections_to_it() -> None:
