@@ -34,20 +34,38 @@ below which it names something else."""
 def _headline_heading(root: etree._Element, document_title: str | None) -> str | None:
     """The text of the ``<h1>`` that is the headline: the first with a text (the headline on
     most article pages) that is not a link home (:func:`_links_home`), unless most of its
-    words are not in ``<title>`` while those of a later one are (the first is then a logo, a
-    section's name or a cookie banner)."""
+    words are not in ``<title>``, or it is the part ``<title>`` joins to the rest
+    (:func:`_rest_of_title`), while a later one is that (the first is then a logo, a section's
+    name or a cookie banner). The pilcrow a documentation generator links each heading with
+    (``¶``) is no part of it."""
     texts = (
         text
         for heading in root.iter("h1")
-        if (text := clean(text_of(heading).lstrip()[:MAX_TEXT])) and not _links_home(heading)
+        if (text := clean(text_of(heading).strip().removesuffix("\u00b6")[:MAX_TEXT]))
+        and not _links_home(heading)
     )
     first = next(texts, None)
-    if first is None or not document_title or _share(first, document_title) >= _HEADING_IN_TITLE:
+    if first is None or not document_title:
+        return first
+    rest = _rest_of_title(first, document_title)
+    if rest is None and _share(first, document_title) >= _HEADING_IN_TITLE:
         return first
     for text in islice(texts, _MAX_HEADINGS - 1):
-        if _share(text, document_title) >= _HEADING_IN_TITLE:
+        if _share(text, rest or document_title) >= _HEADING_IN_TITLE:
             return text
     return first
+
+
+def _rest_of_title(heading: str, title: str) -> str | None:
+    """What ``title`` joins ``heading`` to by a separator (``Headline`` in ``Headline — Site``
+    when the ``<h1>`` is ``Site``), or ``None``: the first ``<h1>`` is then a logo or a
+    section's name when a later one is that rest."""
+    for separator in _TITLE_SEPARATORS:
+        if title.endswith(separator + heading):
+            return title[: -len(separator + heading)]
+        if title.startswith(heading + separator):
+            return title[len(heading + separator) :]
+    return None
 
 
 def _links_home(heading: etree._Element) -> bool:

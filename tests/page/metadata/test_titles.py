@@ -52,6 +52,22 @@ def test_an_author_s_name_joined_to_the_title_is_stripped() -> None:
     assert page_metadata(about).title == "Ten questions for Jane Doe"
 
 
+def test_a_first_heading_that_title_joins_to_a_later_one_is_the_site_s_name() -> None:
+    logo = "<h1>From Zero to Proof</h1><h1>Introduction</h1>"
+    tree = page("<title>Introduction \u2014 From Zero to Proof</title>", logo)
+    assert page_metadata(tree).title == "Introduction"
+    # the headline joined to the site's name stays ahead of a later heading that quotes it
+    comments = "<h1>Will it rain?</h1><p>Text.</p><h1>One response to Will it rain?</h1>"
+    tree = page("<title>Will it rain? | Weather Notes</title>", comments)
+    assert page_metadata(tree).title == "Will it rain?"
+
+
+def test_a_heading_s_pilcrow_link_is_no_part_of_the_headline() -> None:
+    heading = "<h1>Quickstart<a class='headerlink' href='#quickstart'>\u00b6</a></h1>"
+    tree = page("<title>Quickstart | Example Docs</title>", heading)
+    assert page_metadata(tree).title == "Quickstart"
+
+
 def test_the_heading_wins_over_a_title_that_adds_sections_to_it() -> None:
     tree = page("<title>Using promises - JavaScript | MDN</title>", "<h1>Using promises</h1>")
     assert page_metadata(tree).title == "Using promises"
