@@ -718,18 +718,6 @@ def test_an_out_file_in_a_folder_that_takes_no_new_file_is_a_usage_error(
     assert ".parts" not in err
 
 
-def test_a_stats_file_that_exists_needs_only_itself_writable(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    stats = tmp_path / "s.json"
-    stats.write_text("")
-    # As a user who may write the file but not its folder (root may write anything).
-    monkeypatch.setattr(os, "access", lambda path, mode: Path(path) == stats)
-    cli._check_writable(str(stats), "--stats")
-    with pytest.raises(cli.UsageError, match="cannot be written"):
-        cli._check_writable(str(tmp_path / "new.json"), "--stats")
-
-
 def test_an_input_that_fails_while_read_keeps_the_others_and_exits_1(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
