@@ -33,6 +33,12 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="with --format json: also the page's metadata (headline, authors, dates, "
         "language, site...), and the title is its headline",
     )
+    pages.add_argument(
+        "--markdown",
+        action="store_true",
+        help="with --format json: also the main content as Markdown, as --format markdown "
+        "prints it (one call for the text, the HTML and the Markdown)",
+    )
     pages.add_argument("--encoding", help="charset to assume, as an HTTP header would declare")
     pages.add_argument(
         "--url",
@@ -48,6 +54,11 @@ def run(args: argparse.Namespace) -> int:
     options = checked_options(args.algorithm, parse_options(args.option))
     if args.metadata and args.format != "json":
         raise UsageError(f"--metadata is printed in --format json only, not {args.format}")
+    if args.markdown and args.format != "json":
+        raise UsageError(
+            f"--markdown is printed in --format json only, not {args.format} "
+            "(--format markdown prints the Markdown alone)"
+        )
     status = 0
     printed = 0
     for name in args.files:
@@ -59,7 +70,14 @@ def run(args: argparse.Namespace) -> int:
             continue
         for note in result.notes:
             print(f"{PROG}: {name}: {note}", file=sys.stderr)
-        _print_result(name, result, args.format, header=len(args.files) > 1, first=printed == 0)
+        _print_result(
+            name,
+            result,
+            args.format,
+            markdown=args.markdown,
+            header=len(args.files) > 1,
+            first=printed == 0,
+        )
         printed += 1
     return status
 
@@ -72,7 +90,7 @@ def _extract_file(name: str, args: argparse.Namespace, options: dict[str, Any]) 
             algorithm=args.algorithm,
             url=args.url,
             encoding=args.encoding,
-            markdown=args.format == "markdown",
+            markdown=args.markdown or args.format == "markdown",
             metadata=args.metadata,
             **options,
         )
@@ -82,8 +100,11 @@ def _extract_file(name: str, args: argparse.Namespace, options: dict[str, Any]) 
 
 
 def _print_result(
-    name: str, result: ExtractionResult, fmt: str, *, header: bool, first: bool
+    name: str, result: ExtractionResult, fmt: str, *, markdown: bool, header: bool, first: bool
 ) -> None:
+    """Print ``result`` in format ``fmt``: one JSON object (with the Markdown when
+    ``markdown``, the metadata when it was read), or the text, HTML or Markdown after a
+    ``==> FILE <==`` line when there are several files (``header``)."""
     if fmt == "json":
         record: dict[str, Any] = {
             "file": name,
@@ -97,6 +118,8 @@ def _print_result(
             "html": result.html,
             "notes": list(result.notes),
         }
+        if markdown:  # None when it was given up for the time budget, as a note says
+            record["markdown"] = result.markdown
         if result.metadata is not None:
             record["metadata"] = asdict(result.metadata)
         print(json.dumps(record, ensure_ascii=False))

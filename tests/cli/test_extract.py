@@ -108,6 +108,28 @@ def test_extract_json_gives_the_metadata_on_request(
     assert "--metadata is printed in --format json only" in capsys.readouterr().err
 
 
+def test_extract_json_gives_the_markdown_on_request(
+    page_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """One call for JSON records with the Markdown (for RAG), its links absolute against
+    ``--url`` as ``--format markdown`` prints them; refused with another format."""
+    url = "https://news.example/a/"
+    argv = ["extract", str(page_file), "--url", url]
+    assert main([*argv, "--format", "json", "--markdown"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert main([*argv, "--format", "markdown"]) == 0
+    assert record["markdown"] + "\n" == capsys.readouterr().out
+    assert record["markdown"] == extract(STORM_PAGE, url=url, markdown=True).markdown
+    assert "[local reports](https://news.example/x)" in record["markdown"]
+    assert record["text"] == extract(STORM_PAGE, url=url).text
+    assert main([*argv, "--format", "json"]) == 0
+    assert "markdown" not in json.loads(capsys.readouterr().out)
+    for fmt in ("text", "html", "markdown"):
+        assert main([*argv, "--format", fmt, "--markdown"]) == 2
+        err = capsys.readouterr().err
+        assert f"--markdown is printed in --format json only, not {fmt}" in err
+
+
 def test_extract_reads_stdin(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
