@@ -78,7 +78,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--page-types",
         metavar="TYPES",
         help="keep only rows of these page types, comma-separated "
-        f"({', '.join(PAGE_TYPES)}); a row without a type is dropped",
+        f"({', '.join(PAGE_TYPES)}); a row without a type is dropped (cetd-plus types pages)",
     )
     corpus.add_argument(
         "--min-page-type-confidence",

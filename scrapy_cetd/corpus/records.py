@@ -27,8 +27,8 @@ from lxml import etree
 
 from scrapy_cetd.api import extract
 from scrapy_cetd.corpus.warc import DEFAULT_MAX_BYTES, Skipped, WarcPage, iter_pages
-from scrapy_cetd.extractors.registry import DEFAULT_ALGORITHM, build_extractor
-from scrapy_cetd.limits import DEFAULT_MAX_NODES, DEFAULT_TIME_BUDGET, Limits
+from scrapy_cetd.extractors.registry import DEFAULT_ALGORITHM, build_extractor, page_types_given
+from scrapy_cetd.limits import DEFAULT_MAX_NODES, DEFAULT_TIME_BUDGET, Limits, TreeExtractor
 from scrapy_cetd.page.metadata import language_identifier
 from scrapy_cetd.page.page_types import PAGE_TYPES
 from scrapy_cetd.page.parse import NotADocumentError, document_problem, html_response
@@ -175,14 +175,16 @@ class CorpusSettings:
     """Keep only rows whose ``text`` has at least this many words (whitespace-separated)."""
     page_types: tuple[str, ...] = ()
     """Keep only rows whose ``page_type`` is one of these (:data:`PAGE_TYPES`); empty: any. A
-    row without a type (an empty result, or an algorithm that does not classify pages) is
-    dropped when this is set."""
+    row without a type is dropped when this is set. A filter the extractor cannot meet (an
+    algorithm that does not classify pages, cetd-plus with ``detect_page_type=False`` and no
+    ``page_type``, or a forced ``page_type`` left out) is a ``ValueError``."""
     min_page_type_confidence: float | None = None
     """Keep only rows whose ``page_type_confidence`` is at least this (0 to 1): the classifier's
-    probability, so that a corpus keeps the pages typed with confidence."""
+    probability, so that a corpus keeps the pages typed with confidence. A ``ValueError`` with
+    an extractor that gives no page type, as for ``page_types``."""
 
     def __post_init__(self) -> None:
-        build_extractor(self.algorithm, self.options)  # raises ValueError early, not per record
+        extractor = build_extractor(self.algorithm, self.options)  # ValueError early, not per row
         if isinstance(self.max_bytes, bool) or not self.max_bytes > 0:
             raise ValueError(f"max_bytes must be a positive number of bytes: {self.max_bytes}")
         Limits(self.max_bytes, self.max_nodes, self.time_budget)  # the same check as extract()
@@ -202,6 +204,34 @@ class CorpusSettings:
         confidence = self.min_page_type_confidence
         if confidence is not None and not 0 <= confidence <= 1:
             raise ValueError(f"min_page_type_confidence must be between 0 and 1: {confidence}")
+        self._check_page_types_given(extractor)
+
+    def _check_page_types_given(self, extractor: TreeExtractor) -> None:
+        """Raise ``ValueError`` naming the page-type filter that would keep no row, as
+        ``extractor`` gives no page type the filter keeps
+        (:func:`~scrapy_cetd.extractors.registry.page_types_given`; a class of one's own is
+        not checked): an algorithm that does not classify pages, cetd-plus with
+        ``detect_page_type=False`` and no ``page_type``, or a ``page_type`` forced on every
+        page that ``page_types`` leaves out. Hours of work would end in an empty corpus. A
+        forced type that the filters keep is accepted: its confidence is 1.0."""
+        given = page_types_given(extractor)
+        if self.page_types:
+            name, value = "page_types", ", ".join(map(repr, self.page_types))
+            keeps = given is None or bool(given & set(self.page_types))
+        elif self.min_page_type_confidence is not None:
+            name, value = "min_page_type_confidence", repr(self.min_page_type_confidence)
+            keeps = given is None or bool(given)
+        else:
+            return
+        if keeps:
+            return
+        if given:
+            why = f"gives every page the type {', '.join(sorted(given))} (its page_type option)"
+        elif getattr(extractor, "detect_page_type", True) is False:
+            why = "classifies no page with detect_page_type=False and no page_type"
+        else:
+            why = "does not classify pages (cetd-plus does)"
+        raise ValueError(f"{name}: {value} would keep no row: algorithm {self.algorithm!r} {why}")
 
     @property
     def fields(self) -> tuple[str, ...]:

@@ -25,6 +25,7 @@ from scrapy_cetd.extractors.cetr import CetrExtractor, CetrThresholdExtractor
 from scrapy_cetd.extractors.coreex import CoreExExtractor
 from scrapy_cetd.extractors.cset import CSetExtractor
 from scrapy_cetd.limits import TreeExtractor
+from scrapy_cetd.page.page_types import PAGE_TYPES
 
 __all__ = [
     "ALGORITHMS",
@@ -32,6 +33,7 @@ __all__ = [
     "build_extractor",
     "coerce_options",
     "get_extractor",
+    "page_types_given",
 ]
 
 ALGORITHMS: Mapping[str, type[Extractor]] = MappingProxyType(
@@ -272,3 +274,20 @@ def build_extractor(algorithm: str, options: Mapping[str, Any] | None = None) ->
     if not callable(getattr(extractor, "extract", None)):
         raise ValueError(f"algorithm {algorithm!r} has no extract(tree, *, url) method")
     return cast("TreeExtractor", extractor)
+
+
+def page_types_given(extractor: TreeExtractor) -> frozenset[str] | None:
+    """The page types the results of ``extractor`` can have in ``.page_type``, so that a filter
+    on them can be checked before a run: every type of :data:`PAGE_TYPES` for cetd-plus, which
+    classifies each page; the one type its ``page_type`` option forces on every page; none for
+    cetd-plus with ``detect_page_type=False`` and no ``page_type``, and for every other
+    registered algorithm, which does not classify pages. ``None`` when it cannot be told: a
+    class of one's own (``"myproject.MyExtractor"``, or a subclass of a registered one) may
+    give a type."""
+    if type(extractor) is CetdPlusExtractor:
+        if extractor.page_type is not None:
+            return frozenset({extractor.page_type})
+        return frozenset(PAGE_TYPES) if extractor.detect_page_type else frozenset()
+    if type(extractor) in ALGORITHMS.values():
+        return frozenset()
+    return None

@@ -35,6 +35,61 @@ def test_corpus_gets_the_options_converted(
     assert seen[0].digest() == seen[1].digest()
 
 
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (
+            ["-a", "cetd-ds", "--page-types", "article"],
+            "--page-types: 'article' would keep no row: algorithm 'cetd-ds' does not classify "
+            "pages (cetd-plus does)",
+        ),
+        (
+            ["-a", "cectd-ds", "--min-page-type-confidence", "0.6"],
+            "--min-page-type-confidence: 0.6 would keep no row: algorithm 'cectd-ds' does not",
+        ),
+        (
+            ["-O", "detect_page_type=false", "--page-types", "article"],
+            "--page-types: 'article' would keep no row: algorithm 'cetd-plus' classifies no page "
+            "with detect_page_type=False and no page_type",
+        ),
+        (
+            ["-O", "page_type=forum", "--page-types", "article,listing"],
+            "--page-types: 'article', 'listing' would keep no row: algorithm 'cetd-plus' gives "
+            "every page the type forum (its page_type option)",
+        ),
+    ],
+)
+def test_corpus_refuses_a_page_type_filter_that_would_keep_no_row(
+    options: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A usage error before any work, naming the option and the algorithm: the run would
+    silently write an empty corpus."""
+    out = str(tmp_path / "rows.jsonl")
+    assert main(["corpus", "x.warc", "--out", out, *options]) == 2
+    err = capsys.readouterr().err
+    assert message in err
+    assert len(err.splitlines()) == 1
+    assert not (tmp_path / "rows.jsonl").exists()
+
+
+def test_corpus_takes_a_page_type_filter_that_a_forced_type_meets(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from scrapy_cetd import corpus
+
+    seen: list[corpus.CorpusSettings] = []
+
+    def run_corpus(inputs: Any, out: Any, settings: corpus.CorpusSettings, **kwargs: Any) -> Any:
+        seen.append(settings)
+        raise OSError("stop here")
+
+    monkeypatch.setattr(corpus, "run_corpus", run_corpus)
+    argv = ["corpus", "x.warc", "--out", str(tmp_path / "x.jsonl"), "-O", "page_type=forum"]
+    assert main([*argv, "--page-types", "forum", "--min-page-type-confidence", "0.9"]) == 1
+    assert "stop here" in capsys.readouterr().err
+    assert seen[0].page_types == ("forum",)
+
+
 def test_corpus_without_its_extra_names_the_extra(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

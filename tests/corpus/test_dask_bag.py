@@ -67,6 +67,15 @@ def test_the_page_type_filters_are_those_of_the_command(tmp_path: Path) -> None:
     assert rows == kept
 
 
+def test_a_page_type_filter_that_would_keep_no_row_is_refused() -> None:
+    """As the command refuses it: an algorithm that gives no page type would make an empty
+    bag."""
+    with pytest.raises(ValueError, match="page_types: 'article' would keep no row: algorithm"):
+        to_dask_bag([WARC], algorithm="cetd-ds", page_types=["article"])
+    with pytest.raises(ValueError, match=r"min_page_type_confidence: 0\.5 would keep no row"):
+        to_dask_bag([WARC], options={"detect_page_type": False}, min_page_type_confidence=0.5)
+
+
 def test_with_the_skipped_records_every_record_is_an_item(tmp_path: Path) -> None:
     """A row a filter drops is an item too, under the filter the command counts it under, so
     the items account for every record (Dask's synchronous scheduler, in this process)."""

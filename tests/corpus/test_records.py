@@ -239,3 +239,59 @@ def test_page_type_filters_keep_the_types_asked_for_typed_with_confidence() -> N
 def test_page_type_filters_are_checked(settings: dict[str, Any], message: str) -> None:
     with pytest.raises(ValueError, match=re.escape(message)):
         CorpusSettings(**settings)
+
+
+@pytest.mark.parametrize(
+    ("settings", "message"),
+    [
+        (
+            {"algorithm": "cetd-ds", "page_types": ("article",)},
+            "page_types: 'article' would keep no row: algorithm 'cetd-ds' does not classify "
+            "pages (cetd-plus does)",
+        ),
+        (
+            {"algorithm": "cset", "min_page_type_confidence": 0.6},
+            "min_page_type_confidence: 0.6 would keep no row: algorithm 'cset' does not classify",
+        ),
+        (
+            {"options": {"detect_page_type": "false"}, "page_types": ("article", "forum")},
+            "page_types: 'article', 'forum' would keep no row: algorithm 'cetd-plus' classifies "
+            "no page with detect_page_type=False and no page_type",
+        ),
+        (
+            {"options": {"detect_page_type": False}, "min_page_type_confidence": 0.0},
+            "min_page_type_confidence: 0.0 would keep no row: algorithm 'cetd-plus' classifies",
+        ),
+        (
+            {"options": {"page_type": "listing"}, "page_types": ("article",)},
+            "page_types: 'article' would keep no row: algorithm 'cetd-plus' gives every page the "
+            "type listing (its page_type option)",
+        ),
+    ],
+)
+def test_a_page_type_filter_that_would_keep_no_row_is_refused(
+    settings: dict[str, Any], message: str
+) -> None:
+    """An algorithm that gives no page type, or one forced type the filter leaves out, would
+    end a run in an empty corpus: refused before it starts, naming the filter."""
+    with pytest.raises(ValueError, match=re.escape(message)):
+        CorpusSettings(**settings)
+
+
+def test_a_page_type_filter_the_extractor_can_meet_is_accepted() -> None:
+    """A forced type the filters keep (its confidence is 1.0), cetd-plus classifying, and a
+    class of one's own, whose types are not known before it runs."""
+    forced = {"page_type": "listing", "detect_page_type": False}
+    CorpusSettings(options=forced, page_types=("article", "listing"))
+    CorpusSettings(options=forced, min_page_type_confidence=1.0)
+    CorpusSettings(page_types=("forum",), min_page_type_confidence=0.9)
+    CorpusSettings(algorithm="cetd-ds")  # no filter, nothing to check
+    own = CorpusSettings(algorithm=f"{__name__}.OwnExtractor", page_types=("article",))
+    assert own.rejects(typed_row("article", None)) is None
+
+
+class OwnExtractor:
+    """An extractor class of one's own, which may type its pages."""
+
+    def extract(self, tree: Any, *, url: str | None = None) -> scrapy_cetd.ExtractionResult:
+        return scrapy_cetd.ExtractionResult(text="x", html="", algorithm="own", page_type="article")

@@ -9,12 +9,14 @@ import pytest
 from conftest import STORM_PAGE, parse
 
 import scrapy_cetd
+from scrapy_cetd import PAGE_TYPES
 from scrapy_cetd.extractors import DEFAULT_ALGORITHM
 from scrapy_cetd.extractors.registry import (
     ALGORITHMS,
     build_extractor,
     coerce_options,
     get_extractor,
+    page_types_given,
 )
 
 
@@ -201,3 +203,19 @@ def test_an_import_path_class_can_keep_within_the_time_budget() -> None:
     assert late.reason is not None and "stopped after the first step" in late.reason
     with pytest.raises(ValueError, match=r"unknown option\(s\) nope .*; valid options: none"):
         scrapy_cetd.extract(STORM_PAGE, algorithm=path, nope=1)
+
+
+def test_the_page_types_an_extractor_gives_are_told_where_they_are_known() -> None:
+    """What a page-type filter is checked against before a corpus run: cetd-plus classifies
+    every page unless told not to, a forced type is the only one, the other registered
+    algorithms give none, and a class of one's own is not known."""
+    assert page_types_given(build_extractor("cetd-plus")) == frozenset(PAGE_TYPES)
+    forced = build_extractor("cetd-plus", {"page_type": "forum", "detect_page_type": False})
+    assert page_types_given(forced) == frozenset({"forum"})
+    assert page_types_given(build_extractor("cetd-plus", {"detect_page_type": "no"})) == frozenset()
+    for name in set(ALGORITHMS) - {"cetd-plus"}:
+        assert page_types_given(build_extractor(name)) == frozenset()
+    assert page_types_given(build_extractor("scrapy_cetd.CetdPlusExtractor")) == frozenset(
+        PAGE_TYPES
+    )
+    assert page_types_given(build_extractor(f"{__name__}._Stepwise")) is None
