@@ -60,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps([score.to_dict() for score in scores], indent=2, ensure_ascii=False))
     else:
-        print(format_table(scores))
+        print(format_table(scores, means=True))
     return 0
 
 

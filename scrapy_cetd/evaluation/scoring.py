@@ -25,12 +25,14 @@ from scrapy_cetd.evaluation.metrics import (
 
 __all__ = [
     "DatasetScore",
+    "MeanScore",
     "MetricScore",
     "PageScore",
     "Predict",
     "by_page_type",
     "evaluate",
     "format_table",
+    "mean_over_datasets",
 ]
 
 Predict = Callable[[Page], str]
@@ -115,6 +117,26 @@ class DatasetScore:
             "snippet_accuracy": self.snippet_accuracy,
             "per_page": [page.to_dict() for page in self.per_page],
         }
+
+
+@dataclass(frozen=True)
+class MeanScore:
+    """One system's scores over several datasets, each dataset weighing the same: the mean of
+    the datasets' means, as the README's and ``make bench``'s means over datasets are, so a
+    large dataset does not outweigh a small one."""
+
+    system: str
+    datasets: tuple[str, ...]
+    """The datasets averaged over, in the order they were scored."""
+    pages: int
+    """Pages over all the datasets."""
+    failures: int
+    metrics: Mapping[str, PRF]
+    """Keys ``LCS``, ``BOW`` and ``SH``: the mean of the datasets' precision, recall and F1."""
+    ms_median: float
+    """Median milliseconds per page over all the datasets' pages, pooled (a median of medians
+    would describe no page)."""
+    ms_p95: float
 
 
 def _prf_dict(prf: PRF) -> dict[str, float]:
@@ -213,6 +235,39 @@ def evaluate(
     )
 
 
+def mean_over_datasets(scores: Sequence[DatasetScore]) -> list[MeanScore]:
+    """The :class:`MeanScore` of each system of ``scores`` scored on more than one dataset, in
+    the order the systems first appear (a system scored on one dataset has no mean)."""
+    by_system: dict[str, list[DatasetScore]] = {}
+    for score in scores:
+        by_system.setdefault(score.system, []).append(score)
+    means = []
+    for system, rows in by_system.items():
+        if len(rows) < 2:
+            continue
+        times = [page.ms for row in rows for page in row.per_page]
+        metrics = {
+            name: PRF(
+                precision=_mean([row.metrics[name].precision for row in rows]),
+                recall=_mean([row.metrics[name].recall for row in rows]),
+                f1=_mean([row.metrics[name].f1 for row in rows]),
+            )
+            for name in METRICS
+        }
+        means.append(
+            MeanScore(
+                system=system,
+                datasets=tuple(row.dataset for row in rows),
+                pages=sum(row.pages for row in rows),
+                failures=sum(row.failures for row in rows),
+                metrics=MappingProxyType(metrics),
+                ms_median=statistics.median(times) if times else 0.0,
+                ms_p95=_nearest_rank(times, 95),
+            )
+        )
+    return means
+
+
 def by_page_type(score: DatasetScore) -> dict[str, dict[str, float]]:
     """Mean F1 of each metric per page type (WCXB labels seven), page types sorted."""
     groups: dict[str, list[PageScore]] = {}
@@ -229,11 +284,16 @@ def _table_row(cells: Iterable[str]) -> str:
     return "| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |"
 
 
-def format_table(scores: Sequence[DatasetScore], metric_order: Sequence[str] = METRICS) -> str:
+def format_table(
+    scores: Sequence[DatasetScore], metric_order: Sequence[str] = METRICS, *, means: bool = False
+) -> str:
     """A Markdown table of scores, one row per (system, dataset) in the given order.
 
     Columns: dataset, system, pages, failures, the F1 of each metric of ``metric_order``,
-    precision and recall of BOW, and the median and p95 milliseconds per page.
+    precision and recall of BOW, and the median and p95 milliseconds per page. With
+    ``means``, a row per system scored on more than one dataset follows, its dataset
+    ``mean of N datasets`` (:func:`mean_over_datasets`: the scores are the means of the
+    datasets' rows, the pages and failures their sums, the times over all their pages).
     """
     header = [
         "dataset",
@@ -248,10 +308,15 @@ def format_table(scores: Sequence[DatasetScore], metric_order: Sequence[str] = M
     ]
     align = [":--", ":--", *["--:"] * (len(header) - 2)]
     lines = [_table_row(header), _table_row(align)]
-    for score in scores:
+    rows: list[tuple[str, DatasetScore | MeanScore]] = [(row.dataset, row) for row in scores]
+    if means:
+        rows += [
+            (f"mean of {len(row.datasets)} datasets", row) for row in mean_over_datasets(scores)
+        ]
+    for dataset, score in rows:
         bow = score.metrics["BOW"]
         cells = [
-            score.dataset,
+            dataset,
             score.system,
             str(score.pages),
             str(score.failures),

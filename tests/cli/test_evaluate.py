@@ -36,6 +36,39 @@ def test_evaluate_prints_a_table(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert "| tiny | cectd-ds | 1 | 0 |" in out
 
 
+def test_evaluate_prints_each_algorithm_s_mean_over_the_datasets(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """With more than one dataset, a row per algorithm: the mean of the datasets' rows, each
+    dataset weighing the same; the JSON records stay one per dataset and algorithm."""
+    make_dataset(tmp_path / "a")
+    other = make_dataset(tmp_path / "b")
+    manifest = json.loads((other / "MANIFEST.json").read_text())
+    (other / "MANIFEST.json").write_text(json.dumps({**manifest, "name": "other"}))
+    (other / "gold" / "p1.txt").write_text("Storm hits the coast")
+    argv = ["evaluate", str(tmp_path / "a" / "tiny"), str(other), "-a", "cetd-ds,cectd-ds"]
+    assert main([*argv, "--json"]) == 0
+    records = json.loads(capsys.readouterr().out)
+    assert [(r["dataset"], r["system"]) for r in records] == [
+        ("tiny", "cetd-ds"),
+        ("tiny", "cectd-ds"),
+        ("other", "cetd-ds"),
+        ("other", "cectd-ds"),
+    ]
+    assert main(argv) == 0
+    rows = [line for line in capsys.readouterr().out.splitlines() if "mean of" in line]
+    assert len(rows) == 2
+    for row, system in zip(rows, ["cetd-ds", "cectd-ds"], strict=True):
+        own = [r for r in records if r["system"] == system]
+        f1s = [sum(r["metrics"][name]["f1"] for r in own) / 2 for name in ("LCS", "BOW", "SH")]
+        bow = [sum(r["metrics"]["BOW"][key] for r in own) / 2 for key in ("precision", "recall")]
+        numbers = " | ".join(f"{value:.3f}" for value in [*f1s, *bow])
+        assert row.startswith(f"| mean of 2 datasets | {system} | 2 | 0 | {numbers} |")
+    assert records[0]["metrics"]["BOW"] != records[2]["metrics"]["BOW"]  # a mean of two values
+    assert main(["evaluate", str(other), "-a", "cetd-ds,cectd-ds"]) == 0
+    assert "mean of" not in capsys.readouterr().out  # one dataset: nothing to average
+
+
 def test_evaluate_refuses_a_dataset_without_pages_or_files(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -7,6 +7,7 @@ import importlib.util
 import json
 import random
 import shutil
+import statistics
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from types import ModuleType
@@ -23,6 +24,7 @@ from scrapy_cetd.evaluation.scoring import (
     by_page_type,
     evaluate,
     format_table,
+    mean_over_datasets,
 )
 
 GOLD = {
@@ -241,6 +243,39 @@ def test_format_table(tiny: Dataset) -> None:
 def test_format_table_metric_order(tiny: Dataset) -> None:
     header = format_table([evaluate(tiny, oracle, system="o")], metric_order=("SH", "LCS"))
     assert header.startswith("| dataset | system | pages | failures | SH-F1 | LCS-F1 | BOW-P |")
+
+
+def test_means_over_datasets_weigh_each_dataset_the_same(tmp_path: Path) -> None:
+    """The mean of the datasets' means, as the README's means over datasets: a dataset of one
+    page weighs as much as one of four; a system scored on one dataset has no mean."""
+    big = write_dataset(tmp_path / "big")
+    small = write_dataset(tmp_path / "small", {"art-9": ("One page, which is missed.", "article")})
+    scores = [
+        evaluate(big, oracle, system="mixed"),
+        evaluate(small, silent, system="mixed"),
+        evaluate(big, oracle, system="once"),
+    ]
+    (mean,) = mean_over_datasets(scores)
+    assert (mean.system, mean.datasets, mean.pages, mean.failures) == (
+        "mixed",
+        ("big", "small"),
+        5,
+        0,
+    )
+    for name in METRICS:
+        for key in ("precision", "recall", "f1"):
+            values = [getattr(score.metrics[name], key) for score in scores[:2]]
+            assert getattr(mean.metrics[name], key) == (values[0] + values[1]) / 2
+    assert mean.metrics["BOW"].f1 == 0.5  # 1.0 and 0.0; pooled over the pages it would be 0.8
+    times = [page.ms for score in scores[:2] for page in score.per_page]
+    assert mean.ms_median == statistics.median(times)
+    lines = format_table(scores, means=True).splitlines()
+    assert len(lines) == 2 + len(scores) + 1
+    assert lines[-1].startswith(
+        "| mean of 2 datasets | mixed | 5 | 0 | 0.500 | 0.500 | 0.500 | 0.500 | 0.500 |"
+    )
+    assert format_table(scores) == "\n".join(lines[:-1]) + "\n"
+    assert mean_over_datasets(scores[:1]) == []
 
 
 # --- agreement with the reference scorer score.py -------------------------------------------
