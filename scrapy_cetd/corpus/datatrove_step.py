@@ -25,6 +25,7 @@ use) gives them, so either can follow the extractor. Install with
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
@@ -51,7 +52,7 @@ from scrapy_cetd.extractors.registry import DEFAULT_ALGORITHM, build_extractor
 from scrapy_cetd.guard import DEFAULT_MAX_ATTRIBUTES
 from scrapy_cetd.limits import DEFAULT_MAX_BODY_SIZE, DEFAULT_MAX_NODES, Limits
 from scrapy_cetd.page.parse import NotADocumentError
-from scrapy_cetd.result import Reason
+from scrapy_cetd.result import ExtractionResult, Reason
 
 _WARMUP_PAGE = (
     "<html lang='en'><head><title>Warm-up</title><meta name='author' content='A. Writer'>"
@@ -63,6 +64,9 @@ _WARMUP_PAGE = (
 """Extracted once in the step's process before the sandbox forks: the modules and models
 that load on first use (the metadata readers, the language model) are then loaded in the
 sandbox too, and the first documents are not charged for them against the timeout."""
+
+_NOT_A_DOCUMENT = Reason.NOT_A_DOCUMENT.value
+"""The reason code of a document whose text holds no HTML document."""
 
 _TIMEOUT_CODES = (Reason.TIME_BUDGET.value,)
 """The reason codes of an empty result that count as a timeout."""
@@ -79,7 +83,12 @@ class CetdWarcReader(BaseDiskReader):  # type: ignore[misc]  # datatrove is unty
     (:func:`~scrapy_cetd.corpus.records.page_html`: codings undone, then the BOM, the HTTP
     charset, the ``<meta>`` charset, detection), its ``id`` the ``WARC-Record-ID``, and its
     metadata the command's columns ``url``, ``date``, ``file_path`` (the file's full path or
-    URL) and ``warc_offset``. Every other record is counted in the stats under ``skipped`` and
+    URL) and ``warc_offset``; with ``body_size``, the bytes the text was decoded from (the
+    body, its HTTP codings undone), which :class:`CetdExtractor` checks its ``max_bytes``
+    against as the command's ``extract()`` does, and ``notes``, what decoding repaired or
+    guessed, in the words of the command's ``notes`` column (``charset-guessed``,
+    ``undecodable-bytes``, a charset label ignored), to which the extractor adds its own.
+    Every other record is counted in the stats under ``skipped`` and
     ``skipped_<reason>`` (:data:`~scrapy_cetd.corpus.warc.SKIP_REASONS`: ``not_response``,
     ``http_status``, ``not_html``, ``too_large``, ``truncated``, ``corrupt``,
     ``undecodable``), so the reader's ``documents`` and ``skipped`` add up to the records
@@ -162,12 +171,14 @@ class CetdWarcReader(BaseDiskReader):  # type: ignore[misc]  # datatrove is unty
             self._count(html)
             return None
         data = {
-            self.text_key: html,
+            self.text_key: html.text,
             self.id_key: item.record_id,
             "url": item.url,
             "date": item.date,
             "file_path": item.file_path,
             "warc_offset": item.offset,
+            "body_size": html.size,
+            "notes": list(html.notes),
         }
         return self.get_document_from_dict(data, filepath, position)
 
@@ -189,8 +200,20 @@ class CetdExtractor(BaseExtractor):  # type: ignore[misc]  # datatrove is untype
     (``max_attributes=None`` skips its scan of the page before the parse: the sandbox's
     timeout then bounds a parse slowed by a tag of thousands of attributes, which ``extract()``
     refuses). The text is ``extract()``'s, asked for alone (``html=False``), with the
-    extractor and limits built once, here (:func:`scrapy_cetd.api.extract_with`). With
-    ``metadata``, the page's ``title``,
+    extractor and limits built once, here (:func:`scrapy_cetd.api.extract_with`).
+
+    ``max_bytes`` is checked against the bytes the page was decoded from, where the document
+    says how many: the ``body_size`` in its metadata (:class:`CetdWarcReader` gives it), as
+    ``scrapy-cetd corpus`` has ``extract()`` check it on the body; the same page is then kept
+    or dropped by both, whatever its encoding (a page in windows-1251 is twice as large in
+    UTF-8, one in UTF-16 half as large). A document without it (from datatrove's
+    ``WarcReader``, or any reader of text) has only its text, and the limit counts the text's
+    UTF-8 bytes, as ``extract()`` does with a ``str``. Each document the step hands on has
+    ``notes`` in its metadata, the command's ``notes`` column: the extractor's notes, then
+    those the reader put there (:class:`CetdWarcReader`'s decoding notes), an empty list when
+    there are none.
+
+    With ``metadata``, the page's ``title``,
     ``authors`` and ``published`` are added to ``doc.metadata``, on every document (``None``
     or ``[]`` when the page gives none, so that every document has the same keys; reading them
     costs about 60% more time per page, so it is off by default, as the ``Trafilatura`` step
@@ -218,6 +241,8 @@ class CetdExtractor(BaseExtractor):  # type: ignore[misc]  # datatrove is untype
         super().__init__(timeout)
         extractor = build_extractor(algorithm, options)  # an unknown algorithm or option fails here
         self.limits = Limits(max_bytes, max_nodes, timeout, max_attributes)  # and a bad limit
+        self._unsized = dataclasses.replace(self.limits, max_body_size=None)
+        """The limits for a page whose size was checked already (``body_size``)."""
         self.extractor = CompletingExtractor(extractor, Outputs(html=False, metadata=metadata))
         self.algorithm = algorithm
         self.metadata = metadata
@@ -230,14 +255,18 @@ class CetdExtractor(BaseExtractor):  # type: ignore[misc]  # datatrove is untype
         """The main content of the HTML ``text`` (datatrove's extractor contract)."""
         return str(self.extract_document(text, None)["text"])
 
-    def extract_document(self, html: str, url: str | None) -> dict[str, Any]:
+    def extract_document(
+        self, html: str, url: str | None, size: int | None = None
+    ) -> dict[str, Any]:
         """The main content of ``html`` and what to add to the document's metadata: a dict
         with ``text``, ``code`` (the :class:`~scrapy_cetd.result.Reason` of an empty result,
-        or ``None``) and ``metadata``. Runs in the sandbox process."""
+        or ``None``), ``metadata`` and ``notes`` (the result's). ``size`` is the bytes
+        ``html`` was decoded from, checked against ``max_bytes`` in place of the text's UTF-8
+        size, or ``None``. Runs in the sandbox process."""
         try:
-            result = extract_with(self.extractor, self.limits, html, url=url)
+            result = self._extract(html, url, size)
         except NotADocumentError:
-            return {"text": "", "code": Reason.NOT_A_DOCUMENT.value, "metadata": {}}
+            return {"text": "", "code": _NOT_A_DOCUMENT, "metadata": {}, "notes": []}
         found = result.metadata  # None when the budget ran out while it was read
         added: dict[str, Any] = {}
         if self.metadata:
@@ -250,7 +279,16 @@ class CetdExtractor(BaseExtractor):  # type: ignore[misc]  # datatrove is untype
             added["page_type"] = result.page_type
             added["page_type_confidence"] = result.page_type_confidence
         code = None if result.reason_code is None else result.reason_code.value
-        return {"text": result.text, "code": code, "metadata": added}
+        return {"text": result.text, "code": code, "metadata": added, "notes": list(result.notes)}
+
+    def _extract(self, html: str, url: str | None, size: int | None) -> ExtractionResult:
+        """``extract()``'s result for ``html``, its size limit checked on ``size`` when given."""
+        if size is None:
+            return extract_with(self.extractor, self.limits, html, url=url)
+        refused = self.limits.size_reason(size)
+        if refused is not None:
+            return refused.result(self.extractor.name)
+        return extract_with(self.extractor, self._unsized, html, url=url)
 
     def run(self, data: Iterator[Any], rank: int = 0, world_size: int = 1) -> Iterator[Any]:
         """Each document with its HTML replaced by the main content, in datatrove's sandbox
@@ -262,9 +300,8 @@ class CetdExtractor(BaseExtractor):  # type: ignore[misc]  # datatrove is untype
                 self.stat_update(StatHints.total)
                 with self.track_time():
                     try:
-                        found = sandbox.process_document(
-                            (doc.text, doc.metadata.get("url")), self.extract_document
-                        )
+                        page = (doc.text, doc.metadata.get("url"), _body_size(doc))
+                        found = sandbox.process_document(page, self.extract_document)
                     except TimeoutError:
                         self.stat_update("timeout")
                         continue
@@ -277,6 +314,7 @@ class CetdExtractor(BaseExtractor):  # type: ignore[misc]  # datatrove is untype
                 self.stat_update("extracted")
                 doc.text = found["text"]
                 doc.metadata.update(found["metadata"])
+                doc.metadata["notes"] = [*found["notes"], *doc.metadata.get("notes", ())]
                 if doc.text:
                     self.stat_update(StatHints.forwarded)
                     self.update_doc_stats(doc)
@@ -287,13 +325,20 @@ class CetdExtractor(BaseExtractor):  # type: ignore[misc]  # datatrove is untype
                     self.stat_update(StatHints.dropped, f"empty_{found['code']}")
 
 
+def _body_size(doc: Any) -> int | None:
+    """The ``body_size`` of ``doc``'s metadata (:class:`CetdWarcReader`'s), or ``None``."""
+    size = doc.metadata.get("body_size")
+    return size if isinstance(size, int) and not isinstance(size, bool) else None
+
+
 def parquet_schema(*, expand_metadata: bool = False, **metadata: Any) -> Any:
     """The ``pyarrow.Schema`` of the documents a pipeline of :class:`CetdWarcReader` (or
     datatrove's ``WarcReader``), :class:`CetdExtractor` and :class:`LanguageFilter` hands to
     datatrove's ``ParquetWriter(..., schema=parquet_schema())``: ``text``, ``id`` and the
-    metadata (the reader's ``url``, ``date``, ``file_path`` and ``warc_offset``, which
-    datatrove's reader leaves null; ``title``, ``authors``, ``published``,
-    ``page_type``, ``page_type_confidence``; ``language`` and ``language_score``), plus the
+    metadata (the reader's ``url``, ``date``, ``file_path``, ``warc_offset`` and
+    ``body_size``, the last two null after datatrove's reader; ``title``, ``authors``,
+    ``published``, ``page_type``, ``page_type_confidence``, ``notes``; ``language`` and
+    ``language_score``), plus the
     ``metadata`` fields given here by name with their pyarrow type (a reader's
     ``default_metadata``). With
     ``expand_metadata``, as the writer's option of that name, the metadata fields are columns
@@ -310,11 +355,13 @@ def parquet_schema(*, expand_metadata: bool = False, **metadata: Any) -> Any:
         "date": pa.string(),
         "file_path": pa.string(),
         "warc_offset": pa.int64(),
+        "body_size": pa.int64(),
         "title": pa.string(),
         "authors": pa.list_(pa.string()),
         "published": pa.string(),
         "page_type": pa.string(),
         "page_type_confidence": pa.float64(),
+        "notes": pa.list_(pa.string()),
         "language": pa.string(),
         "language_score": pa.float64(),
         **metadata,

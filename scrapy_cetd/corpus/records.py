@@ -31,7 +31,13 @@ from scrapy_cetd.extractors.registry import DEFAULT_ALGORITHM, build_extractor, 
 from scrapy_cetd.limits import DEFAULT_MAX_NODES, DEFAULT_TIME_BUDGET, Limits, TreeExtractor
 from scrapy_cetd.page.metadata import language_identifier
 from scrapy_cetd.page.page_types import PAGE_TYPES
-from scrapy_cetd.page.parse import NotADocumentError, document_problem, html_response
+from scrapy_cetd.page.parse import (
+    NotADocumentError,
+    decoding_notes,
+    document_problem,
+    html_response,
+    undecodable_note,
+)
 from scrapy_cetd.result import Metadata
 
 try:
@@ -414,7 +420,25 @@ def _page_body(page: WarcPage, max_bytes: int) -> bytes | Skipped:
         return Skipped("undecodable", page.url, page.record_id, str(error))
 
 
-def page_html(page: WarcPage, max_bytes: int = DEFAULT_MAX_BYTES) -> str | Skipped:
+@dataclasses.dataclass(frozen=True)
+class PageHtml:
+    """A page's HTML as text, as :func:`page_html` gives it to a step that is handed pages as
+    text, with what the text alone no longer tells of the page's bytes."""
+
+    text: str
+    """The HTML, decoded as :func:`extract_page` has ``extract()`` decode it."""
+    size: int
+    """The bytes it was decoded from (the body, its content and transfer codings undone): what
+    ``extract()`` checks ``max_body_size`` against in :func:`extract_page`. The text's UTF-8
+    size differs from it for every page not written in UTF-8 (twice as large for Cyrillic in
+    windows-1251, half as large for UTF-16)."""
+    notes: tuple[str, ...]
+    """What decoding repaired or guessed (:data:`~scrapy_cetd.page.parse.NOTE_KINDS`): the
+    notes that ``extract()`` of those bytes adds to the row's ``notes``, after the
+    extractor's own."""
+
+
+def page_html(page: WarcPage, max_bytes: int = DEFAULT_MAX_BYTES) -> PageHtml | Skipped:
     """The HTML of ``page`` as text, for a step that is handed pages as text (datatrove's
     extractors), or the :class:`Skipped` that :func:`extract_page` gives instead of a row.
 
@@ -422,8 +446,11 @@ def page_html(page: WarcPage, max_bytes: int = DEFAULT_MAX_BYTES) -> str | Skipp
     call of :func:`scrapy_cetd.extract` decodes it (:func:`~scrapy_cetd.page.parse.html_response`
     with the HTTP charset: the BOM, then the HTTP charset, the ``<meta>`` charset, detection),
     so that ``extract()`` of this text, with the same limits, gives the row's ``text``: it
-    parses a ``str`` into the tree it parses the bytes into. A body over ``max_bytes`` is
-    ``too_large``; one whose codings do not decode, or that holds no document, ``undecodable``.
+    parses a ``str`` into the tree it parses the bytes into. The size of those bytes and the
+    decoding notes come with it, since ``extract()`` of a ``str`` knows neither: its
+    ``max_body_size`` would count the text's UTF-8 bytes, and it has no decoding to note. A
+    body over ``max_bytes`` is ``too_large``; one whose codings do not decode, or that holds
+    no document, ``undecodable``.
     """
     body = _page_body(page, max_bytes)
     if isinstance(body, Skipped):
@@ -433,7 +460,11 @@ def page_html(page: WarcPage, max_bytes: int = DEFAULT_MAX_BYTES) -> str | Skipp
     if problem is not None:
         detail = f"not an HTML document: {problem}"
         return Skipped("undecodable", page.url, page.record_id, detail)
-    return response.text
+    notes = decoding_notes(body, page.charset, read_as=response.encoding)
+    undecodable = undecodable_note(response)
+    if undecodable is not None:
+        notes += (undecodable,)
+    return PageHtml(response.text, len(body), notes)
 
 
 def extract_page(page: WarcPage, settings: CorpusSettings) -> Outcome:

@@ -27,7 +27,7 @@ from corpuskit import (
 )
 
 import scrapy_cetd
-from scrapy_cetd.corpus import CorpusSummary, run_corpus
+from scrapy_cetd.corpus import CorpusSettings, CorpusSummary, run_corpus
 from scrapy_cetd.extractors.cetd_plus import CetdPlusExtractor
 
 datatrove = pytest.importorskip("datatrove")
@@ -462,3 +462,88 @@ def test_datatrove_s_reader_does_what_the_docs_say_it_does_differently(
     ours = {doc.metadata["url"]: doc.text for doc in CetdWarcReader(str(tmp_path)).run()}
     assert "https://news.test/script-first" in ours and "https://news.test/missing" not in ours
     assert CP1252_LINE in ours["https://news.test/cp1252"]
+
+
+def cyrillic_page(number: int) -> bytes:
+    """A story page in Russian, in windows-1251 (one byte a letter, two in UTF-8)."""
+    words = "Стена гавани выстояла всю ночь, пока ветер менялся и лодки оставались в порту. "
+    return story_page(number).replace(b"<h1>", f"<p>{words * 40}</p><h1>".encode("cp1251"), 1)
+
+
+def run_both(
+    tmp_path: Path, records: list[tuple[str, bytes]], *, max_bytes: int, reader_max_bytes: int
+) -> tuple[list[Any], CetdExtractor, list[dict[str, Any]]]:
+    """The documents of our reader (``reader_max_bytes``) and step (``max_bytes``) on a WARC of
+    ``records``, the step, and the rows of ``scrapy-cetd corpus --max-bytes max_bytes``."""
+    warcs = tmp_path / "warcs"
+    warcs.mkdir()
+    write_warc(warcs / "pages.warc.gz", records)
+    step = CetdExtractor(timeout=30, max_bytes=max_bytes)
+    documents = list(step.run(iter(CetdWarcReader(str(warcs), max_bytes=reader_max_bytes).run())))
+    out = tmp_path / "rows.jsonl"
+    settings = CorpusSettings(metadata=False, max_bytes=max_bytes)
+    summary = run_corpus([warcs], out, settings, jobs=1, progress=False)
+    assert summary.complete
+    return documents, step, read_jsonl(out) if out.exists() else []
+
+
+def test_the_size_limit_counts_the_page_s_bytes_as_the_command_does(tmp_path: Path) -> None:
+    """``max_bytes`` counts the bytes the command's ``extract()`` counts (the body), which
+    :class:`CetdWarcReader` hands on as ``body_size``: a page in windows-1251 under the limit
+    is kept by both though its UTF-8 text is over it, and a page in UTF-16 over the limit is
+    dropped by both though its UTF-8 text is under it. A document of text alone is counted
+    in UTF-8, as ``extract()`` counts a ``str``."""
+    russian = cyrillic_page(1)
+    padding = "<p>The harbour wall held through the night while the wind turned.</p>" * 25
+    english = story_page(2).decode().replace("<h1>", padding + "<h1>", 1).encode("utf-16")
+    limit = len(russian) + 100
+    assert len(russian.decode("cp1251").encode()) > limit > len(english) // 2 + 100
+    assert len(english) > limit
+    head = "HTTP/1.1 200 OK\nContent-Type: text/html; charset={}\n"
+    documents, step, rows = run_both(
+        tmp_path,
+        [
+            response("https://news.test/ru", head.format("windows-1251"), russian),
+            response("https://news.test/en", head.format("utf-16"), english),
+        ],
+        max_bytes=limit,
+        reader_max_bytes=10 * limit,
+    )
+    assert [(doc.id, doc.text) for doc in documents] == [(row["id"], row["text"]) for row in rows]
+    assert [doc.metadata["url"] for doc in documents] == ["https://news.test/ru"]
+    assert documents[0].metadata["body_size"] == len(russian)
+    assert step.stats["empty_max_body_size"].total == 1
+    text = russian.decode("cp1251")
+    assert CetdExtractor(max_bytes=limit).extract_document(text, None)["code"] == "max_body_size"
+
+
+def test_the_decoding_notes_reach_the_documents_as_the_command_s_rows_have_them(
+    tmp_path: Path,
+) -> None:
+    """Each document's ``notes`` are the ``notes`` of the command's row for the record, in
+    the same words and order: a charset label ignored, a guessed encoding, bytes that the
+    declared encoding does not read, none for a page in UTF-8; the reader's decoding notes
+    first go into the metadata, and the step puts its own before them."""
+    line = "<h1>Story 1</h1><p>Café prices rose to £29 — a naïve guess.</p>".encode("cp1252")
+    cp1252 = story_page(1).replace(b"<h1>Story 1</h1>", line)
+    pages = [
+        ("https://news.test/hex", "text/html; charset=hex", story_page(2)),
+        ("https://news.test/guessed", "text/html", cp1252),
+        ("https://news.test/undecodable", "text/html; charset=utf-8", cp1252),
+        ("https://news.test/plain", "text/html; charset=utf-8", story_page(3)),
+    ]
+    records = [
+        response(url, f"HTTP/1.1 200 OK\nContent-Type: {content_type}\n", body)
+        for url, content_type, body in pages
+    ]
+    documents, _, rows = run_both(tmp_path, records, max_bytes=1 << 20, reader_max_bytes=1 << 20)
+    assert [(doc.id, doc.text) for doc in documents] == [(row["id"], row["text"]) for row in rows]
+    found = {doc.metadata["url"]: doc.metadata["notes"] for doc in documents}
+    assert found == {row["url"]: row["notes"] for row in rows}
+    kinds = {url: [note.split(":")[0] for note in notes] for url, notes in found.items()}
+    assert kinds == {
+        "https://news.test/hex": ["http-charset-ignored"],
+        "https://news.test/guessed": ["charset-guessed"],
+        "https://news.test/undecodable": ["undecodable-bytes"],
+        "https://news.test/plain": [],
+    }

@@ -33,6 +33,7 @@ from scrapy_cetd.corpus import (
 )
 from scrapy_cetd.corpus.records import (
     FILTER_REASONS,
+    PageHtml,
     _unchunked,
     content_hash,
     identify_language,
@@ -69,9 +70,10 @@ def test_a_page_s_html_as_text_extracts_to_its_row_s_text_or_is_skipped_as_it_is
     settings = CorpusSettings(metadata=False)
     html = page_html(page, settings.max_bytes)
     row = extract_page(page, settings)
-    assert isinstance(html, str) and not isinstance(row, Skipped)
+    assert isinstance(html, PageHtml) and not isinstance(row, Skipped)
     assert "Café prices rose to £29" in row["text"]
-    assert scrapy_cetd.extract(html, url=page.url, html=False).text == row["text"]
+    assert scrapy_cetd.extract(html.text, url=page.url, html=False).text == row["text"]
+    assert (html.size, html.notes) == (len(body), ())
     for broken, reason in (
         (dataclasses.replace(page, encodings=(), body=b"%PDF-1.7 \x00\x01"), "undecodable"),
         (dataclasses.replace(page, encodings=(), body=b" \r\n "), "undecodable"),
