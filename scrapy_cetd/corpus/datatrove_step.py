@@ -78,7 +78,8 @@ class CetdWarcReader(BaseDiskReader):  # type: ignore[misc]  # datatrove is unty
 
     Each file is read by :func:`~scrapy_cetd.corpus.warc.iter_pages`, opened through the
     reader's ``DataFolder`` (so ``s3://`` and the other fsspec filesystems work as in
-    datatrove; the file is read raw, gzipped member by member or not, whatever its name). A
+    datatrove; the file is read raw, gzipped member by member, Zstandard-compressed frame by
+    frame or not, whatever its name). A
     document's ``text`` is the page's HTML decoded as the command decodes it
     (:func:`~scrapy_cetd.corpus.records.page_html`: codings undone, then the BOM, the HTTP
     charset, the ``<meta>`` charset, detection), its ``id`` the ``WARC-Record-ID``, and its
@@ -97,9 +98,10 @@ class CetdWarcReader(BaseDiskReader):  # type: ignore[misc]  # datatrove is unty
     ``not_warc_files`` and logged. A file that cannot be opened or read raises, as in
     datatrove's readers (the task fails, and a rerun of the executor redoes it).
 
-    The arguments are those of datatrove's ``WarcReader`` (``compression`` aside: gzip is
-    found by its magic bytes; all but the first two by keyword), and ``max_bytes``, the
-    command's ``--max-bytes``: a larger body, as stored or once decoded, is ``too_large``.
+    The arguments are those of datatrove's ``WarcReader`` (``compression`` aside: gzip and
+    Zstandard are found by their magic bytes; all but the first two by keyword), and
+    ``max_bytes``, the command's ``--max-bytes``: a larger body, as stored or once decoded, is
+    ``too_large``.
     """
 
     name = "🕷 Warc (scrapy-cetd)"

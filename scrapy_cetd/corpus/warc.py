@@ -1,8 +1,9 @@
 """Reading WARC files: every record becomes a :class:`WarcPage` to extract or a :class:`Skipped`.
 
-:func:`iter_pages` reads one WARC file, gzipped or not, and yields a :class:`WarcPage` for every
-HTML response, or a :class:`Skipped` that says why a record was left out. It only does I/O and
-cheap header checks; extraction is :func:`scrapy_cetd.corpus.records.extract_page`.
+:func:`iter_pages` reads one WARC file, gzipped, Zstandard-compressed or not, and yields a
+:class:`WarcPage` for every HTML response, or a :class:`Skipped` that says why a record was left
+out. It only does I/O and cheap header checks; extraction is
+:func:`scrapy_cetd.corpus.records.extract_page`.
 
 **Why FastWARC** (``fastwarc``, from the Resiliparse project) rather than warcio: it is typed
 (``py.typed``, so ``mypy --strict`` checks our use of it), it is the faster parser (a compiled
@@ -15,6 +16,12 @@ iteration ends for good at a damaged gzip member or an invalid record header, so
 are decompressed member by member through :class:`_GzipMembers`, and the iteration is restarted
 after each damage, at the next gzip member or the next line that starts a WARC record
 (:func:`iter_pages`).
+
+Zstandard-compressed files (``.warc.zst``) are decompressed frame by frame the same way, by
+:class:`_ZstdFrames`, with the ``zstd`` module of Python 3.14 or its backport
+(``backports.zstd``, the ``zstd`` extra): its decompressor takes a bound on its output, as
+zlib's does, which the ``zstandard`` package's does not (one call may give a whole frame, of
+any size). FastWARC's own ``ZstdReader`` ends its iteration at damage, as its gzip reader does.
 """
 
 from __future__ import annotations
@@ -22,6 +29,7 @@ from __future__ import annotations
 import dataclasses
 import io
 import os
+import sys
 import zlib
 from collections import deque
 from collections.abc import Iterable, Iterator, Mapping
@@ -176,23 +184,31 @@ def _find(raw: IO[bytes], start: int, pattern: bytes) -> int | None:
     return None
 
 
-class _GzipMembers:
-    """The decompressed data of a gzip file, member after member, that stops where the data
-    goes bad and can go on at the next member.
+class _Members:
+    """The decompressed data of a file compressed in independent parts (gzip members,
+    Zstandard frames), part after part, that stops where the data goes bad and can go on at
+    the next part: :class:`_GzipMembers` and :class:`_ZstdFrames` say how a part is
+    recognised and decompressed.
 
-    A WARC file is gzipped one member per record, so a damaged member holds one record. Each
-    read decompresses at most :data:`_CHUNK` bytes at a time (a decompression bomb costs no
-    memory). Data decompressed before the damage is delivered; then reads return ``b""`` and
-    :attr:`damage` says why, until :meth:`resync` goes on at the next member: the next one
-    already seen (after a bad WARC record in a good member), or the next gzip header found in
-    the file after the damaged member. FastWARC reads it through ``read()`` and ``tell()``
-    (positions in the decompressed data).
+    A WARC file is compressed one part per record (or a few, for a Zstandard record split in
+    frames), so a damaged part holds one record. Each read decompresses at most
+    :data:`_CHUNK` bytes at a time (a decompression bomb costs no memory). Data decompressed
+    before the damage is delivered; then reads return ``b""`` and :attr:`damage` says why,
+    until :meth:`resync` goes on at the next part: the next one already seen (after a bad WARC
+    record in a good part), or the next part's magic bytes found in the file after the
+    damaged part. FastWARC reads it through ``read()`` and ``tell()`` (positions in the
+    decompressed data).
     """
+
+    _MAGIC: bytes
+    """The first bytes of a part, searched for by :meth:`resync`."""
+    _PART: str
+    """What a part is called in the details of a loss."""
 
     def __init__(self, raw: IO[bytes]) -> None:
         self._raw = raw
         self._inflater: Any = None
-        """The running member's decompressor; ``None`` between members."""
+        """The running part's decompressor; ``None`` between parts."""
         self._pending = b""
         """Compressed bytes read, not yet decompressed; they start at ``_raw_position``."""
         self._raw_position = 0
@@ -202,12 +218,29 @@ class _GzipMembers:
         self._full = False
         """The last decompression filled its output: more may come without more input."""
         self._starts: deque[tuple[int, int]] = deque()
-        """``(position, file offset)`` of the members begun and not forgotten: those of the
+        """``(position, file offset)`` of the parts begun and not forgotten: those of the
         data read ahead, at most one per byte of it."""
         self._at_end = False
         self._resume = 0
-        """Where to look for the next gzip header after :attr:`damage`."""
+        """Where to look for the next part after :attr:`damage`."""
+        self._first = 0
+        """Where the first part begins in the file (after a Zstandard dictionary)."""
         self.damage: _Damage | None = None
+
+    def _begins(self) -> bool:
+        """Whether ``_pending`` starts a part (it holds at least :data:`_MAGIC`'s length,
+        unless the file ends first)."""
+        return self._pending.startswith(self._MAGIC)
+
+    def _decompressor(self) -> Any:
+        """A decompressor for the part that begins here."""
+        raise NotImplementedError
+
+    def _inflate(self, data: bytes) -> tuple[bytes, bytes, bool]:
+        """Decompress at most :data:`_CHUNK` bytes of the running part from ``data`` (and
+        what the decompressor holds); the output, the compressed bytes it did not take, and
+        whether the part ended there. Sets :attr:`_full`. Raises :class:`_BadDataError`."""
+        raise NotImplementedError
 
     def read(self, size: int = -1) -> bytes:
         size = size if size >= 0 else _CHUNK
@@ -233,61 +266,60 @@ class _GzipMembers:
         else:
             start, offset = self._position + len(self._out), self._raw_position
         self._resume = offset + 1
-        self.damage = _Damage(reason, f"{detail} (gzip member at byte {offset:,})", start)
+        self.damage = _Damage(reason, f"{detail} ({self._PART} at byte {offset:,})", start)
 
     def _pull(self) -> None:
         """Decompress a little more into ``_out``, or end: at the end of the file, or with
         :attr:`damage` set."""
         if self._inflater is None:
-            if len(self._pending) < len(_GZIP_MAGIC):
+            if len(self._pending) < len(self._MAGIC):
                 self._pending += self._raw.read(_CHUNK)
             if not self._pending:
                 self._at_end = True
                 return
-            if not self._pending.startswith(_GZIP_MAGIC):
-                self._stop("corrupt", "no gzip member where one should begin")
+            if not self._begins():
+                self._stop("corrupt", f"no {self._PART} where one should begin")
                 return
-            self._inflater = zlib.decompressobj(wbits=31)
+            self._inflater = self._decompressor()
             start = (self._position + len(self._out), self._raw_position)
             if self._starts and self._starts[-1][0] == start[0]:
-                self._starts[-1] = start  # the member before was empty: this one stands for it
+                self._starts[-1] = start  # the part before was empty: this one stands for it
             else:
                 self._starts.append(start)
         if not self._pending and not self._full:
             self._pending = self._raw.read(_CHUNK)
             if not self._pending:
-                self._stop("truncated", "the file ends inside a gzip member")
+                self._stop("truncated", f"the file ends inside a {self._PART}")
                 return
         try:
-            data = self._inflater.decompress(self._pending, _CHUNK)
-        except zlib.error as error:
-            self._stop("corrupt", f"bad gzip data: {error}")
+            data, rest, ended = self._inflate(self._pending)
+        except _BadDataError as error:
+            self._stop("corrupt", str(error))
             return
         self._out += data
-        self._full = len(data) == _CHUNK
-        if self._inflater.eof:
-            rest = self._inflater.unused_data
+        if ended:
             self._inflater = None
             self._full = False
-        else:
-            rest = self._inflater.unconsumed_tail
         self._raw_position += len(self._pending) - len(rest)
         self._pending = rest
 
     def forget(self, before: int) -> None:
-        """Forget the members that begin at or before position ``before`` (a record read)."""
+        """Forget the parts that begin at or before position ``before`` (a record read)."""
         while len(self._starts) > 1 and self._starts[1][0] <= before:
             self._starts.popleft()
 
     def offset_of(self, position: int) -> int:
-        """The file offset of the gzip member that holds the stream position ``position``, once
-        :meth:`forget` was told of it: in a file gzipped one member per record, the record's
-        own offset (what a reader seeks to); in a file gzipped as one member, 0."""
-        return self._starts[0][1] if self._starts and self._starts[0][0] <= position else 0
+        """The file offset of the part that holds the stream position ``position``, once
+        :meth:`forget` was told of it: in a file compressed one part per record, the record's
+        own offset (what a reader seeks to); in a file compressed as one part, 0 (or where
+        the part begins, after a Zstandard dictionary)."""
+        if self._starts and self._starts[0][0] <= position:
+            return self._starts[0][1]
+        return self._first
 
     def resync(self, after: int) -> bool:
-        """Go on at the first member that begins after position ``after``: one already seen,
-        or the next gzip header in the file after the member holding ``after``. ``False`` at
+        """Go on at the first part that begins after position ``after``: one already seen,
+        or the next magic bytes in the file after the part holding ``after``. ``False`` at
         the end of the file."""
         later = [start for start in self._starts if start[0] > after]
         if later and self.damage is None:
@@ -296,7 +328,7 @@ class _GzipMembers:
             if self.damage is None:
                 earlier = [start[1] for start in self._starts if start[0] <= after]
                 self._resume = (earlier[-1] if earlier else self._raw_position) + 1
-            found = _find(self._raw, self._resume, _GZIP_MAGIC)
+            found = _find(self._raw, self._resume, self._MAGIC)
             if found is None:
                 return False
             position, offset = self._position + len(self._out), found
@@ -313,7 +345,130 @@ class _GzipMembers:
         return True
 
 
-_Stream = _PlainStream | _GzipMembers
+class _BadDataError(Exception):
+    """Compressed data that does not decompress; ``str()`` says why."""
+
+
+class _GzipMembers(_Members):
+    """A gzip file, member after member (:class:`_Members`)."""
+
+    _MAGIC = _GZIP_MAGIC
+    _PART = "gzip member"
+
+    def _decompressor(self) -> Any:
+        return zlib.decompressobj(wbits=31)
+
+    def _inflate(self, data: bytes) -> tuple[bytes, bytes, bool]:
+        try:
+            out = self._inflater.decompress(data, _CHUNK)
+        except zlib.error as error:
+            raise _BadDataError(f"bad gzip data: {error}") from None
+        self._full = len(out) == _CHUNK
+        if self._inflater.eof:
+            return out, self._inflater.unused_data, True
+        return out, self._inflater.unconsumed_tail, False
+
+
+_ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
+"""The first bytes of a Zstandard frame (RFC 8878)."""
+
+_ZSTD_SKIPPABLE = b"\x2a\x4d\x18"
+"""The last three bytes of a skippable frame's magic number (its first is 0x50 to 0x5f)."""
+
+_ZSTD_DICTIONARY = b"\x5d\x2a\x4d\x18"
+"""The magic number of the skippable frame that holds a Zstandard WARC file's dictionary, at
+its start (the Zstandard WARC specification)."""
+
+_ZSTD_DICTIONARY_LIMIT = 1 << 23
+"""The largest dictionary read, compressed or not: 8 MiB, what the Zstandard WARC
+specification requires decoders to support (larger ones may be refused)."""
+
+
+class UnreadableWarcError(OSError):
+    """A WARC file this installation cannot read: Zstandard-compressed without a Zstandard
+    decoder, or with a dictionary that does not load."""
+
+
+def _zstd(name: str) -> Any:
+    """The Zstandard module (Python 3.14's ``compression.zstd``, else ``backports.zstd``), or
+    :class:`UnreadableWarcError` naming the extra that installs it."""
+    try:
+        if sys.version_info >= (3, 14):
+            from compression import zstd  # noqa: PLC0415 - only for Zstandard files
+        else:
+            from backports import zstd  # noqa: PLC0415 - only for Zstandard files
+    except ImportError:
+        raise UnreadableWarcError(
+            f"{name} is a Zstandard-compressed WARC file, which needs Python 3.14 or "
+            "backports.zstd: pip install 'scrapy-cetd[zstd]'"
+        ) from None
+    return zstd
+
+
+class _ZstdFrames(_Members):
+    """A Zstandard-compressed WARC file (``.warc.zst``), frame after frame
+    (:class:`_Members`), as the Zstandard WARC specification writes it: each record in one
+    frame or more, skippable frames between them ignored, and maybe a dictionary first (in a
+    skippable frame of its own magic number, compressed or not), which every frame is
+    decompressed with. Raises :class:`UnreadableWarcError` without a Zstandard decoder, or
+    for a dictionary that does not load or is over :data:`_ZSTD_DICTIONARY_LIMIT`.
+    """
+
+    _MAGIC = _ZSTD_MAGIC
+    _PART = "Zstandard frame"
+
+    def __init__(self, raw: IO[bytes], name: str) -> None:
+        super().__init__(raw)
+        self._module = _zstd(name)
+        self._dictionary = self._read_dictionary(name)
+        self._first = self._raw_position
+
+    def _read_dictionary(self, name: str) -> Any:
+        """The dictionary at the start of the file, read past, or ``None`` when there is none."""
+        head = self._raw.read(8)
+        if not head.startswith(_ZSTD_DICTIONARY) or len(head) < 8:
+            self._raw.seek(0)
+            return None
+        size = int.from_bytes(head[4:], "little")
+        refused = f"{name}: its Zstandard dictionary"
+        if size > _ZSTD_DICTIONARY_LIMIT:
+            raise UnreadableWarcError(f"{refused} is {size:,} bytes, over 8 MiB")
+        data = self._raw.read(size)
+        if len(data) < size:
+            raise UnreadableWarcError(f"{refused} is cut off: the file ends inside it")
+        self._raw_position = 8 + size
+        zstd = self._module
+        try:
+            if data.startswith(_ZSTD_MAGIC):
+                inflater = zstd.ZstdDecompressor()
+                data = inflater.decompress(data, _ZSTD_DICTIONARY_LIMIT + 1)
+                if not inflater.eof or len(data) > _ZSTD_DICTIONARY_LIMIT:
+                    raise UnreadableWarcError(f"{refused} is not one frame of at most 8 MiB")
+            return zstd.ZstdDict(data)
+        except zstd.ZstdError as error:
+            raise UnreadableWarcError(f"{refused} does not load: {error}") from None
+
+    def _begins(self) -> bool:
+        pending = self._pending
+        skippable = pending[1:4] == _ZSTD_SKIPPABLE and 0x50 <= pending[0] <= 0x5F
+        return pending.startswith(_ZSTD_MAGIC) or skippable
+
+    def _decompressor(self) -> Any:
+        return self._module.ZstdDecompressor(zstd_dict=self._dictionary)
+
+    def _inflate(self, data: bytes) -> tuple[bytes, bytes, bool]:
+        try:
+            out = self._inflater.decompress(data, _CHUNK)
+        except self._module.ZstdError as error:
+            raise _BadDataError(f"bad Zstandard data: {error}") from None
+        if self._inflater.eof:  # a skippable frame ends too, having given nothing
+            self._full = False
+            return out, self._inflater.unused_data, True
+        self._full = not self._inflater.needs_input
+        return out, b"", False
+
+
+_Stream = _PlainStream | _GzipMembers | _ZstdFrames
 
 
 class NotAWarcError(ValueError):
@@ -324,9 +479,17 @@ _WARC_HEAD = 1 << 16
 """Bytes at the start of a file (decompressed, if gzipped) searched for a WARC record."""
 
 
+def _is_zstd(head: bytes) -> bool:
+    """Whether a file that starts with ``head`` is Zstandard-compressed, as a Zstandard WARC
+    file starts: with a frame or a dictionary."""
+    return head.startswith((_ZSTD_MAGIC, _ZSTD_DICTIONARY))
+
+
 def _check_warc(raw: IO[bytes], name: str) -> None:
     """Raise :class:`NotAWarcError` unless a WARC record begins in the first
-    :data:`_WARC_HEAD` bytes of ``raw`` (once decompressed, when gzipped); rewinds ``raw``.
+    :data:`_WARC_HEAD` bytes of ``raw`` (once decompressed, when gzipped or
+    Zstandard-compressed); rewinds ``raw``. A Zstandard file that cannot be read here raises
+    :class:`UnreadableWarcError`.
 
     A damaged first record is not refused here (iteration goes on past damage): only a file
     whose readable start holds no ``WARC/1.`` line at all, as an HTML page or an archive of
@@ -334,7 +497,10 @@ def _check_warc(raw: IO[bytes], name: str) -> None:
     """
     head = raw.read(_WARC_HEAD)
     raw.seek(0)
-    if head.startswith(b"\x1f\x8b"):
+    if _is_zstd(head):
+        head = _ZstdFrames(raw, name).read(_WARC_HEAD)
+        raw.seek(0)
+    elif head.startswith(b"\x1f\x8b"):
         inflater = zlib.decompressobj(wbits=31)
         try:
             head = inflater.decompress(head, _WARC_HEAD)
@@ -346,8 +512,9 @@ def _check_warc(raw: IO[bytes], name: str) -> None:
 
 
 def check_warc(path: str) -> None:
-    """Raise :class:`NotAWarcError` if ``path`` (a file or URL) is not a WARC file, gzipped or
-    not, and :class:`OSError` if it cannot be read."""
+    """Raise :class:`NotAWarcError` if ``path`` (a file or URL) is not a WARC file (gzipped,
+    Zstandard-compressed or not), and :class:`OSError` if it cannot be read
+    (:class:`UnreadableWarcError` for a Zstandard file without a Zstandard decoder)."""
     with _open(path) as raw:
         _check_warc(raw, path)
 
@@ -392,11 +559,14 @@ def iter_pages(
     whose body can be extracted, a :class:`Skipped` for every other record.
 
     The file may be gzipped (one member per record, as WARC files are, or one for the whole
-    file) or not; the magic bytes decide. Damage loses only the damaged part, never raises,
-    and is counted: a damaged gzip member or an invalid record header is one ``corrupt``
-    :class:`Skipped` (a stretch of unreadable data between two readable records counts once),
-    a cut-off end one ``truncated``; reading goes on at the next gzip member or, in an
-    uncompressed file, at the next line that starts a WARC record. Memory stays bounded: the
+    file), Zstandard-compressed (``.warc.zst``: one frame or more per record, maybe a
+    dictionary first, as the Zstandard WARC specification has it; this needs Python 3.14 or
+    the ``zstd`` extra) or not; the magic bytes decide. Damage loses only the damaged part,
+    never raises, and is counted: a damaged gzip member or Zstandard frame, or an invalid
+    record header, is one ``corrupt`` :class:`Skipped` (a stretch of unreadable data between
+    two readable records counts once), a cut-off end one ``truncated``; reading goes on at the
+    next gzip member or Zstandard frame or, in an uncompressed file, at the next line that
+    starts a WARC record. Memory stays bounded: the
     file is read a chunk at a time. ``path`` may be a URL (``https://``, ``s3://``...), read
     through fsspec. It may also be a seekable binary file, open for reading (as a caller
     opens it through a filesystem of its own, datatrove's reader through its ``DataFolder``):
@@ -405,7 +575,9 @@ def iter_pages(
     ``name``.
 
     Raises :class:`NotAWarcError` for a file that holds no WARC record where one should begin
-    (:func:`check_warc`), and :class:`OSError` for a file that cannot be opened or read.
+    (:func:`check_warc`), and :class:`OSError` for a file that cannot be opened or read
+    (:class:`UnreadableWarcError` for a Zstandard file without a Zstandard decoder, or whose
+    dictionary does not load).
     """
     if isinstance(path, str | os.PathLike):
         location = os.fspath(path)
@@ -419,9 +591,15 @@ def _read(raw: IO[bytes], name: str, max_bytes: int) -> Iterator[WarcPage | Skip
     """:func:`iter_pages` on the open file ``raw``, called ``name``."""
     raw.seek(0)
     _check_warc(raw, name)
-    magic = raw.read(2)
+    magic = raw.read(4)
     raw.seek(0)
-    stream: _Stream = _GzipMembers(raw) if magic == b"\x1f\x8b" else _PlainStream(raw)
+    stream: _Stream
+    if _is_zstd(magic):
+        stream = _ZstdFrames(raw, name)
+    elif magic.startswith(b"\x1f\x8b"):
+        stream = _GzipMembers(raw)
+    else:
+        stream = _PlainStream(raw)
     yield from _records(stream, name, max_bytes)
 
 
@@ -545,14 +723,14 @@ def _page_or_skip(record: WarcRecord, max_bytes: int, name: str, offset: int) ->
     )
 
 
-WARC_SUFFIXES = (".warc", ".warc.gz")
+WARC_SUFFIXES = (".warc", ".warc.gz", ".warc.zst")
 """The names a directory argument is searched for (files named on the command line are read
 whatever their name)."""
 
 
 def find_warc_files(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:
     """The WARC files named by ``paths``: files as given, directories searched recursively for
-    ``*.warc`` and ``*.warc.gz`` (sorted); each file once, in order.
+    ``*.warc``, ``*.warc.gz`` and ``*.warc.zst`` (sorted); each file once, in order.
 
     Raises :class:`FileNotFoundError` for a path that does not exist.
     """

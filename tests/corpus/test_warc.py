@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import dataclasses
+import gzip
+import io
 import itertools
 import json
+import struct
+import sys
 import tracemalloc
 import zlib
 from pathlib import Path
+from typing import Any
 
 import pytest
 from corpuskit import (
@@ -22,6 +28,12 @@ from scrapy_cetd.corpus import (
     Skipped,
     WarcPage,
     iter_pages,
+)
+from scrapy_cetd.corpus.warc import (
+    NotAWarcError,
+    UnreadableWarcError,
+    check_warc,
+    find_warc_files,
 )
 
 
@@ -230,3 +242,184 @@ def test_a_bad_header_in_an_uncompressed_warc_is_placed_after_the_last_good_reco
     assert [item.reason for item in damage] == ["corrupt"]
     assert damage[0].detail is not None
     assert damage[0].detail.endswith(f"after the record at byte {starts[2]:,}")
+
+
+def warcio_records(pages: list[tuple[str, bytes]]) -> list[bytes]:
+    """Each of ``pages`` (a URL and an HTML body) as one uncompressed WARC response record,
+    written by warcio, after a warcinfo record."""
+    from warcio.statusandheaders import StatusAndHeaders  # type: ignore[import-untyped]
+    from warcio.warcwriter import WARCWriter  # type: ignore[import-untyped]
+
+    records: list[bytes] = []
+    sink = io.BytesIO()
+    writer = WARCWriter(sink, gzip=False)
+    writer.write_record(writer.create_warcinfo_record("pages.warc.zst", {"software": "tests"}))
+    records.append(sink.getvalue())
+    for url, body in pages:
+        head = StatusAndHeaders("200 OK", [("Content-Type", "text/html")], protocol="HTTP/1.1")
+        sink = io.BytesIO()
+        writer = WARCWriter(sink, gzip=False)
+        writer.write_record(
+            writer.create_warc_record(url, "response", payload=io.BytesIO(body), http_headers=head)
+        )
+        records.append(sink.getvalue())
+    return records
+
+
+def skippable(magic: int, data: bytes) -> bytes:
+    """A Zstandard skippable frame of ``magic`` (0x184D2A50 to 0x184D2A5F) holding ``data``."""
+    return struct.pack("<II", magic, len(data)) + data
+
+
+STORIES = [(f"https://a.test/{n}", story_page(n)) for n in range(40)]
+
+
+def zstd_warc(
+    records: list[bytes], *, dictionary: Any = None, compressed_dictionary: bool = False
+) -> tuple[bytes, list[int]]:
+    """``records`` as a Zstandard WARC file (each record its own frame, with its size and
+    checksum, written by the zstandard package), and where each record's frame begins; with
+    ``dictionary`` (a ``zstandard.ZstdCompressionDict``), its frame first."""
+    zstandard = pytest.importorskip("zstandard")
+    compressor = zstandard.ZstdCompressor(
+        level=3, dict_data=dictionary, write_checksum=True, write_content_size=True
+    )
+    data = b""
+    if dictionary is not None:
+        content = dictionary.as_bytes()
+        if compressed_dictionary:
+            content = zstandard.ZstdCompressor(write_content_size=True).compress(content)
+        data = skippable(0x184D2A5D, content)
+    starts: list[int] = []
+    for record in records:
+        starts.append(len(data))
+        data += compressor.compress(record)
+    return data, starts
+
+
+def unplaced(item: WarcPage | Skipped) -> WarcPage | Skipped:
+    """``item`` without the file and the offset it was read at."""
+    return dataclasses.replace(item, file_path="", offset=0) if isinstance(item, WarcPage) else item
+
+
+def items_of(data: bytes, path: Path) -> list[WarcPage | Skipped]:
+    path.write_bytes(data)
+    return list(iter_pages(path))
+
+
+def test_a_zstandard_warc_gives_the_items_of_its_gzipped_twin(tmp_path: Path) -> None:
+    """A ``.warc.zst`` of warcio's records, a frame per record (with a dictionary in its
+    frame first, compressed or not, or none), gives the items of the same records gzipped,
+    each page's ``offset`` the start of its record's frame; skippable frames between records
+    and a record in two frames change nothing."""
+    zstandard = pytest.importorskip("zstandard")
+    records = warcio_records(STORIES)
+    gzipped = b"".join(gzip.compress(record) for record in records)
+    expected = items_of(gzipped, tmp_path / "pages.warc.gz")
+    assert len([item for item in expected if isinstance(item, WarcPage)]) == len(STORIES)
+
+    def same(found: list[WarcPage | Skipped], starts: list[int], name: str) -> None:
+        assert list(map(unplaced, found)) == list(map(unplaced, expected)), name
+        if starts:  # after the warcinfo record's frame
+            offsets = [item.offset for item in found if isinstance(item, WarcPage)]
+            assert offsets == starts[1:], name
+
+    trained = zstandard.train_dictionary(4096, records * 4)
+    variants = {
+        "plain": zstd_warc(records),
+        "dictionary": zstd_warc(records, dictionary=trained),
+        "compressed dictionary": zstd_warc(records, dictionary=trained, compressed_dictionary=True),
+    }
+    for name, (data, starts) in variants.items():
+        path = tmp_path / f"{name.replace(' ', '-')}.warc.zst"
+        same(items_of(data, path), starts, name)
+        assert find_warc_files([tmp_path]).count(path.resolve()) == 1
+    data, starts = variants["dictionary"]
+    assert len(data) < len(variants["plain"][0])  # the dictionary is used
+
+    split = zstandard.ZstdCompressor(write_checksum=True, write_content_size=True)
+    extended = b"".join(
+        split.compress(record[:100])
+        + skippable(0x184D2A50, b"extension")
+        + split.compress(record[100:])
+        for record in records
+    )
+    same(items_of(extended, tmp_path / "extended.warc.zst"), [], "split and extended")
+
+
+def test_a_zstandard_warc_loses_only_its_damaged_frames(tmp_path: Path) -> None:
+    """A frame whose data is damaged, or whose checksum does not match, is one ``corrupt``;
+    a file cut off inside its last frame ends with one ``truncated``; every other page is
+    read."""
+    records = warcio_records(STORIES)
+    data, starts = zstd_warc(records)
+    damaged = bytearray(data)
+    damaged[(starts[5] + starts[6]) // 2 : (starts[5] + starts[6]) // 2 + 8] = b"\xff" * 8
+    damaged[starts[21] - 1] ^= 0xFF  # the checksum of record 20
+    cut = bytes(damaged[: (starts[-1] + len(data)) // 2])
+    items = items_of(cut, tmp_path / "damaged.warc.zst")
+    pages = [int(item.url.rsplit("/", 1)[1]) for item in items if isinstance(item, WarcPage)]
+    assert pages == sorted(set(range(40)) - {4, 19, 39})  # records 5, 20 and 40: pages 4, 19, 39
+    losses = [item for item in items if isinstance(item, Skipped) and item.reason != "not_response"]
+    assert [item.reason for item in losses] == ["corrupt", "corrupt", "truncated"]
+    assert all("Zstandard frame at byte" in item.detail for item in losses)
+
+
+def test_a_zstandard_warc_that_cannot_be_read_is_refused_with_the_reason(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Without a Zstandard decoder, a ``.warc.zst`` is an error naming the extra to install,
+    before any work; so is a dictionary over the 8 MiB the specification asks decoders to read,
+    or one that does not load. A Zstandard file that holds no WARC is not a WARC file."""
+    records = warcio_records(STORIES[:2])
+    data, _ = zstd_warc(records)
+    path = tmp_path / "pages.warc.zst"
+    path.write_bytes(data)
+    with monkeypatch.context() as patched:
+        patched.setitem(sys.modules, "backports.zstd", None)
+        patched.setitem(sys.modules, "compression.zstd", None)
+        patched.delattr(sys.modules["backports"], "zstd", raising=False)
+        with pytest.raises(UnreadableWarcError, match=r"pip install 'scrapy-cetd\[zstd\]'"):
+            check_warc(str(path))
+        with pytest.raises(UnreadableWarcError, match="Zstandard-compressed"):
+            list(iter_pages(path))
+        status, _, err = corpus(capsys, str(path), "--out", str(tmp_path / "rows.jsonl"))
+        assert status == 1 and "scrapy-cetd[zstd]" in err
+    huge = tmp_path / "huge.warc.zst"
+    huge.write_bytes(struct.pack("<II", 0x184D2A5D, (8 << 20) + 1) + data)
+    with pytest.raises(UnreadableWarcError, match="dictionary is 8,388,609 bytes, over 8 MiB"):
+        list(iter_pages(huge))
+    bad = tmp_path / "bad.warc.zst"
+    bad.write_bytes(skippable(0x184D2A5D, b"\x28\xb5\x2f\xfd" + bytes(40)) + data)
+    with pytest.raises(UnreadableWarcError, match="dictionary"):
+        check_warc(str(bad))
+    page = tmp_path / "page.warc.zst"
+    page.write_bytes(zstd_warc([story_page(1)])[0])
+    with pytest.raises(NotAWarcError, match="is not a WARC file"):
+        check_warc(str(page))
+
+
+def test_a_zstandard_frame_is_decompressed_a_chunk_at_a_time(tmp_path: Path) -> None:
+    """A 64 MB record in one Zstandard frame of a few KB is read through a chunk at a time,
+    as a gzip member is: the memory the reader holds stays a small fraction of it."""
+    zstandard = pytest.importorskip("zstandard")
+    size = 64 << 20
+    body = b"<p>big</p>" + bytes(size)
+    (big,) = warcio_records([("https://a.test/big", body)])[1:]
+    data, _ = zstd_warc(warcio_records(STORIES[:1]))
+    path = tmp_path / "huge.warc.zst"
+    path.write_bytes(zstandard.ZstdCompressor(write_checksum=True).compress(big) + data)
+    assert path.stat().st_size < size // 100
+    del body, big
+    tracemalloc.start()
+    try:
+        items = list(iter_pages(path, max_bytes=1 << 20))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert [item.reason if isinstance(item, Skipped) else item.url for item in items] == [
+        "too_large",
+        "not_response",
+        "https://a.test/0",
+    ]
+    assert peak < size // 16
