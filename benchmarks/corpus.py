@@ -23,19 +23,24 @@ is reported too: on a shared machine, other jobs' load caps the scaling.
 3. :func:`scrapy_cetd.corpus.to_dask_bag` over the small corpus on a ``LocalCluster`` of 2
    worker processes: its rows must equal the local runs' rows, in order;
 4. datatrove: our step (:class:`~scrapy_cetd.corpus.datatrove_step.CetdExtractor`) and
-   datatrove's own ``Trafilatura`` step on the same documents (datatrove's WARC reader over the
-   small corpus, read before the clock starts), each run in its own process: documents per
-   second of wall time and per CPU second (one core: the step and its sandbox process, which
-   run one after the other), documents kept, timeouts, and the peak resident memory of the
-   process tree (both processes, summed, and each: the sandbox is forked from the step's
-   process, so the pages they share, the documents read among them, count in both). Both
-   steps run with datatrove's default timeout (1 s) and options, alternating, ``--repeat``
-   times each: the run of each with the most documents per CPU second is reported, with every
-   run's figure.
+   datatrove's own ``Trafilatura`` step on the same documents, each run in its own process:
+   documents per second of wall time and per CPU second (one core: the step and its sandbox
+   process, which run one after the other), documents kept, timeouts, and the peak resident
+   memory of the process tree (both processes, summed, and each: the sandbox is forked from
+   the step's process, so the pages they share, the documents read among them, count in
+   both). The documents are those of a WARC reader over the small corpus, read before the
+   step's clock starts (the reading is timed on its own): ``--readers`` names which, by
+   default both, each with both steps: ``cetd``, our
+   :class:`~scrapy_cetd.corpus.datatrove_step.CetdWarcReader`, which the docs recommend (one
+   document per page ``scrapy-cetd corpus`` extracts, decoded as it decodes them), and
+   ``datatrove``, datatrove's ``WarcReader`` (the documents the figures measured before ours
+   existed were of). Both steps run with datatrove's default timeout (1 s) and options,
+   alternating, ``--repeat`` times each: the run of each with the most documents per CPU
+   second is reported, with every run's figure.
 
 Usage: ``python -m benchmarks.corpus [--records 1000] [--large 10000] [--repeat 3] [--json OUT]
-[--no-datatrove | --only-datatrove]`` (``--large 0`` skips the large corpus;
-``--only-datatrove`` runs step 4 alone).
+[--no-datatrove | --only-datatrove] [--readers cetd,datatrove]`` (``--large 0`` skips the
+large corpus; ``--only-datatrove`` runs step 4 alone).
 """
 
 from __future__ import annotations
@@ -175,33 +180,66 @@ def run_dask(folder: Path) -> tuple[list[dict[str, Any]], float]:
         return rows, time.perf_counter() - started
 
 
-def datatrove_step(step: str, folder: Path) -> dict[str, Any]:
-    """Run one datatrove extractor step (``cetd`` or ``trafilatura``) over the documents of
-    datatrove's WARC reader on ``folder``, in this process; its counts and times."""
-    from datatrove.pipeline.extractors import (  # type: ignore[import-untyped]  # noqa: PLC0415
-        Trafilatura,
-    )
+READERS = ("cetd", "datatrove")
+"""The WARC readers the datatrove steps are timed after, by the name ``--readers`` gives them:
+ours (``CetdWarcReader``) and datatrove's (``WarcReader``)."""
+
+READER_LABELS = {"cetd": "CetdWarcReader", "datatrove": "datatrove's WarcReader"}
+
+STEP_LABELS = {"cetd": "CetdExtractor (cetd-plus)", "trafilatura": "Trafilatura"}
+
+
+def reader_class(reader: str) -> Any:
+    """The class of the WARC reader ``reader`` (a name of :data:`READERS`)."""
     from datatrove.pipeline.readers import WarcReader  # type: ignore[import-untyped]  # noqa: PLC0415
 
-    from scrapy_cetd.corpus.datatrove_step import CetdExtractor  # noqa: PLC0415
+    from scrapy_cetd.corpus.datatrove_step import CetdWarcReader  # noqa: PLC0415
 
-    documents = list(WarcReader(str(folder), glob_pattern="*.warc.gz").run())
-    extractor = CetdExtractor() if step == "cetd" else Trafilatura()
-    before = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-    started = time.perf_counter()
-    kept = sum(1 for _ in extractor.run(iter(documents)))
-    seconds = time.perf_counter() - started
-    after = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = sum(
+    return CetdWarcReader if reader == "cetd" else WarcReader
+
+
+def cpu_seconds(
+    before: Sequence[resource.struct_rusage], after: Sequence[resource.struct_rusage]
+) -> float:
+    """The CPU seconds between two pairs of ``getrusage()`` (this process, its children)."""
+    return sum(
         (end.ru_utime + end.ru_stime) - (start.ru_utime + start.ru_stime)
         for start, end in zip(before, after, strict=True)
     )
+
+
+def usage() -> tuple[resource.struct_rusage, resource.struct_rusage]:
+    """``getrusage()`` of this process and of its children."""
+    return resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+
+
+def datatrove_step(step: str, reader: str, folder: Path) -> dict[str, Any]:
+    """Run one datatrove extractor step (``cetd`` or ``trafilatura``) over the documents of
+    the WARC reader ``reader`` on ``folder`` (:func:`reader_class`), in this process; its
+    counts and times, and the reader's (its imports left out)."""
+    from datatrove.pipeline.extractors import (  # type: ignore[import-untyped]  # noqa: PLC0415
+        Trafilatura,
+    )
+
+    from scrapy_cetd.corpus.datatrove_step import CetdExtractor  # noqa: PLC0415
+
+    kind = reader_class(reader)
+    before, started = usage(), time.perf_counter()
+    documents = list(kind(str(folder), glob_pattern="*.warc.gz").run())
+    read_seconds, read_cpu = time.perf_counter() - started, cpu_seconds(before, usage())
+    extractor = CetdExtractor() if step == "cetd" else Trafilatura()
+    before, started = usage(), time.perf_counter()
+    kept = sum(1 for _ in extractor.run(iter(documents)))
+    seconds, cpu = time.perf_counter() - started, cpu_seconds(before, usage())
     timeouts = extractor.stats["timeout"].total if "timeout" in extractor.stats.stats else 0
     return {
         "step": step,
+        "reader": reader,
         "documents": len(documents),
         "kept": kept,
         "timeouts": int(timeouts),
+        "read_seconds": round(read_seconds, 2),
+        "read_documents_per_cpu_second": round(len(documents) / read_cpu, 1),
         "seconds": round(seconds, 2),
         "cpu_seconds": round(cpu, 2),
         "documents_per_second": round(len(documents) / seconds, 1),
@@ -209,17 +247,17 @@ def datatrove_step(step: str, folder: Path) -> dict[str, Any]:
     }
 
 
-def run_datatrove(folder: Path, step: str) -> dict[str, Any]:
+def run_datatrove(folder: Path, step: str, reader: str) -> dict[str, Any]:
     """:func:`datatrove_step` in its own process, its process tree sampled for memory."""
-    command = [sys.executable, "-m", "benchmarks.corpus", "--datatrove-step", step, str(folder)]
-    process = subprocess.Popen(command, stdout=subprocess.PIPE)
+    command = [sys.executable, "-m", "benchmarks.corpus", "--datatrove-step", step, reader]
+    process = subprocess.Popen([*command, str(folder)], stdout=subprocess.PIPE)
     samples: list[dict[str, float]] = []
     sampler = threading.Thread(target=lambda: samples.append(sample(process)))
     sampler.start()
     stdout, _ = process.communicate()
     sampler.join()
     if process.returncode != 0:
-        raise RuntimeError(f"{' '.join(command)} exited with {process.returncode}")
+        raise RuntimeError(f"{' '.join(command)} {folder} exited with {process.returncode}")
     result: dict[str, Any] = json.loads(stdout.decode().strip().splitlines()[-1])
     result["peak_rss_total_mib"] = round(samples[0]["total"] / 2**20, 1)
     result["peak_rss_step_mib"] = round(samples[0]["main"] / 2**20, 1)
@@ -227,49 +265,67 @@ def run_datatrove(folder: Path, step: str) -> dict[str, Any]:
     return result
 
 
-def compare_datatrove(folder: Path, repeat: int) -> dict[str, Any]:
-    """Our step and Trafilatura's, alternating, ``repeat`` times each (:func:`run_datatrove`):
-    the run of each with the most documents per CPU second, every run's figure, and the ratio
-    of the two best."""
-    tries: dict[str, list[dict[str, Any]]] = {"cetd": [], "trafilatura": []}
-    for _attempt, step in itertools.product(range(repeat), tries):
-        run = run_datatrove(folder, step)
-        tries[step].append(run)
-        print(f"datatrove, {step}: {run}", flush=True)
-    best = {
-        step: max(runs, key=lambda run: run["documents_per_cpu_second"])
-        for step, runs in tries.items()
-    }
-    results: dict[str, Any] = dict(best)
-    results["all_documents_per_cpu_second"] = {
-        step: [run["documents_per_cpu_second"] for run in runs] for step, runs in tries.items()
-    }
-    results["throughput_ratio"] = round(
-        best["cetd"]["documents_per_cpu_second"] / best["trafilatura"]["documents_per_cpu_second"],
-        2,
-    )
+def compare_datatrove(folder: Path, repeat: int, readers: Sequence[str]) -> dict[str, Any]:
+    """For each of ``readers``, our step and Trafilatura's, alternating, ``repeat`` times each
+    (:func:`run_datatrove`): the run of each with the most documents per CPU second, every
+    run's figure, and the ratio of the two best."""
+    results: dict[str, Any] = {}
+    for reader in readers:
+        tries: dict[str, list[dict[str, Any]]] = {"cetd": [], "trafilatura": []}
+        for _attempt, step in itertools.product(range(repeat), tries):
+            run = run_datatrove(folder, step, reader)
+            tries[step].append(run)
+            print(f"datatrove, {reader} reader, {step}: {run}", flush=True)
+        best = {
+            step: max(runs, key=lambda run: run["documents_per_cpu_second"])
+            for step, runs in tries.items()
+        }
+        found: dict[str, Any] = dict(best)
+        found["all_documents_per_cpu_second"] = {
+            step: [run["documents_per_cpu_second"] for run in runs] for step, runs in tries.items()
+        }
+        ours, theirs = (best[step]["documents_per_cpu_second"] for step in ("cetd", "trafilatura"))
+        found["throughput_ratio"] = round(ours / theirs, 2)
+        results[reader] = found
     return results
 
 
 def print_datatrove(results: dict[str, Any]) -> None:
-    """The datatrove comparison as a Markdown table."""
+    """The datatrove comparison as a Markdown table, a row per reader and step."""
     print(
-        "\n| datatrove step | documents | kept | timeouts | docs/s | docs per CPU s "
-        "| peak RSS, both processes | step process | sandbox |"
+        "\n| reader | read docs per CPU s | datatrove step | documents | kept | timeouts | docs/s "
+        "| docs per CPU s | peak RSS, both processes | step process | sandbox |"
     )
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
-    for step, label in (("cetd", "scrapy-cetd CetdExtractor"), ("trafilatura", "Trafilatura")):
-        run = results[step]
+    print("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for reader, found in results.items():
+        for step, label in STEP_LABELS.items():
+            run = found[step]
+            print(
+                f"| {READER_LABELS[reader]} | {run['read_documents_per_cpu_second']:.1f} | "
+                f"{label} | {run['documents']:,} | {run['kept']:,} | {run['timeouts']} | "
+                f"{run['documents_per_second']:.1f} | {run['documents_per_cpu_second']:.1f} | "
+                f"{run['peak_rss_total_mib']:.0f} MiB | {run['peak_rss_step_mib']:.0f} MiB | "
+                f"{run['peak_rss_sandbox_mib']:.0f} MiB |"
+            )
+    for reader, found in results.items():
+        for step, figures in found["all_documents_per_cpu_second"].items():
+            print(
+                f"{READER_LABELS[reader]}, {step}, every run (documents per CPU second): {figures}"
+            )
+        ratio = found["throughput_ratio"]
         print(
-            f"| {label} | {run['documents']:,} | {run['kept']:,} | {run['timeouts']} | "
-            f"{run['documents_per_second']:.1f} | {run['documents_per_cpu_second']:.1f} | "
-            f"{run['peak_rss_total_mib']:.0f} MiB | {run['peak_rss_step_mib']:.0f} MiB | "
-            f"{run['peak_rss_sandbox_mib']:.0f} MiB |"
+            f"{READER_LABELS[reader]}: throughput, ours over Trafilatura's (documents per CPU "
+            f"second): {ratio:.2f}"
         )
-    for step, figures in results["all_documents_per_cpu_second"].items():
-        print(f"{step}, every run (documents per CPU second): {figures}")
-    ratio = results["throughput_ratio"]
-    print(f"throughput, ours over Trafilatura's (documents per CPU second): {ratio:.2f}")
+
+
+def checked_readers(value: str) -> tuple[str, ...]:
+    """The ``--readers`` value as names of :data:`READERS`, or the usage error."""
+    names = tuple(name.strip() for name in value.split(",") if name.strip())
+    unknown = [name for name in names if name not in READERS]
+    if unknown or not names:
+        raise argparse.ArgumentTypeError(f"not a list of readers ({', '.join(READERS)}): {value!r}")
+    return names
 
 
 def read_rows(path: Path) -> list[dict[str, Any]]:
@@ -295,12 +351,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="run only the datatrove steps' comparison (on the small corpus)",
     )
     parser.add_argument(
-        "--datatrove-step", nargs=2, metavar=("STEP", "FOLDER"), help=argparse.SUPPRESS
+        "--readers",
+        type=checked_readers,
+        default=READERS,
+        help="the WARC readers the datatrove steps are timed after, comma-separated: cetd "
+        "(CetdWarcReader), datatrove (its WarcReader); both by default",
+    )
+    parser.add_argument(
+        "--datatrove-step", nargs=3, metavar=("STEP", "READER", "FOLDER"), help=argparse.SUPPRESS
     )
     args = parser.parse_args(argv)
     if args.datatrove_step:
-        step, folder = args.datatrove_step
-        print(json.dumps(datatrove_step(step, Path(folder))), flush=True)
+        step, reader, folder = args.datatrove_step
+        print(json.dumps(datatrove_step(step, reader, Path(folder))), flush=True)
         return 0
     root = datasets_root()
     if root is None:
@@ -314,7 +377,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         small = work / f"small-{args.records}"
         write_corpus(small, datasets, args.records, max(1, args.records // 2))
         if args.only_datatrove:
-            results["datatrove"] = compare_datatrove(small, args.repeat)
+            results["datatrove"] = compare_datatrove(small, args.repeat, args.readers)
             print_datatrove(results["datatrove"])
             if args.json:
                 args.json.write_text(json.dumps(results, indent=1) + "\n")
@@ -347,7 +410,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"dask: {results['dask']}", flush=True)
         del local, dask_rows
         if not args.no_datatrove:
-            results["datatrove"] = compare_datatrove(small, args.repeat)
+            results["datatrove"] = compare_datatrove(small, args.repeat, args.readers)
         if args.large:
             large = work / f"large-{args.large}"
             write_corpus(large, datasets, args.large, 1000)

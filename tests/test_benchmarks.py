@@ -6,6 +6,7 @@ skip without it) and nothing asserts on a wall-clock time.
 
 from __future__ import annotations
 
+import argparse
 import dataclasses
 import gzip
 import importlib.util
@@ -552,3 +553,26 @@ def test_each_installed_peer_returns_text(name: str) -> None:
     text = peer.make()(html)
     assert isinstance(text, str)
     assert peer.version()
+
+
+def test_the_corpus_benchmark_times_the_datatrove_steps_after_either_reader(
+    tmp_path: Path,
+) -> None:
+    """``benchmarks.corpus`` reads the documents with ``CetdWarcReader`` (a document per page
+    of the bundled WARC) or datatrove's ``WarcReader`` (which drops one, that libmagic calls an
+    INI file), times the reading apart, and runs the step on them."""
+    pytest.importorskip("datatrove")
+    from benchmarks import corpus as corpus_benchmark
+
+    folder = tmp_path / "warcs"
+    folder.mkdir()
+    bundled = Path(__file__).parent / "data" / "example-site.warc.gz"
+    (folder / bundled.name).write_bytes(bundled.read_bytes())
+    ours = corpus_benchmark.datatrove_step("cetd", "cetd", folder)
+    theirs = corpus_benchmark.datatrove_step("cetd", "datatrove", folder)
+    assert (ours["reader"], ours["documents"], ours["kept"]) == ("cetd", 15, 15)
+    assert (theirs["reader"], theirs["documents"], theirs["kept"]) == ("datatrove", 14, 14)
+    assert ours["read_documents_per_cpu_second"] > 0 and ours["documents_per_cpu_second"] > 0
+    assert corpus_benchmark.checked_readers("datatrove, cetd") == ("datatrove", "cetd")
+    with pytest.raises(argparse.ArgumentTypeError, match="not a list of readers"):
+        corpus_benchmark.checked_readers("warcio")
