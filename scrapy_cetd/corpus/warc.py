@@ -498,8 +498,11 @@ def _check_warc(raw: IO[bytes], name: str) -> None:
     head = raw.read(_WARC_HEAD)
     raw.seek(0)
     if _is_zstd(head):
-        head = _ZstdFrames(raw, name).read(_WARC_HEAD)
+        frames = _ZstdFrames(raw, name)
+        head = frames.read(_WARC_HEAD)
         raw.seek(0)
+        if frames.damage is not None and frames.damage.reason == "corrupt":
+            return  # a damaged first frame: counted as corrupt, the rest is read
     elif head.startswith(b"\x1f\x8b"):
         inflater = zlib.decompressobj(wbits=31)
         try:

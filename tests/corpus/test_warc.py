@@ -363,6 +363,11 @@ def test_a_zstandard_warc_loses_only_its_damaged_frames(tmp_path: Path) -> None:
     losses = [item for item in items if isinstance(item, Skipped) and item.reason != "not_response"]
     assert [item.reason for item in losses] == ["corrupt", "corrupt", "truncated"]
     assert all("Zstandard frame at byte" in item.detail for item in losses)
+    first = bytearray(data)
+    first[starts[1] // 2 : starts[1] // 2 + 8] = b"\xff" * 8  # the warcinfo record's frame
+    items = items_of(bytes(first), tmp_path / "first.warc.zst")
+    assert [item.reason for item in items if isinstance(item, Skipped)] == ["corrupt"]
+    assert len([item for item in items if isinstance(item, WarcPage)]) == 40
 
 
 def test_a_zstandard_warc_that_cannot_be_read_is_refused_with_the_reason(
@@ -376,9 +381,10 @@ def test_a_zstandard_warc_that_cannot_be_read_is_refused_with_the_reason(
     path = tmp_path / "pages.warc.zst"
     path.write_bytes(data)
     with monkeypatch.context() as patched:
-        patched.setitem(sys.modules, "backports.zstd", None)
-        patched.setitem(sys.modules, "compression.zstd", None)
-        patched.delattr(sys.modules["backports"], "zstd", raising=False)
+        for package in ("backports", "compression"):  # the module and its package's name
+            patched.setitem(sys.modules, f"{package}.zstd", None)
+            if package in sys.modules:
+                patched.delattr(sys.modules[package], "zstd", raising=False)
         with pytest.raises(UnreadableWarcError, match=r"pip install 'scrapy-cetd\[zstd\]'"):
             check_warc(str(path))
         with pytest.raises(UnreadableWarcError, match="Zstandard-compressed"):
