@@ -316,7 +316,7 @@ class CetdExtractor(BaseExtractor):  # type: ignore[misc]  # datatrove is untype
                 self.stat_update("extracted")
                 doc.text = found["text"]
                 doc.metadata.update(found["metadata"])
-                doc.metadata["notes"] = [*found["notes"], *doc.metadata.get("notes", ())]
+                doc.metadata["notes"] = [*found["notes"], *(doc.metadata.get("notes") or ())]
                 if doc.text:
                     self.stat_update(StatHints.forwarded)
                     self.update_doc_stats(doc)

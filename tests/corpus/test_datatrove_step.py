@@ -547,3 +547,14 @@ def test_the_decoding_notes_reach_the_documents_as_the_command_s_rows_have_them(
         "https://news.test/undecodable": ["undecodable-bytes"],
         "https://news.test/plain": [],
     }
+
+
+def test_a_document_of_another_reader_gets_the_step_s_notes_alone() -> None:
+    """A document that has no ``notes`` of its reader, or a null in their place (a Parquet
+    file's empty cell), gets the step's notes: an empty list for a page with nothing to say."""
+    documents = [
+        Document(text=story_page(1).decode(), id="1", metadata={}),
+        Document(text=story_page(2).decode(), id="2", metadata={"notes": None}),
+    ]
+    found = list(CetdExtractor(timeout=30).run(iter(documents)))
+    assert [(doc.id, doc.metadata["notes"]) for doc in found] == [("1", []), ("2", [])]
