@@ -33,7 +33,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "inputs",
         nargs="+",
         metavar="WARC_OR_DIR",
-        help="a WARC file (.warc or .warc.gz), a folder searched for them, or a URL "
+        help="a WARC file (.warc, .warc.gz or .warc.zst), a folder searched for them, or a URL "
         "(https://, s3://... read through fsspec)",
     )
     corpus.add_argument(
