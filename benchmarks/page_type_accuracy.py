@@ -52,7 +52,7 @@ from benchmarks.speed import decoded_text, parse, parsel_body
 from scrapy_cetd.evaluation.datasets import Dataset, Page, load_dataset
 from scrapy_cetd.evaluation.metrics import score_text
 from scrapy_cetd.extractors.cetd_plus import CetdPlusExtractor
-from scrapy_cetd.extractors.profiles import PROFILES, Profile
+from scrapy_cetd.extractors.cetd_plus.profiles import PROFILES, Profile
 from scrapy_cetd.page.page_types import PAGE_TYPES, PageType
 
 DATASETS = ("wcxb", "wcxb_dev")

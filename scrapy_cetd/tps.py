@@ -29,8 +29,9 @@ from typing import Any, Literal
 from lxml import etree
 
 from scrapy_cetd.extractors.cetd_plus import CetdPlusExtractor
+from scrapy_cetd.extractors.cetd_plus.record_runs import MIN_RECORDS
+from scrapy_cetd.extractors.cetd_plus.regions import main_landmark
 from scrapy_cetd.extractors.furniture import boilerplate
-from scrapy_cetd.extractors.profiles import MIN_RECORDS, main_landmark
 from scrapy_cetd.extractors.registry import coerce_options
 from scrapy_cetd.guard import DEFAULT_MAX_ATTRIBUTES
 from scrapy_cetd.limits import (

@@ -70,7 +70,7 @@ HOSTILE_SHAPES = {
 }
 """The hostile pages of each isolation: shapes that stay expensive after the fixes of issue 24
 (the unclosed JSON-LD ``"@type": [`` lists that once held one C call for minutes are read in
-linear time now, tests/extractors/test_cetd_plus.py and tests/page/test_markup.py check it)."""
+linear time now, tests/test_growth.py and tests/page/test_markup.py check it)."""
 
 
 class ArrivalMiddleware:

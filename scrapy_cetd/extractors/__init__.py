@@ -1,5 +1,5 @@
-"""The main-content extractors: their shared base, one module per algorithm, and cetd-plus's
-page furniture.
+"""The main-content extractors: their shared base, one module per algorithm (cetd-plus a
+subpackage of its steps, by role), and the page furniture that cetd-plus and TPS remove.
 
 Each extractor takes a parsed page (an lxml tree) and returns an
 :class:`~scrapy_cetd.result.ExtractionResult`; none of them knows about Scrapy's crawl

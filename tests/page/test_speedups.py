@@ -25,7 +25,8 @@ from hypothesis import strategies as st
 from lxml import etree
 
 from scrapy_cetd.evaluation.datasets import Page, default_datasets_root, find_datasets
-from scrapy_cetd.extractors import cetd, cetd_plus, furniture
+from scrapy_cetd.extractors import cetd, furniture
+from scrapy_cetd.extractors.cetd_plus import kept_text, link_blocks, media, narrowing
 from scrapy_cetd.extractors.registry import get_extractor
 from scrapy_cetd.limits import LimitExceededError, deadline
 from scrapy_cetd.page import accel, density, dom, flags, markup, output, words
@@ -344,12 +345,12 @@ def cetd_plus_passes(root: etree._Element, rng: random.Random) -> list[Any]:
     results += [
         flags.ancestors_of(view, content),
         output.kept_elements(view, modes),
-        cetd_plus._kept_chars(view, counts, modes),
-        cetd_plus._chars(view, counts, content),
+        kept_text.kept_chars(view, counts, modes),
+        narrowing.selected_chars(view, counts, content),
     ]
     for ratio in (0.0, 0.5):
         changed = list(modes)
-        cetd_plus._drop_link_blocks(view, counts, changed, ratio)
+        link_blocks.drop_link_blocks(view, counts, changed, ratio)
         results.append(changed)
     return results
 
@@ -449,7 +450,7 @@ def test_compiled_functions_decline_what_they_do_not_handle() -> None:
     assert COMPILED.render(view, kept, keep_as_list, dom.BLOCK_TAGS, clean) is None
     modes = [Keep.TEXT] * len(view)
     short_tags = view.tags[:-1]
-    ratio, tags = 0.5, cetd_plus.LINK_BLOCK_TAGS
+    ratio, tags = 0.5, link_blocks.LINK_BLOCK_TAGS
     assert COMPILED.drop_link_blocks(
         view.parent, short_tags, [1] * len(view), [1] * len(view), modes, ratio, tags, KEEP, 0.0
     ) is None  # fmt: skip
@@ -785,7 +786,7 @@ def test_caption_counts_split_text_as_tokens_does(text: str) -> None:
     arguments = ([-1, 0], [False, True], [[], [text, text[::-1]]], {"a": [0]})
     fast = COMPILED.caption_counts(*arguments)
     with accel.reference_only():
-        assert fast == cetd_plus._caption_counts(*arguments)
+        assert fast == media._caption_counts(*arguments)
 
 
 ARGUMENTS: dict[str, Callable[[Case], tuple[Any, ...]]] = {
@@ -889,7 +890,7 @@ ARGUMENTS: dict[str, Callable[[Case], tuple[Any, ...]]] = {
         c.counts.link_chars,
         list(c.modes),  # changed in place: each call gets its own copy
         c.ratio,
-        cetd_plus.LINK_BLOCK_TAGS,
+        link_blocks.LINK_BLOCK_TAGS,
         KEEP,
         density.EPSILON,
     ),

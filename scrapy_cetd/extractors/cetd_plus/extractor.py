@@ -1,119 +1,59 @@
-"""cetd-plus: CECTD-DS with what the page itself says about its structure.
+"""The cetd-plus extractor: its options and the order of its steps.
 
-The paper's CECTD-DS (:mod:`scrapy_cetd.extractors.cetd`) scores every element by composite
-text density and keeps, across the whole body, each region whose density clears a threshold. On
-modern news pages that also keeps navigation, related-article lists, comment threads and
-footers, whose density is as high as the article's. cetd-plus keeps the CETD statistics and
-DensitySum, and adds a few named heuristics, each an option that can be turned off. The gain of
-each, measured by turning it off alone (BOW-F1 on ``shared/datasets``), is in
-``docs/benchmarks.md``.
+Each step is a function of the module of its role (see the package's docstring); the
+class reads the page's view and markup once, picks the profile of the page's type, and calls
+the steps its options and that profile turn on, in order.
 """
 
 from __future__ import annotations
 
-from bisect import bisect_left
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from itertools import accumulate, compress
 
 from lxml import etree
 
 from scrapy_cetd.extractors.base import FRAMESET, NO_TEXT, Extractor
 from scrapy_cetd.extractors.cetd import density_sum_scores, expand
-from scrapy_cetd.extractors.furniture import CHECK_EVERY, boilerplate, located, without
-from scrapy_cetd.extractors.profiles import (
-    PROFILES,
-    Profile,
-    bound_to,
+from scrapy_cetd.extractors.cetd_plus.content_forms import sparing_content_form
+from scrapy_cetd.extractors.cetd_plus.fallback import fallback_view
+from scrapy_cetd.extractors.cetd_plus.forum import (
     detail_lists,
-    drop_after_run,
-    drop_badges,
-    drop_before_heading,
-    drop_controls,
-    drop_menus,
     drop_post_comments,
-    drop_repeated_blocks,
     drop_repeated_labels,
+    signature_sections,
+)
+from scrapy_cetd.extractors.cetd_plus.headline import find_headline
+from scrapy_cetd.extractors.cetd_plus.kept_text import kept_chars
+from scrapy_cetd.extractors.cetd_plus.link_blocks import drop_link_blocks
+from scrapy_cetd.extractors.cetd_plus.listing import drop_badges, drop_controls
+from scrapy_cetd.extractors.cetd_plus.media import drop_captions, drop_galleries
+from scrapy_cetd.extractors.cetd_plus.narrowing import (
+    add_same_path_blocks,
+    article_body_element,
+    block_anchor,
+    selected_chars,
+)
+from scrapy_cetd.extractors.cetd_plus.product import review_sections, with_declared_description
+from scrapy_cetd.extractors.cetd_plus.profiles import PROFILES, Profile
+from scrapy_cetd.extractors.cetd_plus.record_runs import drop_after_run, record_run
+from scrapy_cetd.extractors.cetd_plus.regions import (
+    bound_to,
+    drop_before_heading,
     headed_region,
     main_landmark,
-    record_run,
-    review_sections,
-    signature_sections,
-    with_declared_description,
 )
+from scrapy_cetd.extractors.cetd_plus.repeats import drop_repeated_blocks
+from scrapy_cetd.extractors.cetd_plus.service import drop_menus
+from scrapy_cetd.extractors.cetd_plus.shell_prose import keep_shell_prose
+from scrapy_cetd.extractors.furniture import boilerplate, located, without
 from scrapy_cetd.limits import check_deadline
-from scrapy_cetd.page import accel
-from scrapy_cetd.page.density import EPSILON, NodeCounts, count_nodes
-from scrapy_cetd.page.dom import (
-    BLOCK_TAGS,
-    DomView,
-    attribute_owners,
-    build_view,
-    child_positions,
-    deep_proxies,
-    hidden_text_length,
-    in_running_text,
-    local_tag,
-    require_element,
-    viewed_body,
-)
-from scrapy_cetd.page.flags import ancestors_of, holding, within
-from scrapy_cetd.page.markup import ARTICLE_TYPES, PageMarkup, page_markup, page_title, text_of
-from scrapy_cetd.page.output import KEEP, Keep, content_modes, kept_elements, kept_list
+from scrapy_cetd.page.density import NodeCounts, count_nodes
+from scrapy_cetd.page.dom import DomView, build_view, require_element, viewed_body
+from scrapy_cetd.page.flags import ancestors_of, within
+from scrapy_cetd.page.markup import ARTICLE_TYPES, PageMarkup, page_markup, page_title
+from scrapy_cetd.page.output import Keep, content_modes
 from scrapy_cetd.page.page_types import PageType, check_page_type, classify_view
-from scrapy_cetd.page.words import tokens
 from scrapy_cetd.result import EmptyReason, ExtractionResult
-
-LINK_BLOCK_TAGS = frozenset(
-    {
-        *("div", "section", "header", "ul", "ol", "li", "dl", "dt", "dd", "p", "span", "form"),
-        *("table", "tbody", "tr", "td", "h2", "h3", "h4", "h5", "h6", "figure"),
-    }
-)
-"""Elements that may form a block of links (a menu, a list of related articles)."""
-
-MEDIA_TAGS = frozenset({"img", "picture", "video", "audio", "svg", "iframe", "canvas"})
-"""Elements that show media: what makes a run of sibling cards a gallery. A ``<figure>`` shows
-media too, unless it holds a table: a figure can be an image, a slideshow's frame whose image
-is loaded later, or a table with its caption, which is data."""
-
-_FIGURE, _TABLE = frozenset({"figure"}), frozenset({"table"})
-
-GALLERY_SECTION_CHARS = 400
-"""Characters of their own text (outside links) that sibling cards hold on average, each with
-a heading, to be the sections of the text (a listicle laid out in columns: a picture, a
-heading and a paragraph each) rather than a gallery's captions or a strip of teasers (a
-title and a line of summary)."""
-
-GALLERY_MIN_CARDS = 3
-"""The fewest sibling cards that make a gallery (two images side by side are an illustration)."""
-
-GALLERY_MAX_SHARE = 0.5
-"""A run of cards holding at least this share of the selected text is the content itself (a
-listicle, a recipe's steps), not a gallery inside it."""
-
-CAPTION_OVERLAP = 0.9
-"""A block at least this share of whose tokens are words of one image's alternative text
-describes that image: a caption."""
-
-CAPTION_TOKENS = 5
-"""The fewest tokens a block needs to be told a caption by its words (a credit such as "Photo:
-AP" is too short to tell)."""
-
-ARTICLE_BODY_LOOKUPS = 8
-"""Up to this many ``itemprop="articleBody"`` elements are looked up in the view one by one;
-a page with more (almost always one) is read in one pass over the view."""
-
-CAPTION_WORK = 16
-"""Look-ups of a word among the images' words that finding captions may make per element and
-token of the view (:func:`_drop_captions`). The pages of the shared datasets make at most 1.3
-(measured 2026-11-25); a page that needs more is made to be compared without end (deep chains
-of small blocks of words shared by many images), and keeps the blocks not yet compared."""
-
-HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
-"""Headings: a headline that repeats an image's alternative text, or a block holding one, is
-no caption."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -124,8 +64,8 @@ class _PageView(DomView):
     markup: PageMarkup | None = None
     visible_chars: int = 0
     profile: Profile | None = None
-    """The page type whose profile (:mod:`scrapy_cetd.extractors.profiles`) the selection
-    follows, or ``None`` for the steps every page goes through."""
+    """The page type whose profile (:mod:`.profiles`) the selection follows, or ``None`` for
+    the steps every page goes through."""
     page_type: PageType | None = None
 
 
@@ -183,11 +123,11 @@ class CetdPlusExtractor(Extractor):
         category page, job offers whose records are links, a table of contents): all of that
         text is its content.
 
-    Extraction by type (:mod:`scrapy_cetd.extractors.profiles`): when the page's type is known
-    (the ``page_type`` option, or the classifier with ``detect_page_type``) with a confidence
-    of at least ``profile_confidence``, and ``type_profiles`` is on, the page follows its
-    type's profile; a page of unknown type, or of a type told with less confidence, goes
-    through the steps above alone, so a wrong guess costs little.
+    Extraction by type (:mod:`scrapy_cetd.extractors.cetd_plus.profiles`): when the page's
+    type is known (the ``page_type`` option, or the classifier with ``detect_page_type``) with
+    a confidence of at least ``profile_confidence``, and ``type_profiles`` is on, the page
+    follows its type's profile; a page of unknown type, or of a type told with less
+    confidence, goes through the steps above alone, so a wrong guess costs little.
 
     12. ``hidden_panels`` (product, service): the elements hidden by their own markup stay in
         the view (step 3's ``remove_hidden`` is not applied): the text of closed tabs and
@@ -560,7 +500,7 @@ class CetdPlusExtractor(Extractor):
                 markup = page_markup(view.elements[0])  # it holds elements of the viewed copy
                 counts = count_nodes(view)
         if self.fallback_content:
-            fallback = _fallback_view(view, counts.chars[0])
+            fallback = fallback_view(view, counts.chars[0])
             if fallback is not None:
                 view, counts = fallback, count_nodes(fallback)
         check_deadline("after reading the markup")
@@ -578,7 +518,7 @@ class CetdPlusExtractor(Extractor):
             footers=self.footer_names,
         )
         if self.content_forms:
-            drop = _sparing_content_form(view, counts, drop, comments=comments)
+            drop = sparing_content_form(view, counts, drop, comments=comments)
         if comments and self.review_sections and profile is not None and profile.reviews:
             reviews = review_sections(view, chars)
             drop = [dropped or review for dropped, review in zip(drop, reviews, strict=True)]
@@ -648,7 +588,7 @@ class CetdPlusExtractor(Extractor):
         discussion = markup.discussion or thread
 
         hint = (
-            _article_body(view, counts, markup.article_bodies)
+            article_body_element(view, counts, markup.article_bodies)
             if self.article_body and not discussion
             else None
         )
@@ -657,13 +597,13 @@ class CetdPlusExtractor(Extractor):
         else:
             content = expand(view, scores)
             if self.single_block_share > 0 and not discussion:
-                whole = _chars(view, counts, content)
+                whole = selected_chars(view, counts, content)
                 visible = view.visible_chars if isinstance(view, _PageView) else counts.chars[0]
                 if self.whole_page_share is None or whole < self.whole_page_share * visible:
-                    local = expand(view, scores, _block_anchor(scores.path, counts))
-                    if _chars(view, counts, local) >= self.single_block_share * whole:
+                    local = expand(view, scores, block_anchor(scores.path, counts))
+                    if selected_chars(view, counts, local) >= self.single_block_share * whole:
                         if self.same_path_blocks:
-                            _add_same_path_blocks(view, content, local)
+                            add_same_path_blocks(view, content, local)
                         content = local
         posts = self._posts(view, counts, profile if thread else None)
         if self.whole_posts is not None and _holds(counts, posts, self.whole_posts):
@@ -671,7 +611,7 @@ class CetdPlusExtractor(Extractor):
                 content[post] = True
         check_deadline("after expanding the blocks")
         if self.include_title:
-            headline = _headline(view)
+            headline = find_headline(view)
             if headline is not None:
                 content[headline] = True
         shells = ancestors_of(view, content)
@@ -701,20 +641,20 @@ class CetdPlusExtractor(Extractor):
         ):
             drop_post_comments(view, counts.chars, posts, modes, self.post_comments)
         if self.shell_prose_chars is not None:
-            _keep_shell_prose(view, counts, modes, self.shell_prose_chars)
+            keep_shell_prose(view, counts, modes, self.shell_prose_chars)
         check_deadline("after keeping the shells' prose")
         if not markup.not_an_article:
             if self.link_block_ratio < 1:
-                _drop_link_blocks(view, counts, modes, self.link_block_ratio)
+                drop_link_blocks(view, counts, modes, self.link_block_ratio)
             if self.remove_galleries:
-                _drop_galleries(view, counts, modes)
+                drop_galleries(view, counts, modes)
         if self.remove_captions and markup.types & ARTICLE_TYPES:
-            _drop_captions(view, counts, modes)
+            drop_captions(view, counts, modes)
         if self.unique_blocks and profile is not None and profile.unique_blocks:
             drop_repeated_blocks(view, modes)
         if self.repeated_labels and profile is not None and profile.labels:
             drop_repeated_labels(view, counts.chars, modes)
-        if _kept_chars(view, counts, modes) < self.listing_share * counts.chars[0]:
+        if kept_chars(view, counts, modes) < self.listing_share * counts.chars[0]:
             return [Keep.TEXT] * len(view)
         return modes
 
@@ -759,426 +699,3 @@ def _holds(counts: NodeCounts, elements: Sequence[int], share: float | None) -> 
     if share is None or not elements:
         return False
     return sum(counts.chars[i] for i in elements) >= share * counts.chars[0]
-
-
-def _sparing_content_form(
-    view: DomView, counts: NodeCounts, drop: list[bool], *, comments: bool
-) -> list[bool]:
-    """``drop`` without the forms that hold the page's best block, when step 2 drops forms:
-    ``<form>`` says how a page is used, not what its text is, and pages wrap their main content
-    in one (a list of results to tick, an order form around the product)."""
-    parent, tags = view.parent, view.tags
-    if "form" not in tags:
-        return drop
-    forms = [
-        i for i, tag in enumerate(tags) if tag == "form" and i and drop[i] and not drop[parent[i]]
-    ]
-    if not forms:
-        return drop
-    holds_best = set(
-        density_sum_scores(view, counts, composite=True, threshold_coefficient=1.0).path
-    )
-    if holds_best.isdisjoint(forms):
-        return drop
-    chars = counts.chars
-    spared = boilerplate(view, chars, structural=True, comments=comments, forms=False)
-    half = chars[0] / 2
-    for i in range(1, len(view)):
-        if tags[i] == "form" and chars[i] < half and i not in holds_best:
-            spared[i] = True
-    return within(view, spared)
-
-
-def _fallback_view(view: DomView, visible: int) -> DomView | None:
-    """The view of what a reader without scripts sees, when it holds more text than the
-    ``visible`` characters of ``view``: the body's ``<noscript>`` with the most text, or the
-    body with its hidden elements shown when that holds four times the visible text (a page
-    hidden until a script runs). Candidates are first sized by their raw text (the hidden
-    elements' must be over three times the visible text), so most pages build no second
-    view. A ``<noscript>`` inside another is no candidate: it holds less text than the one
-    around it, which is read first (sizing and viewing each of a chain of nested ones would
-    cost the chain's length squared)."""
-    body = view.elements[0]
-    candidates: list[tuple[etree._Element, int]] = []
-    if hidden_text_length(body) > 3 * visible:
-        candidates.append((body, 4))
-    candidates.extend(
-        (element, 1)
-        for element in _outermost(body, "noscript")
-        if len(element) and len(text_of(element)) > visible
-    )
-    best = None
-    for root, factor in candidates:
-        alternative = build_view(root, remove_hidden=False)
-        size = count_nodes(alternative).chars[0]
-        if size > factor * visible:
-            visible, best = size, alternative
-    return best
-
-
-@accel.twin(accel.compiled.outermost_named)
-def _outermost(root: etree._Element, tag: str) -> list[etree._Element]:
-    """The elements named ``tag`` below ``root`` that lie inside no other one, in document
-    order, listed by XPath (no proxy is made for the other elements, and those made are held
-    together and freed deepest first: lxml walks up from a proxy freed alone), in pure Python:
-    the reference the compiled pass reproduces in one walk over the nodes, which skips the
-    subtree of each element found."""
-    found = root.xpath(f"descendant::{tag}")
-    assert isinstance(found, list)
-    outermost: list[etree._Element] = []
-    k = 0
-    while k < len(found):
-        element = found[k]
-        assert isinstance(element, etree._Element)
-        outermost.append(element)
-        k += 1
-        if len(element):
-            inside = element.xpath(f"count(descendant::{tag})")
-            assert isinstance(inside, float)
-            k += int(inside)
-    return outermost
-
-
-def _article_body(
-    view: DomView, counts: NodeCounts, bodies: frozenset[etree._Element]
-) -> int | None:
-    """The element of ``bodies`` with the most text in ``view`` (at least 200 characters).
-
-    A few bodies are looked up one by one (``index`` scans the view in compiled code); more
-    are found in one pass over the view, so that a page of many costs no more than one
-    view. That pass holds every element's proxy until the end, freed deepest first (lxml
-    walks up from a proxy freed alone to the closest ancestor that has one)."""
-    if len(bodies) <= ARTICLE_BODY_LOOKUPS:
-        indices = []
-        for body in bodies:
-            try:
-                indices.append(view.elements.index(body))
-            except ValueError:  # hidden, or furniture
-                continue
-    else:
-        elements = list(view.elements)
-        indices = [i for i, element in enumerate(elements) if element in bodies]
-    found = None
-    for i in indices:
-        chars = counts.chars[i]
-        if chars >= 200 and (
-            found is None
-            or chars > counts.chars[found]
-            or (chars == counts.chars[found] and i < found)
-        ):
-            found = i
-    return found
-
-
-def _block_anchor(path: Sequence[int], counts: NodeCounts) -> int:
-    """The closest ancestor of the best block (``path[0]``) that holds more text than it:
-    wrappers around the block itself are climbed through."""
-    for k in range(1, len(path)):
-        if counts.chars[path[k]] > counts.chars[path[k - 1]]:
-            return path[k]
-    return path[-1]
-
-
-def _chars(view: DomView, counts: NodeCounts, content: Sequence[bool]) -> int:
-    """Characters below the outermost content elements."""
-    return _outermost_chars(view.parent, content, counts.chars)
-
-
-@accel.twin(accel.compiled.outermost_chars)
-def _outermost_chars(parent: list[int], content: Sequence[bool], chars: list[int]) -> int:
-    """:func:`_chars` on a view's parents and its counts' characters, in pure Python: the
-    reference the compiled pass reproduces."""
-    inside = [False] * len(parent)
-    total = 0
-    for i in range(len(parent)):
-        p = parent[i]
-        if p >= 0 and inside[p]:
-            inside[i] = True
-        elif content[i]:
-            inside[i] = True
-            total += chars[i]
-    return total
-
-
-def _headline(view: DomView) -> int | None:
-    """The first ``<h1>`` of the view that has text. The headings inside one without text
-    have none either, and are skipped: each text is read once."""
-    tags, size = view.tags, len(view)
-    # On a deep page, every proxy is held while the headings are read, and freed deepest
-    # first: each heading's proxy, freed alone, would walk up to the closest ancestor that
-    # has one (the depth, for each of many empty headings).
-    held = deep_proxies(view.elements[0]) if "h1" in tags else []  # noqa: F841
-    i = 0
-    while i < size:
-        if tags[i] == "h1":
-            if text_of(view.elements[i]).strip():
-                return i
-            i = view.subtree_end(i)
-        else:
-            i += 1
-    return None
-
-
-def _keep_shell_prose(view: DomView, counts: NodeCounts, modes: list[Keep], min_chars: int) -> None:
-    """Let the shells below the root that hold ``min_chars`` or more of their own text keep it
-    (step 7), with the inline elements it runs through: links, emphasis, line breaks. Only
-    the shells are visited; one whose inline elements kept their text with it is no shell any
-    more, and is passed over."""
-    run_chars, tags = counts.run_chars, view.tags
-    shells = [i for i, mode in enumerate(modes) if i and mode == Keep.SHELL]
-    for step, i in enumerate(shells, 1):
-        if not step % CHECK_EVERY:
-            check_deadline("keeping the shells' prose")
-        if modes[i] != Keep.SHELL or sum(run_chars[i]) < min_chars:
-            continue
-        modes[i] = Keep.TEXT
-        for c in view.children[i]:
-            if modes[c] == Keep.DROP and (tags[c] not in BLOCK_TAGS or tags[c] == "br"):
-                end = view.subtree_end(c)
-                modes[c:end] = [Keep.TEXT] * (end - c)
-
-
-def _drop_link_blocks(view: DomView, counts: NodeCounts, modes: list[Keep], ratio: float) -> None:
-    """Drop the kept blocks whose share of link text exceeds ``ratio`` and the page's own
-    (a page that is all links, such as one wrapped in an unclosed ``<a>``, keeps them)."""
-    chars, link_chars = counts.chars, counts.link_chars
-    ratio = max(ratio, min(1.0, counts.link_ratio + 0.1))
-    _drop_link_block_modes(
-        view.parent, view.tags, chars, link_chars, modes, ratio, LINK_BLOCK_TAGS, KEEP, EPSILON
-    )
-
-
-@accel.twin(accel.compiled.drop_link_blocks)
-def _drop_link_block_modes(  # noqa: PLR0917 - the parameters of its compiled twin
-    parent: list[int],
-    tags: list[str],
-    chars: list[int],
-    link_chars: list[int],
-    modes: list[Keep],
-    ratio: float,
-    block_tags: frozenset[str],
-    keep: tuple[Keep, Keep, Keep],
-    epsilon: float,
-) -> int:
-    """:func:`_drop_link_blocks` on a view's lists, with the final ``ratio``,
-    :data:`LINK_BLOCK_TAGS`, the modes (:data:`~scrapy_cetd.page.output.KEEP`) and
-    :data:`EPSILON` passed in, in pure Python: the reference the compiled pass reproduces.
-    The number of blocks dropped."""
-    drop, _, text = keep
-    dropped = 0
-    for i in range(1, len(parent)):
-        if (
-            modes[i] == text
-            and modes[parent[i]] == text
-            and tags[i] in block_tags
-            and chars[i]
-            and link_chars[i] > ratio * chars[i] - epsilon
-        ):
-            modes[i] = drop
-            dropped += 1
-    return dropped
-
-
-def _drop_galleries(view: DomView, counts: NodeCounts, modes: list[Keep]) -> None:
-    """Drop the kept runs of :data:`GALLERY_MIN_CARDS` or more sibling cards, alike in tag and
-    class, that each show media (:data:`MEDIA_TAGS`), unless they hold
-    :data:`GALLERY_MAX_SHARE` of the kept text or are headed sections of the text
-    (:data:`GALLERY_SECTION_CHARS`)."""
-    size = len(view)
-    tags, chars, parent = view.tags, counts.chars, view.parent
-    media = holding(view, MEDIA_TAGS | _FIGURE)  # a figure's table is told apart below
-    media_children = [0] * size
-    for c in compress(range(1, size), media[1:]):
-        media_children[parent[c]] += 1
-    candidates = [p for p in range(size) if media_children[p] >= GALLERY_MIN_CARDS]
-    if not candidates:
-        return
-    in_output = kept_elements(view, modes)
-    pictures: list[bool] = []  # read once a run needs them
-    tables: list[bool] = []
-    headed: list[bool] = []
-    kept = -1
-    held: list[etree._Element] = []  # freed together at the end: lxml walks up from one alone
-    for p in candidates:
-        if modes[p] != Keep.TEXT or not in_output[p]:
-            continue
-        children = view.children[p]
-        held.append(view.elements[p])  # its children's proxies, freed alone, stop at it
-        runs: dict[tuple[str, str], list[int]] = {}
-        for c in children:
-            runs.setdefault((tags[c], view.elements[c].get("class") or ""), []).append(c)
-        for run in runs.values():
-            if len(run) < GALLERY_MIN_CARDS or not all(media[c] for c in run):
-                continue
-            if not pictures:
-                pictures, tables = holding(view, MEDIA_TAGS), holding(view, _TABLE)
-                headed = holding(view, HEADING_TAGS)
-            if not all(pictures[c] or not tables[c] for c in run):
-                continue  # a card whose only media is a figure holding a table shows data
-            own = sum(chars[c] - counts.link_chars[c] for c in run)
-            if all(headed[c] for c in run) and own >= GALLERY_SECTION_CHARS * len(run):
-                continue  # sections of the text, each headed, not captions or teasers
-            if kept < 0:
-                kept = _kept_chars(view, counts, modes)
-            if sum(chars[c] for c in run) < GALLERY_MAX_SHARE * kept:
-                for c in run:
-                    modes[c] = Keep.DROP
-
-
-def _drop_captions(view: DomView, counts: NodeCounts, modes: list[Keep]) -> None:
-    """Drop the outermost kept blocks without headings that repeat one image's alternative
-    text (:data:`CAPTION_OVERLAP` of :data:`CAPTION_TOKENS` or more tokens), unless they hold
-    half the kept text. Blocks are first sized against the words of all the images at once,
-    counted bottom-up, so a page reads each text run once.
-
-    A block that passes is then compared with each image's words through an index from words
-    to the images that have them, and blocks that hold the same words as one already compared
-    (wrappers) reuse its answer. Comparisons stop after :data:`CAPTION_WORK` word look-ups per
-    element and token of the view, which keeps a page made to be compared without end (deep
-    chains of blocks made of words shared by many images) linear."""
-    root = view.elements[0].getroottree().getroot()
-    vocabularies: dict[frozenset[str], int] = {}
-    longest = 0
-    for image in attribute_owners(root, (("alt", None),)):
-        text = image.get("alt") or ""
-        if local_tag(image) == "img" and (vocabulary := frozenset(tokens(text))):
-            vocabularies.setdefault(vocabulary, len(vocabularies))
-            longest = max(longest, len(text))
-    if not vocabularies:
-        return
-    images_of: dict[str, list[int]] = {}
-    for vocabulary, image_number in vocabularies.items():
-        for word in vocabulary:
-            images_of.setdefault(word, []).append(image_number)
-    size, chars = len(view), counts.chars
-    in_output = kept_elements(view, modes)
-    small = [
-        0 < chars[i] <= 2 * longest and in_output[i] and modes[i] == Keep.TEXT for i in range(size)
-    ]
-    total, in_alts, end, own = _caption_counts(view.parent, small, view.runs, images_of)
-    heading = holding(view, HEADING_TAGS)
-    half = _kept_chars(view, counts, modes) / 2
-    positions = child_positions(view)
-    bearers = sorted(own)  # the small elements with tokens, in document order
-    before = [0, *accumulate(len(own[j]) for j in bearers)]  # their tokens before each
-    work = CAPTION_WORK * (size + before[-1])
-    answers: dict[tuple[int, int], int] = {}  # (first, last bearer) -> most words of one image
-    for i in range(1, size):
-        if not (
-            small[i]
-            and total[i] >= CAPTION_TOKENS
-            and in_alts[i] >= CAPTION_OVERLAP * total[i]
-            and chars[i] < half
-            and not heading[i]
-            and not in_running_text(view, positions, i)
-        ):
-            continue
-        first, last = bisect_left(bearers, i), bisect_left(bearers, end[i])
-        key = (first, last)
-        if key not in answers:
-            work -= before[last] - before[first]
-            if work < 0:
-                return
-            found = Counter(word for j in bearers[first:last] for word in own[j])
-            shared: dict[int, int] = {}
-            for word, count in found.items():
-                numbers = images_of.get(word, ())
-                work -= len(numbers)
-                if work < 0:
-                    return
-                for image_number in numbers:
-                    shared[image_number] = shared.get(image_number, 0) + count
-            answers[key] = max(shared.values(), default=0)
-            check_deadline("finding captions")
-        if answers[key] >= CAPTION_OVERLAP * total[i]:
-            modes[i] = Keep.DROP
-            for j in range(i, end[i]):
-                small[j] = False
-
-
-@accel.twin(accel.compiled.caption_counts)
-def _caption_counts(
-    parent: list[int], small: Sequence[bool], runs: list[list[str]], images_of: dict[str, list[int]]
-) -> tuple[list[int], list[int], list[int], dict[int, list[str]]]:
-    """The bottom-up counts of :func:`_drop_captions`, in pure Python: the reference the
-    compiled pass reproduces. For each element: the tokens of its ``small`` elements' own text
-    (itself and, through an unbroken chain of small elements, those below it), how many of them
-    are words of the images (keys of ``images_of``), one past its last descendant; and the
-    tokens of each small element's own text that has any."""
-    size = len(parent)
-    total, in_alts = [0] * size, [0] * size
-    own: dict[int, list[str]] = {}
-    end = list(range(1, size + 1))
-    for i in range(size - 1, 0, -1):
-        end[parent[i]] = max(end[parent[i]], end[i])
-        if small[i]:
-            words = tokens(" ".join(runs[i]))
-            if words:
-                own[i] = words
-            total[i] += len(words)
-            in_alts[i] += sum(word in images_of for word in words)
-            total[parent[i]] += total[i]
-            in_alts[parent[i]] += in_alts[i]
-        if not i % CHECK_EVERY:
-            check_deadline("finding captions")
-    return total, in_alts, end, own
-
-
-def _kept_chars(view: DomView, counts: NodeCounts, modes: Sequence[Keep]) -> int:
-    """The characters ``modes`` keep: those below the outermost elements kept with their text,
-    less the outermost blocks dropped inside them."""
-    return _kept_char_count(view.parent, modes, counts.chars, KEEP)
-
-
-@accel.twin(accel.compiled.kept_chars)
-def _kept_char_count(
-    parent: list[int], modes: Sequence[Keep], chars: list[int], keep: tuple[Keep, Keep, Keep]
-) -> int:
-    """:func:`_kept_chars` on a view's parents and its counts' characters, the modes given as
-    ``keep``, in pure Python: the reference the compiled pass reproduces."""
-    drop, _, text = keep
-    in_output = kept_list(parent, modes, keep)
-    total = 0
-    for i in range(len(parent)):
-        if modes[i] == text and in_output[i] and (i == 0 or modes[parent[i]] != text):
-            total += chars[i]
-        elif modes[i] == drop and i and in_output[parent[i]] and modes[parent[i]] == text:
-            total -= chars[i]
-    return total
-
-
-def _add_same_path_blocks(view: DomView, whole: Sequence[bool], local: list[bool]) -> None:
-    """Add to ``local`` each block of ``whole`` outside it whose tag path (tags and sorted
-    classes from the root down) is that of an element inside it (step 5). Only the elements
-    inside ``local`` that could match, by depth and tag, get a path.
-
-    The proxies of the elements whose class is read are held until the end and freed deepest
-    first: lxml walks up from a proxy freed alone to the closest ancestor that has one, which
-    on a deep chain costs its depth per element."""
-    inside = within(view, local)
-    size, parent, tags, depth = len(view), view.parent, view.tags, view.depth
-    candidates = [i for i in range(size) if whole[i] and not inside[i]]
-    if not candidates:
-        return
-    wanted = {(depth[i], tags[i]) for i in candidates}
-    path: dict[int, int] = {}
-    known: dict[tuple[int, str, tuple[str, ...]], int] = {}
-    held: list[etree._Element] = []
-
-    def path_of(i: int) -> int:
-        chain = []
-        while i >= 0 and i not in path:
-            chain.append(i)
-            i = parent[i]
-        code = path[i] if i >= 0 else 0
-        for j in reversed(chain):
-            held.append(element := view.elements[j])
-            classes = tuple(sorted((element.get("class") or "").split()))
-            code = path[j] = known.setdefault((code, tags[j], classes), len(known) + 1)
-        return code
-
-    kept = {path_of(i) for i in range(size) if inside[i] and (depth[i], tags[i]) in wanted}
-    check_deadline("comparing tag paths")
-    for i in candidates:
-        if path_of(i) in kept:
-            local[i] = True
