@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from lxml import etree
 
 from scrapy_cetd.extractors.base import FRAMESET, NO_TEXT, Extractor
-from scrapy_cetd.extractors.cetd import density_sum_scores, expand
+from scrapy_cetd.extractors.cetd import DensitySumScores, density_sum_scores, expand
 from scrapy_cetd.extractors.cetd_plus.content_forms import sparing_content_form
 from scrapy_cetd.extractors.cetd_plus.fallback import fallback_view
 from scrapy_cetd.extractors.cetd_plus.forum import (
@@ -504,6 +504,32 @@ class CetdPlusExtractor(Extractor):
             if fallback is not None:
                 view, counts = fallback, count_nodes(fallback)
         check_deadline("after reading the markup")
+        drop = self._furniture(view, counts, markup, profile)
+        check_deadline("after finding the furniture")
+        pruned = without(view, drop, href_links=self.href_links)
+        return _PageView(
+            pruned.elements,
+            pruned.tags,
+            pruned.parent,
+            pruned.children,
+            pruned.runs,
+            pruned.depth,
+            pruned.in_link,
+            markup=markup,
+            visible_chars=counts.chars[0],
+            profile=profile,
+            page_type=kind,
+        )
+
+    def _furniture(
+        self, view: DomView, counts: NodeCounts, markup: PageMarkup, profile: Profile | None
+    ) -> list[bool]:
+        """The elements of ``view`` that are furniture, their descendants included (step 2):
+        the furniture tags, roles and names, and the forms but those ``content_forms`` spares;
+        the comment sections and the reviews and comments the page's JSON-LD declares, unless
+        ``include_comments`` keeps them or the page is a discussion (by its markup, or a
+        thread by ``profile``); and what ``profile`` takes for furniture (a product's reviews,
+        a thread's signatures and detail lists: steps 16, 18 and 19)."""
         chars = counts.chars
         thread = self.thread_posts and profile is not None and profile.thread
         discussion = markup.discussion or thread
@@ -532,21 +558,7 @@ class CetdPlusExtractor(Extractor):
             for i in located(view, markup.user_texts):
                 drop[i] = True
             drop = within(view, drop)
-        check_deadline("after finding the furniture")
-        pruned = without(view, drop, href_links=self.href_links)
-        return _PageView(
-            pruned.elements,
-            pruned.tags,
-            pruned.parent,
-            pruned.children,
-            pruned.runs,
-            pruned.depth,
-            pruned.in_link,
-            markup=markup,
-            visible_chars=chars[0],
-            profile=profile,
-            page_type=kind,
-        )
+        return drop
 
     def _shows_hidden(self, profile: Profile | None) -> bool:
         """Whether a page that follows ``profile`` is viewed with its hidden panels (step 12)."""
@@ -569,16 +581,7 @@ class CetdPlusExtractor(Extractor):
             return NO_TEXT
         profile = view.profile if isinstance(view, _PageView) else None
         if self.whole_page_types and profile is not None and profile.whole_page:
-            modes = self._whole_page(view, counts, profile)
-            if self.menu_link_chars is not None and profile.menus:
-                drop_menus(view, counts, modes, self.menu_link_chars)
-            if self.remove_controls and profile.controls:
-                drop_controls(view, counts.chars, modes)
-            if self.remove_badges and profile.badges:
-                drop_badges(view, counts.chars, modes)
-            if self.unique_blocks and profile.unique_blocks:
-                drop_repeated_blocks(view, modes)
-            return modes
+            return self._select_whole_page(view, counts, profile)
         scores = density_sum_scores(
             view, counts, composite=True, threshold_coefficient=self.threshold_coefficient
         )
@@ -586,7 +589,51 @@ class CetdPlusExtractor(Extractor):
         markup = markup or page_markup(view.elements[0])
         thread = self.thread_posts and profile is not None and profile.thread
         discussion = markup.discussion or thread
+        content = self._narrowed(view, counts, scores, markup, discussion=discussion)
+        posts = self._posts(view, counts, profile if thread else None)
+        if self.whole_posts is not None and _holds(counts, posts, self.whole_posts):
+            for post in posts:
+                content[post] = True
+        check_deadline("after expanding the blocks")
+        if self.include_title:
+            headline = find_headline(view)
+            if headline is not None:
+                content[headline] = True
+        shells = ancestors_of(view, content)
+        modes = content_modes(view, content, shells, shell_text=False)
+        self._bound_by_type(view, counts, modes, profile, posts)
+        self._prune(view, counts, modes, markup, profile)
+        if kept_chars(view, counts, modes) < self.listing_share * counts.chars[0]:
+            return [Keep.TEXT] * len(view)
+        return modes
 
+    def _select_whole_page(self, view: DomView, counts: NodeCounts, profile: Profile) -> list[Keep]:
+        """The selection of a page whose profile takes the whole page (step 14, with steps 26
+        and 29), without the menus, the controls, the badges and the repeated blocks its
+        profile drops (steps 25, 27, 28 and 15)."""
+        modes = self._whole_page(view, counts, profile)
+        if self.menu_link_chars is not None and profile.menus:
+            drop_menus(view, counts, modes, self.menu_link_chars)
+        if self.remove_controls and profile.controls:
+            drop_controls(view, counts.chars, modes)
+        if self.remove_badges and profile.badges:
+            drop_badges(view, counts.chars, modes)
+        if self.unique_blocks and profile.unique_blocks:
+            drop_repeated_blocks(view, modes)
+        return modes
+
+    def _narrowed(
+        self,
+        view: DomView,
+        counts: NodeCounts,
+        scores: DensitySumScores,
+        markup: PageMarkup,
+        *,
+        discussion: bool,
+    ) -> list[bool]:
+        """The content elements of DensitySum's expansion (step 3), bounded by the page's
+        article body (step 4) or narrowed to the best block with the blocks of its tag paths
+        (step 5); neither on a ``discussion``, whose posts and comments are all content."""
         hint = (
             article_body_element(view, counts, markup.article_bodies)
             if self.article_body and not discussion
@@ -605,17 +652,19 @@ class CetdPlusExtractor(Extractor):
                         if self.same_path_blocks:
                             add_same_path_blocks(view, content, local)
                         content = local
-        posts = self._posts(view, counts, profile if thread else None)
-        if self.whole_posts is not None and _holds(counts, posts, self.whole_posts):
-            for post in posts:
-                content[post] = True
-        check_deadline("after expanding the blocks")
-        if self.include_title:
-            headline = find_headline(view)
-            if headline is not None:
-                content[headline] = True
-        shells = ancestors_of(view, content)
-        modes = content_modes(view, content, shells, shell_text=False)
+        return content
+
+    def _bound_by_type(
+        self,
+        view: DomView,
+        counts: NodeCounts,
+        modes: list[Keep],
+        profile: Profile | None,
+        posts: list[int],
+    ) -> None:
+        """Bound ``modes`` as ``profile`` asks: by the page's main landmark (a product), by
+        the region of the thread's ``posts`` without what follows the last one (steps 21 and
+        30), and without the comment sections nested in the posts (step 24)."""
         if self.main_landmark_share is not None and profile is not None and profile.main_bound:
             landmark = main_landmark(view, counts.chars, self.main_landmark_share)
             if landmark is not None:
@@ -640,6 +689,18 @@ class CetdPlusExtractor(Extractor):
             and profile.post_comments
         ):
             drop_post_comments(view, counts.chars, posts, modes, self.post_comments)
+
+    def _prune(
+        self,
+        view: DomView,
+        counts: NodeCounts,
+        modes: list[Keep],
+        markup: PageMarkup,
+        profile: Profile | None,
+    ) -> None:
+        """Inside the selection ``modes`` make: keep the shells' prose (step 7), drop the link
+        blocks, galleries and captions (steps 8 to 10) as the page's ``markup`` allows, and
+        the repeated blocks and labels ``profile`` drops (steps 15 and 20)."""
         if self.shell_prose_chars is not None:
             keep_shell_prose(view, counts, modes, self.shell_prose_chars)
         check_deadline("after keeping the shells' prose")
@@ -654,9 +715,6 @@ class CetdPlusExtractor(Extractor):
             drop_repeated_blocks(view, modes)
         if self.repeated_labels and profile is not None and profile.labels:
             drop_repeated_labels(view, counts.chars, modes)
-        if kept_chars(view, counts, modes) < self.listing_share * counts.chars[0]:
-            return [Keep.TEXT] * len(view)
-        return modes
 
     def _posts(self, view: DomView, counts: NodeCounts, profile: Profile | None) -> list[int]:
         """The posts of a thread whose ``profile`` reads them (:func:`record_run`), when they
