@@ -28,17 +28,15 @@ from scrapy_cetd.cli import main
 from scrapy_cetd.crawl.spider import tps_selector
 from scrapy_cetd.page.dom import build_view
 from scrapy_cetd.tps import (
-    _DROP,
-    _KEEP,
     TpsOptions,
-    _main_content,
-    _trim,
     prune_tag_paths,
     prune_tag_paths_region,
     search_region,
     search_tag_path_region,
     style_signature,
 )
+from scrapy_cetd.tps.modes import DROP, KEEP, main_content
+from scrapy_cetd.tps.trim import trim
 
 PAPER = TpsOptions.paper()
 """The paper's literal algorithm: the tests of its steps use it, the tests of the additions
@@ -292,7 +290,7 @@ def test_the_main_content_kept_is_the_main_block_even_on_a_page_of_content_only(
     )
     assert "Another text below it" in scrapy_cetd.extract(tree).text  # the page is all content
     view = build_view(body_of(tree))
-    main = _main_content(tree, view)
+    main = main_content(tree, view)
     kept = " ".join(" ".join(text_parts(view.elements[i])) for i in range(len(view)) if main[i])
     assert "Paragraph 3 of the story" in kept
     assert "Another text below it" not in kept
@@ -432,9 +430,9 @@ def test_an_emptied_element_keeps_a_tail_lxml_would_refuse_to_set() -> None:
     # libxml2 keeps some control characters in text that lxml refuses to store again.
     tree = lxml.html.document_fromstring("<body><div><p>menu</p>\x02 tail<p>kept</p></div></body>")
     view = build_view(body_of(tree))
-    modes = [_DROP if view.tags[i] == "p" and i == 2 else _KEEP for i in range(len(view))]
+    modes = [DROP if view.tags[i] == "p" and i == 2 else KEEP for i in range(len(view))]
     clone = copy.deepcopy(tree)
-    _trim(tree, clone, view, modes, keep_positions=True)
+    trim(tree, clone, view, modes, keep_positions=True)
     emptied, kept = clone.findall("body/div/p")
     assert (emptied.text, len(emptied), emptied.tail) == (None, 0, "\x02 tail")
     assert kept.text == "kept"
