@@ -1,4 +1,5 @@
-"""Where a crawl's extractions run: worker threads (the default) or worker processes.
+"""Where a crawl's extractions run: worker threads (the default, see
+:mod:`scrapy_cetd.crawl.threads`) or worker processes.
 
 :func:`extract_response` is the whole job for one response, whichever runs it: check that the
 body is a document, refuse markup the parser would choke on (:mod:`scrapy_cetd.guard`), parse,

@@ -6,15 +6,16 @@ extractor on it and writes ``main_content_html`` / ``main_content_text`` /
 ``main_content_title`` / ``main_content_page_type`` through :class:`~itemadapter.ItemAdapter`,
 so dicts, :class:`scrapy.Item`, dataclass and attrs items all work.
 
-The extraction runs in a worker thread (or, with ``CETD_ISOLATION = "process"``, a worker
-process, see :mod:`scrapy_cetd.crawl.isolation`), never in the reactor's thread, within the limits
-of :mod:`scrapy_cetd.limits` (``CETD_MAX_ATTRIBUTES``, ``CETD_MAX_NODES``,
-``CETD_TIME_BUDGET``). The budget counts from the response's arrival (recorded by
-:class:`~scrapy_cetd.crawl.middleware.CETDDownloaderMiddleware`), so time spent waiting for a worker
-counts too: when it runs out the item goes on at once, whether or not the extractor notices,
-and a job still waiting is not started. The items of one response share one extraction; the
-items of a response whose request has ``dont_cetd`` in its ``meta``, or whose callback is
-marked with :func:`~scrapy_cetd.crawl.middleware.dont_cetd`, are left alone.
+The extraction runs in a worker thread (:mod:`scrapy_cetd.crawl.threads`) or, with
+``CETD_ISOLATION = "process"``, a worker process (:mod:`scrapy_cetd.crawl.isolation`), never in
+the reactor's thread, within the limits of :mod:`scrapy_cetd.limits` (``CETD_MAX_ATTRIBUTES``,
+``CETD_MAX_NODES``, ``CETD_TIME_BUDGET``). The budget counts from the response's arrival
+(recorded by :class:`~scrapy_cetd.crawl.middleware.CETDDownloaderMiddleware`), so time spent
+waiting for a worker counts too: when it runs out the item goes on at once, whether or not the
+extractor notices, and a job still waiting is not started. The items of one response share one
+extraction (:mod:`scrapy_cetd.crawl.jobs`); the items of a response whose request has
+``dont_cetd`` in its ``meta``, or whose callback is marked with
+:func:`~scrapy_cetd.crawl.middleware.dont_cetd`, are left alone.
 
 Once an item is done, bytes in its ``CETD_SOURCE_FIELD`` become the text they decode to, so
 that a JSON feed can export it; ``CETD_DROP_SOURCE`` removes the field instead.
@@ -29,11 +30,9 @@ stat counts it. ``CETD_DROP_EMPTY`` drops such items instead, with the cause in 
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import functools
 import logging
-import queue
 import threading
 import time
 import weakref
@@ -43,14 +42,14 @@ from typing import TYPE_CHECKING, Any
 from itemadapter import ItemAdapter
 from scrapy.exceptions import DropItem, NotConfigured
 from scrapy.http import TextResponse
-from scrapy.utils.asyncio import call_later, is_asyncio_available
-from twisted.internet.defer import Deferred
 
 from scrapy_cetd.api import CompletingExtractor, Outputs, build_completing
 from scrapy_cetd.crawl.isolation import ProcessExtractors, extract_response
+from scrapy_cetd.crawl.jobs import Bridge, Extraction, Outcome
 from scrapy_cetd.crawl.linking import ItemResponseLinks
 from scrapy_cetd.crawl.middleware import arrival_time, decline_reason
 from scrapy_cetd.crawl.settings import CETDSettings, disabled, read_settings
+from scrapy_cetd.crawl.threads import MAX_STUCK_THREADS, WorkerThreads
 from scrapy_cetd.extractors.registry import build_extractor
 from scrapy_cetd.limits import LimitExceededError, Limits, TreeExtractor
 from scrapy_cetd.page.parse import (
@@ -60,12 +59,10 @@ from scrapy_cetd.page.parse import (
 from scrapy_cetd.result import ExtractionResult, Metadata, Reason
 
 if TYPE_CHECKING:
-    from collections.abc import Awaitable
     from concurrent.futures import Future
 
     from scrapy.crawler import Crawler
     from scrapy.http import Response
-    from scrapy.utils.asyncio import CallLaterResult
 
 logger = logging.getLogger(__name__)
 
@@ -75,17 +72,10 @@ _MAX_WARNED = 10_000
 KEEP_ON_DROP_EMPTY = frozenset({"dont_cetd", "already_set"})
 """Skip reasons that do not mean "no main content": ``CETD_DROP_EMPTY`` keeps these items."""
 
-MAX_STUCK_THREADS = 16
-"""Threads given up on an extraction past its budget (and replaced) while it still runs, at
-most; beyond that a thread past its budget keeps its place."""
-
 KILL_GRACE = 0.5
 """With ``CETD_ISOLATION = "process"``: seconds a job may run past its budget (counted from
 when a worker process took it) to stop at its own next deadline check, before its worker is
 killed. Killing costs a new process; most jobs stop on their own within milliseconds."""
-
-IDLE_SECONDS = 30.0
-"""A worker thread without work for this long ends (another starts when work comes)."""
 
 
 class _NoContentError(Exception):
@@ -109,241 +99,6 @@ class _NoContentError(Exception):
         self.message = message
         self.warn_key = warn_key
         self.cause = cause
-
-
-Outcome = tuple[ExtractionResult | None, BaseException | None]
-"""What an extraction ended with: its result, or the exception it raised."""
-
-
-class _Bridge:
-    """The reactor's ways to be called from a worker thread, to wait and to time: asyncio's
-    loop (the asyncio reactor, or a crawl without Twisted reactor) or Twisted's reactor."""
-
-    def __init__(self) -> None:
-        self.loop: asyncio.AbstractEventLoop | None = None
-        if is_asyncio_available():
-            self.loop = asyncio.get_running_loop()
-
-    def call_from_thread(self, function: Callable[..., object], *args: Any) -> None:
-        """Run ``function(*args)`` in the reactor's thread, soon."""
-        if self.loop is not None:
-            self.loop.call_soon_threadsafe(function, *args)
-        else:
-            from twisted.internet import reactor  # noqa: PLC0415 - the installed one
-
-            reactor.callFromThread(function, *args)
-
-    def waiter(self) -> tuple[Awaitable[Outcome], Callable[[Outcome], None]]:
-        """Something to await, and the function that ends the wait with a value."""
-        if self.loop is not None:
-            future: asyncio.Future[Outcome] = self.loop.create_future()
-
-            def set_future(outcome: Outcome) -> None:
-                if not future.done():
-                    future.set_result(outcome)
-
-            return future, set_future
-        deferred: Deferred[Outcome] = Deferred()
-
-        def fire_deferred(outcome: Outcome) -> None:
-            if not deferred.called:
-                deferred.callback(outcome)
-
-        return deferred, fire_deferred
-
-
-class _Extraction:
-    """One page's extraction: run once by a worker, awaited by every item of the page.
-
-    Everything but the job itself happens in the reactor's thread. The timer is armed at
-    creation, for what is left of the budget at ``deadline`` (a :func:`time.monotonic` time):
-    whichever comes first, the job's outcome or the timer, ends the wait of every item. A job
-    whose deadline passes is given up: a worker that has not started it skips it, a running
-    one is replaced or killed (``on_overrun``); its late outcome only counts in the stats.
-    """
-
-    def __init__(
-        self,
-        job: Callable[[], ExtractionResult] | None,
-        *,
-        name: str,
-        budget: float | None,
-        deadline: float | None,
-        bridge: _Bridge,
-        on_timing: Callable[[float], None],
-        on_overrun: Callable[[_Extraction], None],
-    ) -> None:
-        self._job = job
-        self._name = name
-        self._budget = budget
-        self._bridge = bridge
-        self._on_timing = on_timing
-        self._on_overrun = on_overrun
-        self.outcome: Outcome | None = None
-        self._waiters: list[Callable[[Outcome], None]] = []
-        self._timer: CallLaterResult | None = None
-        self.started = False
-        """Set by the worker thread that takes the job (under the workers' lock)."""
-        self.cancelled = False
-        """Set when the deadline passed before a worker took the job: it is skipped."""
-        self.finished = False
-        """Set by the worker when the job has returned (under the workers' lock)."""
-        self.abandoned = False
-        """Set when the budget ran out first and the thread was replaced."""
-        self.future: Future[tuple[ExtractionResult, float]] | None = None
-        """The worker process's job, with ``CETD_ISOLATION = "process"``."""
-        self.deadline = deadline if budget is not None else None
-        """When the budget ends (a :func:`time.monotonic` time), or ``None``."""
-        if budget is not None and deadline is not None:
-            self._timer = call_later(max(0.0, deadline - time.monotonic()), self._expire)
-
-    def run(self) -> None:
-        """The worker thread's part: run the job, then hand its outcome to the reactor."""
-        job, self._job = self._job, None  # the tree is not kept once the job is done
-        assert job is not None
-        started = time.perf_counter()
-        outcome: Outcome
-        try:
-            outcome = (job(), None)
-        except Exception as exc:
-            outcome = (None, exc)
-        del job
-        self._bridge.call_from_thread(self.resolve, outcome, time.perf_counter() - started)
-
-    def skip(self) -> None:
-        """Drop the job without running it (its deadline passed while it waited)."""
-        self._job = None
-
-    async def wait(self) -> Outcome:
-        """The outcome, once there is one."""
-        if self.outcome is not None:
-            return self.outcome
-        awaitable, fire = self._bridge.waiter()
-        self._waiters.append(fire)
-        return await awaitable
-
-    def _expire(self) -> None:
-        self._timer = None
-        if self.outcome is not None:
-            return
-        detail = (
-            f"more than {self._budget:g} s since the response arrived, the extraction was given up"
-        )
-        error = LimitExceededError(Reason.TIME_BUDGET, detail)
-        self._end((error.reason().result(self._name), None))
-        self._on_overrun(self)
-
-    def resolve(self, outcome: Outcome, seconds: float | None) -> None:
-        """The job's outcome (in the reactor's thread); ``seconds`` of work, when known."""
-        if seconds is not None:
-            self._on_timing(seconds)
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
-        if self.outcome is None:
-            self._end(outcome)
-
-    def _end(self, outcome: Outcome) -> None:
-        self.outcome = outcome
-        waiters, self._waiters = self._waiters, []
-        for fire in waiters:
-            fire(outcome)
-
-
-class _Workers:
-    """Daemon threads that run :class:`_Extraction` jobs, started on demand.
-
-    Daemon threads, so that an extractor stuck for good cannot keep the process from exiting;
-    a thread idle for :data:`IDLE_SECONDS` ends, so a pipeline that is never closed leaves no
-    threads behind.
-
-    When an extraction outlives its budget, :meth:`abandon` gives its thread up: another
-    thread takes its place (while fewer than :data:`MAX_STUCK_THREADS` are given up) and the
-    stuck one ends once its job returns (at its next deadline check), so a few pathological
-    pages never stall the others. A job whose deadline passed before a thread took it is
-    skipped.
-    """
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self._tasks: queue.SimpleQueue[_Extraction | None] = queue.SimpleQueue()
-        self._lock = threading.Lock()
-        self._threads = 0
-        self._stuck = 0
-        self._serial = 0
-
-    @property
-    def threads(self) -> int:
-        """Worker threads alive, stuck ones included."""
-        return self._threads
-
-    def submit(self, extraction: _Extraction) -> None:
-        """Queue ``extraction``; start a thread if fewer than ``size`` are available."""
-        with self._lock:
-            self._tasks.put(extraction)
-            if self._threads - self._stuck < self.size:
-                self._start()
-
-    def abandon(self, extraction: _Extraction) -> bool:
-        """Give up the thread running ``extraction`` and start one in its place. False when
-        the job has not started (it is then skipped) or has returned meanwhile, or
-        :data:`MAX_STUCK_THREADS` are already given up."""
-        with self._lock:
-            if not extraction.started:
-                extraction.cancelled = True
-                return False
-            if extraction.finished or self._stuck >= MAX_STUCK_THREADS:
-                return False
-            extraction.abandoned = True
-            self._stuck += 1
-            if self._threads - self._stuck < self.size:
-                self._start()
-            return True
-
-    def close(self) -> None:
-        """Let every thread end once the queued jobs are done."""
-        with self._lock:
-            count = self._threads
-        for _ in range(count):
-            self._tasks.put(None)
-
-    def _start(self) -> None:
-        self._threads += 1
-        self._serial += 1
-        name = f"scrapy-cetd-extract-{self._serial}"
-        threading.Thread(target=self._work, name=name, daemon=True).start()
-
-    def _work(self) -> None:
-        while True:
-            try:
-                extraction = self._tasks.get(timeout=IDLE_SECONDS)
-            except queue.Empty:
-                with self._lock:
-                    if self._tasks.empty():  # else a job came in meanwhile: take it
-                        self._threads -= 1
-                        return
-                continue
-            if extraction is None:
-                with self._lock:
-                    self._threads -= 1
-                return
-            late = extraction.deadline is not None and time.monotonic() >= extraction.deadline
-            with self._lock:
-                skip = extraction.cancelled or late  # a late job would only stop at once
-                extraction.started = not skip
-            if skip:
-                extraction.skip()
-                continue
-            try:
-                extraction.run()
-            except RuntimeError:  # the event loop closed under a job given up long ago
-                logger.debug("scrapy-cetd: late extraction outcome dropped", exc_info=True)
-            with self._lock:
-                extraction.finished = True
-                if extraction.abandoned:  # another thread has taken this one's place
-                    self._stuck -= 1
-                    self._threads -= 1
-                    return
 
 
 class CETDPipeline:
@@ -383,7 +138,7 @@ class CETDPipeline:
             max_attributes=settings.max_attributes,
         )
         self.links = ItemResponseLinks.for_crawler(crawler)
-        self.workers = _Workers(settings.workers)
+        self.workers = WorkerThreads(settings.workers)
         self.processes: ProcessExtractors | None = None
         if settings.isolation == "process":
             self.processes = ProcessExtractors(
@@ -393,7 +148,7 @@ class CETDPipeline:
                 options=settings.options,
                 limits=self.limits,
             )
-        self._extractions: weakref.WeakKeyDictionary[Response, _Extraction] = (
+        self._extractions: weakref.WeakKeyDictionary[Response, Extraction] = (
             weakref.WeakKeyDictionary()
         )
         self._name = str(getattr(self.extractor, "name", "") or type(self.extractor).__name__)
@@ -409,7 +164,7 @@ class CETDPipeline:
         with worker threads, load what the outputs need (:meth:`CompletingExtractor.prepare`)
         in a thread; with ``CETD_ISOLATION = "process"``, start the worker processes (each
         prepares its own) and wait until they answer."""
-        bridge = _Bridge()
+        bridge = Bridge()
         if self.processes is None:
             awaitable, fire = bridge.waiter()
 
@@ -631,7 +386,7 @@ class CETDPipeline:
         response: Response | None,
         url: str | None,
         decoded: list[Response],
-    ) -> _Extraction:
+    ) -> Extraction:
         """The extraction for this item: the one of its response (shared by the response's
         items), else one of the source field's HTML (whose response goes to ``decoded``).
         Raises :class:`_NoContentError` when there is nothing to extract from."""
@@ -669,7 +424,7 @@ class CETDPipeline:
         }.get(reason, reason)
         raise _NoContentError("skipped", reason, f"nothing to extract from: {what}")
 
-    def _response_extraction(self, response: Response, url: str | None) -> _Extraction:
+    def _response_extraction(self, response: Response, url: str | None) -> Extraction:
         """The response's extraction, started by its first item, its budget counted from the
         response's arrival (or from now, for a response the downloader middleware has not
         seen). Nothing is decoded or parsed here, in the reactor's thread: the worker does it,
@@ -682,11 +437,11 @@ class CETDPipeline:
             self._extractions[response] = extraction
         return extraction
 
-    def _start(self, response: TextResponse, url: str | None, start: float) -> _Extraction:
+    def _start(self, response: TextResponse, url: str | None, start: float) -> Extraction:
         """Queue the extraction of ``response`` (a worker thread's or process's job)."""
         budget = self.limits.time_budget
-        bridge = _Bridge()
-        extraction = _Extraction(
+        bridge = Bridge()
+        extraction = Extraction(
             None
             if self.processes is not None
             else functools.partial(
@@ -724,7 +479,7 @@ class CETDPipeline:
         return extraction
 
     def _process_done(
-        self, extraction: _Extraction, future: Future[tuple[ExtractionResult, float]]
+        self, extraction: Extraction, future: Future[tuple[ExtractionResult, float]]
     ) -> None:
         """A worker process's job ended (in the reactor's thread): hand its outcome over."""
         if future.cancelled():  # given up at the deadline; the items have gone on
@@ -748,7 +503,7 @@ class CETDPipeline:
         )
         stats.max_value("cetd/extract_seconds_max", seconds)
 
-    def _overrun(self, extraction: _Extraction) -> None:
+    def _overrun(self, extraction: Extraction) -> None:
         """The budget ran out before the job returned: skip the job if it has not started,
         else kill its process or give its thread up."""
         stats = self.crawler.stats
