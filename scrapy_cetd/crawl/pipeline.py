@@ -36,7 +36,7 @@ import logging
 import threading
 import time
 import weakref
-from collections.abc import Callable, MutableMapping
+from collections.abc import Callable, Collection, MutableMapping
 from typing import TYPE_CHECKING, Any
 
 from itemadapter import ItemAdapter
@@ -320,6 +320,8 @@ class CETDPipeline:
             for name in writable:
                 if settings.overwrite or not _is_set(adapter, name):
                     adapter[name] = values[name]
+                else:
+                    self.crawler.stats.inc_value(f"cetd/field_kept_count/{name}")
             self._write_metadata(adapter, result.metadata)
         except Exception as exc:
             raise _NoContentError(
@@ -344,8 +346,8 @@ class CETDPipeline:
         ``cetd/metadata_missing_count/<name>`` (a written one in
         ``cetd/metadata_count/<name>``, and one whose field a declared item class lacks in
         ``cetd/metadata_undeclared_count/<name>``: a misspelt field shows there). Without
-        ``CETD_OVERWRITE`` a field the spider filled is kept (and the page's value not
-        counted)."""
+        ``CETD_OVERWRITE`` a field the spider filled is kept, the page's value counted in
+        ``cetd/metadata_kept_count/<name>``."""
         chosen = self.settings.metadata_fields
         if not chosen:
             return
@@ -363,6 +365,8 @@ class CETDPipeline:
             if self.settings.overwrite or not _is_set(adapter, field_name):
                 adapter[field_name] = list(value) if isinstance(value, tuple) else value
                 stats.inc_value(f"cetd/metadata_count/{name}")
+            else:
+                stats.inc_value(f"cetd/metadata_kept_count/{name}")
 
     def _warn_undeclared(self, adapter: ItemAdapter, name: str, field_name: str) -> None:
         """Warn once per item class and field that the class declares no field for a metadata
@@ -560,13 +564,15 @@ class CETDPipeline:
 
     def _clear(self, adapter: ItemAdapter) -> None:
         """Set the fields the item can hold to ``""`` (the confidence field, a number, to
-        ``None``), sparing the spider's own values when ``CETD_OVERWRITE`` is off."""
+        ``None``), sparing the spider's own values when ``CETD_OVERWRITE`` is off (counted in
+        ``cetd/field_kept_count/<field>``)."""
         declared = ItemAdapter.get_field_names_from_class(type(adapter.item))
         confidence = self.settings.page_type_confidence_field
         for name in self.settings.fields:
             if declared is not None and name not in declared:
                 continue
             if not self.settings.overwrite and _is_set(adapter, name):
+                self.crawler.stats.inc_value(f"cetd/field_kept_count/{name}")
                 continue
             try:
                 adapter[name] = None if name == confidence else ""
@@ -575,9 +581,15 @@ class CETDPipeline:
 
 
 def _is_set(adapter: ItemAdapter, name: str) -> bool:
-    """Whether the spider gave the field a value (``None`` and ``""`` are no value)."""
+    """Whether the spider gave the field a value. ``None``, ``""`` and an empty collection
+    (``[]``, ``()``, ``{}``, an empty set: what ``field(default_factory=list)`` gives a
+    dataclass item) are no value; a number is one, ``0`` and ``0.0`` included, since the
+    pipeline cannot tell a default from a reading (a number field the pipeline should fill
+    defaults to ``None``)."""
     value = adapter.get(name)
-    return value is not None and value != ""
+    if value is None:
+        return False
+    return not isinstance(value, Collection) or len(value) > 0
 
 
 def _text_of(body: bytes, decoded: list[Response], url: str | None) -> str:

@@ -450,6 +450,7 @@ def test_metadata_follows_declared_items_and_overwrite() -> None:
         "date": "2020-01-01",
     }
     assert harness.stat("cetd/metadata_count/published") is None  # kept, not written
+    assert harness.stat("cetd/metadata_kept_count/published") == 1
     every_set = {
         "main_content_html": "<p>mine</p>",
         "main_content_text": "mine",
@@ -462,6 +463,49 @@ def test_metadata_follows_declared_items_and_overwrite() -> None:
     assert harness.stat("cetd/item_skipped_count/already_set") == 1
     fresh = Harness(CETD_METADATA_FIELDS={"published": "date"})
     assert fresh.run(Dated(date="2020-01-01"), page(META_PAGE))["date"] == "2011-03-14T08:00:00Z"
+
+
+@dataclasses.dataclass
+class Story:
+    """A news item as a dataclass, its list and number fields defaulted the usual way."""
+
+    url: str = ""
+    main_content_text: str = ""
+    authors: list[str] = dataclasses.field(default_factory=list)
+    tags: tuple[str, ...] = ()
+    confidence: float = 0.0
+
+
+def test_an_empty_collection_is_no_value_of_the_spider() -> None:
+    """Without ``CETD_OVERWRITE``, an empty list, tuple or dict is filled like ``None``; a
+    number, ``0.0`` included, is the spider's value and is kept; every value kept is counted
+    under a stat of its own."""
+    harness = Harness(
+        CETD_OVERWRITE=False,
+        CETD_HTML_FIELD=None,
+        CETD_PAGE_TYPE_CONFIDENCE_FIELD="confidence",
+        CETD_METADATA_FIELDS={"authors": "authors", "tags": "tags", "published": "published"},
+    )
+    story = harness.run(Story(url=URL), page(META_PAGE))
+    assert story.authors == ["Jane Doe"]
+    assert story.main_content_text == EXPECTED.text
+    assert story.tags == ()  # the page gives none: counted missing, left as it is
+    assert story.confidence == 0.0
+    assert harness.stat("cetd/metadata_count/authors") == 1
+    assert harness.stat("cetd/metadata_missing_count/tags") == 1
+    assert harness.stat("cetd/field_kept_count/confidence") == 1
+    assert harness.stat("cetd/metadata_undeclared_count/published") == 1
+    empties: tuple[object, ...] = ([], (), {}, set(), "")
+    for empty in empties:
+        assert harness.run({"authors": empty}, page(META_PAGE))["authors"] == ["Jane Doe"]
+    mine = harness.run(Story(url=URL, main_content_text="mine", authors=["Me"]), page(META_PAGE))
+    assert (mine.main_content_text, mine.authors) == ("mine", ["Me"])
+    assert harness.stat("cetd/metadata_kept_count/authors") == 1
+    assert harness.stat("cetd/field_kept_count/main_content_text") == 1
+    assert harness.stat("cetd/metadata_count/authors") == 6
+    failed = harness.run(Story(main_content_text="mine"), page(""))  # spared on a failure too
+    assert failed.main_content_text == "mine"
+    assert harness.stat("cetd/field_kept_count/main_content_text") == 2
 
 
 def test_an_item_class_may_declare_metadata_fields_alone(caplog: pytest.LogCaptureFixture) -> None:
