@@ -23,7 +23,7 @@ from news.spiders.articles import ArticlesSpider  # noqa: E402
 
 from example_project import demo  # noqa: E402
 
-TIMES = ("extraction time per page", "crawl wall time")
+TIMES = ("extraction CPU per page", "crawl wall time")
 """The summary lines whose figures depend on the machine: only their wording is compared."""
 
 

@@ -106,9 +106,9 @@ class CETDPipeline:
 
     Stats: ``cetd/item_extracted_count``, ``cetd/item_empty_count`` (with
     ``cetd/item_empty_reason_count/<cause>``), ``cetd/item_error_count``,
-    ``cetd/item_skipped_count/<reason>``, ``cetd/extract_seconds`` (total) /
-    ``cetd/extract_seconds_max``, ``cetd/extract_expired_waiting_count`` (jobs whose deadline
-    passed before a worker was free), ``cetd/extract_thread_replaced_count`` and
+    ``cetd/item_skipped_count/<reason>``, ``cetd/extract_seconds`` (the jobs' CPU time, in
+    total) / ``cetd/extract_seconds_max``, ``cetd/extract_expired_waiting_count`` (jobs whose
+    deadline passed before a worker was free), ``cetd/extract_thread_replaced_count`` and
     ``cetd/extract_process_killed_count``.
     """
 
@@ -501,6 +501,7 @@ class CETDPipeline:
             extraction.resolve((None, error), None)
 
     def _count_time(self, seconds: float) -> None:
+        """Add one job's CPU seconds to ``cetd/extract_seconds`` and its maximum."""
         stats = self.crawler.stats
         stats.set_value(
             "cetd/extract_seconds", stats.get_value("cetd/extract_seconds", 0.0) + seconds

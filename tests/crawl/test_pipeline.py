@@ -393,6 +393,47 @@ def test_a_stopped_pool_of_worker_processes_costs_no_item() -> None:
     assert harness.stat("cetd/item_error_count") == 1
 
 
+WAIT = 0.5
+"""Seconds :class:`WaitingExtractor` waits before it extracts."""
+
+
+class WaitingExtractor:
+    """Waits :data:`WAIT` seconds without working (as a worker thread waits for the GIL, or a
+    niced worker process for the CPU), then extracts as the default algorithm does."""
+
+    def extract(self, tree: Any, *, url: str | None = None) -> scrapy_cetd.ExtractionResult:
+        time.sleep(WAIT)
+        return scrapy_cetd.extract(tree, url=url)
+
+
+@pytest.mark.parametrize("isolation", ["threads", "process"])
+def test_extract_seconds_is_the_cpu_time_of_the_extractions(isolation: str) -> None:
+    """The time an extraction spends waiting is not its cost: with 16 worker threads, summed
+    wall times read four times the crawl's length."""
+    harness = Harness(
+        CETD_ALGORITHM="test_pipeline.WaitingExtractor",
+        CETD_ISOLATION=isolation,
+        CETD_WORKERS=2,
+        CETD_TIME_BUDGET=30.0,
+    )
+
+    async def run() -> list[Any]:
+        await harness.pipeline.open_spider()
+        items: list[Any] = [{}, {}]
+        responses = [page(url=f"http://127.0.0.1/{name}.html") for name in ("a", "b")]
+        for item, response in zip(items, responses, strict=True):  # held: the links are weak
+            harness.links.link(item, response)
+        try:
+            return await asyncio.gather(*(harness.pipeline.process_item(i) for i in items))
+        finally:
+            await harness.pipeline.close_spider()
+
+    items = asyncio.run(asyncio.wait_for(run(), 60))
+    assert [item["main_content_text"] for item in items] == [EXPECTED.text] * 2
+    assert 0 < harness.stat("cetd/extract_seconds_max") <= harness.stat("cetd/extract_seconds")
+    assert harness.stat("cetd/extract_seconds") < WAIT
+
+
 @pytest.mark.parametrize("isolation", ["threads", "process"])
 def test_a_charset_label_that_names_no_text_encoding_is_ignored(isolation: str) -> None:
     harness = Harness(CETD_ISOLATION=isolation, CETD_WORKERS=1, CETD_TIME_BUDGET=5.0)
