@@ -248,23 +248,17 @@ class CETDPipeline:
             logger.debug("scrapy-cetd: cannot change %s", field, exc_info=True)
 
     def _writable(self, adapter: ItemAdapter) -> tuple[str, ...]:
-        """The fields of :attr:`CETDSettings.fields` this item can hold; raises for a declared
-        class without the content fields (the title, Markdown, page-type and metadata fields
-        are optional), or without any field the pipeline writes."""
+        """The fields of :attr:`CETDSettings.fields` this item can hold: every one for a dict,
+        those its class declares for a declared item class, so that a class of the Markdown
+        field and a headline alone, or of metadata alone, gets what it declares. Raises for a
+        declared class with none of these fields and none of ``CETD_METADATA_FIELDS``'s; tells
+        once per class, at INFO, of the HTML and text fields a class that gets others lacks (a
+        misspelt name shows there)."""
         settings = self.settings
         item_class = type(adapter.item)
         declared = ItemAdapter.get_field_names_from_class(item_class)
         if declared is None:
             return settings.fields
-        missing = [name for name in settings.content_fields if name not in declared]
-        if missing:
-            raise _NoContentError(
-                "skipped",
-                "missing_fields",
-                f"{item_class.__name__} declares no field {', '.join(missing)} (declare it, or"
-                " set CETD_HTML_FIELD / CETD_TEXT_FIELD to another name or None)",
-                warn_key=item_class.__qualname__,
-            )
         writable = tuple(name for name in settings.fields if name in declared)
         if not (writable or self._metadata_targets(adapter)):
             every = settings.fields + tuple(settings.metadata_fields.values())
@@ -274,6 +268,20 @@ class CETDPipeline:
                 f"{item_class.__name__} declares none of the fields scrapy-cetd writes"
                 f" ({', '.join(every)}; see the CETD_*_FIELD settings and CETD_METADATA_FIELDS)",
                 warn_key=item_class.__qualname__,
+            )
+        lacking = [name for name in settings.content_fields if name not in declared]
+        if lacking and self._first_time((item_class.__qualname__, "content_fields")):
+            setting = {
+                settings.html_field: "CETD_HTML_FIELD",
+                settings.text_field: "CETD_TEXT_FIELD",
+            }
+            logger.info(
+                "scrapy-cetd: %s declares no field %s: it gets only the fields it declares"
+                " (%s = None, if that is meant, says so)",
+                item_class.__name__,
+                ", ".join(lacking),
+                " and ".join(setting[name] for name in lacking),
+                extra={"crawler": self.crawler},
             )
         return writable
 

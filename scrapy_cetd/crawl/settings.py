@@ -228,15 +228,16 @@ class CETDSettings:
 
     @property
     def content_fields(self) -> tuple[str, ...]:
-        """The HTML and text fields (none, one or two): an item class must declare them."""
+        """The HTML and text fields (none, one or two): a declared item class that lacks one
+        is told of it once, since a misspelt name shows there."""
         return tuple(name for name in (self.html_field, self.text_field) if name is not None)
 
     @property
     def fields(self) -> tuple[str, ...]:
         """The content fields, then the title, Markdown, page-type and confidence fields: what
-        the pipeline writes and clears. An item class that does not declare one of these
-        optional fields just does not get that value (nor the metadata fields it does not
-        declare)."""
+        the pipeline writes and clears. A declared item class gets those of them it declares
+        (and the metadata fields it declares); one that declares none of them and no metadata
+        field is skipped."""
         optional = (
             self.title_field,
             self.markdown_field,

@@ -243,16 +243,55 @@ def test_title_goes_to_the_title_field_when_the_item_can_hold_it() -> None:
     assert kept.run({"main_content_title": "Mine"}, page())["main_content_title"] == "Mine"
 
 
-def test_an_item_class_with_only_the_title_field_is_still_missing_the_content_fields() -> None:
+def test_an_item_class_gets_the_fields_it_declares(caplog: pytest.LogCaptureFixture) -> None:
     class OnlyTitle(scrapy.Item):
         main_content_title = scrapy.Field()
 
     harness = Harness()
-    assert dict(harness.run(OnlyTitle(), page())) == {"main_content_title": ""}
-    assert harness.stat("cetd/item_skipped_count/missing_fields") == 1
-    only = Harness(CETD_HTML_FIELD=None, CETD_TEXT_FIELD=None)  # the title alone is enough
-    assert dict(only.run(OnlyTitle(), page())) == {"main_content_title": EXPECTED.title or ""}
-    assert only.stat("cetd/item_extracted_count") == 1
+    with caplog.at_level(logging.INFO, logger="scrapy_cetd"):
+        for _ in range(2):
+            assert dict(harness.run(OnlyTitle(), page())) == {
+                "main_content_title": EXPECTED.title or ""
+            }
+    assert harness.stat("cetd/item_extracted_count") == 2
+    assert harness.stat("cetd/item_skipped_count/missing_fields") is None
+    assert [r.getMessage() for r in caplog.records] == [  # once per class, not a warning
+        "scrapy-cetd: OnlyTitle declares no field main_content_html, main_content_text: it gets"
+        " only the fields it declares (CETD_HTML_FIELD and CETD_TEXT_FIELD = None, if that is"
+        " meant, says so)"
+    ]
+    caplog.clear()
+    only = Harness(CETD_HTML_FIELD=None, CETD_TEXT_FIELD=None)  # said so: nothing to tell
+    with caplog.at_level(logging.INFO, logger="scrapy_cetd"):
+        assert dict(only.run(OnlyTitle(), page())) == {"main_content_title": EXPECTED.title or ""}
+    assert not caplog.records
+
+
+@dataclasses.dataclass
+class MarkdownStory:
+    """An item for the Markdown and the headline alone."""
+
+    body_md: str = ""
+    headline: str = ""
+
+
+def test_an_item_class_of_markdown_and_metadata_alone_gets_them() -> None:
+    class MarkdownItem(scrapy.Item):
+        body_md = scrapy.Field()
+        headline = scrapy.Field()
+
+    harness = Harness(CETD_MARKDOWN_FIELD="body_md", CETD_METADATA_FIELDS={"title": "headline"})
+    markdown = scrapy_cetd.extract(META_PAGE.encode(), url=URL, markdown=True).markdown
+    assert markdown
+    for item in (MarkdownItem(), MarkdownStory()):
+        adapter = ItemAdapter(harness.run(item, page(META_PAGE)))
+        assert adapter.asdict() == {"body_md": markdown, "headline": "Storm hits the coast"}
+    assert harness.stat("cetd/item_extracted_count") == 2
+    assert harness.stat("cetd/item_skipped_count/missing_fields") is None
+    assert harness.stat("cetd/metadata_count/title") == 2
+    empty = ItemAdapter(harness.run(MarkdownStory(headline="kept?"), page("")))
+    assert empty.asdict() == {"body_md": "", "headline": "kept?"}  # no metadata on a failure
+    assert harness.stat("cetd/item_empty_count") == 1
 
 
 def test_extraction_runs_off_the_reactor_thread_once_per_response() -> None:
