@@ -114,8 +114,8 @@ class Extraction:
     def run(self) -> None:
         """The worker thread's part: run the job, then hand its outcome to the reactor, with
         the CPU time the job took in this thread. Not the wall time: under the GIL a thread's
-        wall time includes the time it waits for the other workers, and 16 threads summed
-        their waits into ``cetd/extract_seconds`` four times over."""
+        wall time includes its wait for the other workers, and summed over 16 threads it ran
+        to several times the crawl's length."""
         job, self._job = self._job, None  # the tree is not kept once the job is done
         assert job is not None
         started = time.thread_time()
