@@ -107,9 +107,9 @@ class CompletingExtractor:
         return f"{type(self).__name__}({self.extractor!r}, {self.outputs!r})"
 
     def prepare(self) -> None:
-        """Load now what the outputs need (the metadata's libraries and model, about 3 s of
-        CPU time, several times that on a loaded machine), rather than in the first page's
-        time budget."""
+        """Load now what the outputs need (the metadata's libraries and model, 3 to 4.5 s of
+        CPU time, several times that in wall time on a loaded machine), rather than in the
+        first page's time budget."""
         if self.outputs.metadata:
             load_libraries()
 

@@ -109,10 +109,10 @@ def page_metadata(
 
 def load_libraries() -> None:
     """Import htmldate, let it load dateparser and read one date with it, and load py3langid's
-    model now (about 3 s of CPU time, several times that in wall time on a loaded machine),
-    rather than in the first call that needs them: a worker process does it before it takes a
-    page, so that no page's time budget pays for it. Done once per process (the first thread
-    loads, the others wait); a call after that returns at once."""
+    model now (3 to 4.5 s of CPU time, several times that in wall time on a loaded
+    machine), rather than in the first call that needs them: a worker process does it before
+    it takes a page, so that no page's time budget pays for it. Done once per process (the
+    first thread loads, the others wait); a call after that returns at once."""
     with _LIBRARIES_LOADING:
         _loaded_libraries()
 
