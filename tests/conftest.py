@@ -11,7 +11,7 @@ from typing import Any
 
 import lxml.html
 import pytest
-from crawlkit import unit_crawler
+from crawlkit import stop_reactor, unit_crawler
 from hypothesis import settings
 from lxml import etree
 from scrapy.http import Response
@@ -116,6 +116,14 @@ def html_of(node: etree._Element) -> str:
     html = lxml.html.tostring(node, encoding="unicode", with_tail=False)
     assert isinstance(html, str)
     return html
+
+
+@pytest.fixture(scope="session", autouse=True)
+def reactor_stopped_at_the_end() -> Iterator[None]:
+    """On Scrapy 2.14 the crawls share one asyncio reactor, started by the first: it is stopped
+    when the tests end (see crawlkit). Nothing on Scrapy 2.15+, whose crawls have no reactor."""
+    yield
+    stop_reactor()
 
 
 @pytest.fixture

@@ -1,9 +1,16 @@
 """Helpers for tests that run Scrapy: crawlers, a local HTTP server, pages, item classes.
 
-Crawls run in Scrapy's reactorless mode (``TWISTED_REACTOR_ENABLED = False``, Scrapy 2.15+):
-each test drives ``Crawler.crawl_async()`` with :func:`asyncio.run`, so no Twisted reactor
-(which can run once per process) and no pytest plugin is needed, and every crawl gets a fresh
-event loop.
+On Scrapy 2.15+, crawls run in Scrapy's reactorless mode (``TWISTED_REACTOR_ENABLED = False``):
+each test drives ``Crawler.crawl_async()`` with :func:`asyncio.run`, so no Twisted reactor and
+no pytest plugin is needed, and every crawl gets a fresh event loop.
+
+Scrapy 2.14, the lowest the package supports, has no reactorless mode: there the crawls run
+under Scrapy's default reactor, the asyncio one, installed in the test process the first time
+a crawler is made (:func:`make_crawler`, :func:`unit_crawler`) and started at the first crawl.
+A Twisted reactor runs once per process, so it is not run and stopped per crawl: each crawl
+drives ``Crawler.crawl_async()`` on the reactor's own event loop until it ends, and the reactor
+is stopped once, when the tests end (:func:`stop_reactor`, called by ``conftest.py``).
+:data:`REACTORLESS` says which of the two the installed Scrapy does.
 """
 
 from __future__ import annotations
@@ -15,7 +22,7 @@ import functools
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -25,6 +32,12 @@ import scrapy
 from lxml import etree
 from scrapy import signals
 from scrapy.crawler import Crawler
+from scrapy.settings import default_settings
+from scrapy.utils.reactor import (
+    install_reactor,
+    is_asyncio_reactor_installed,
+    is_reactor_installed,
+)
 from scrapy.utils.test import get_crawler
 
 import scrapy_cetd
@@ -36,8 +49,15 @@ CRAWL_TIMEOUT = 30.0
 SERVER_LIFETIME = 120.0
 """The test HTTP server shuts itself down after this long, whatever happens to the test."""
 
+REACTORLESS = hasattr(default_settings, "TWISTED_REACTOR_ENABLED")
+"""Whether the installed Scrapy crawls without a Twisted reactor (the setting ``TWISTED_REACTOR_
+ENABLED``, Scrapy 2.15+): the crawls run so; on Scrapy 2.14 they run under the asyncio reactor."""
+
+ASYNCIO_REACTOR = "twisted.internet.asyncioreactor.AsyncioSelectorReactor"
+"""Scrapy's default ``TWISTED_REACTOR``: the reactor of the crawls on Scrapy 2.14."""
+
 BASE_SETTINGS: dict[str, Any] = {
-    "TWISTED_REACTOR_ENABLED": False,
+    **({"TWISTED_REACTOR_ENABLED": False} if REACTORLESS else {}),
     "TELNETCONSOLE_ENABLED": False,
     "LOG_LEVEL": "INFO",
     "ROBOTSTXT_OBEY": False,
@@ -177,13 +197,55 @@ def serve_apart(directory: Path) -> Iterator[str]:
         server.wait(timeout=10)
 
 
+def _installed_reactor() -> Any:
+    """Scrapy 2.14: the asyncio reactor, installed in this process if it is not yet."""
+    install_reactor(ASYNCIO_REACTOR)
+    if not is_asyncio_reactor_installed():
+        raise RuntimeError("another Twisted reactor than the asyncio one is installed")
+    from twisted.internet import reactor
+
+    return reactor
+
+
+def run_crawl(main: Coroutine[Any, Any, None]) -> None:
+    """Run ``main`` (a coroutine that crawls) to its end, as the installed Scrapy crawls: in a
+    fresh event loop without Twisted reactor (Scrapy 2.15+), or on the event loop of the asyncio
+    reactor (Scrapy 2.14), started for the first crawl and left running for the next ones."""
+    if REACTORLESS:
+        asyncio.run(main)
+        return
+    reactor = _installed_reactor()
+    if not reactor.running:
+        # What reactor.run() does, but for the loop's run_forever(): the crawls run the loop.
+        reactor.startRunning(installSignalHandlers=False)
+    loop: asyncio.AbstractEventLoop = reactor._asyncioEventloop
+    loop.run_until_complete(main)
+
+
+def stop_reactor() -> None:
+    """Stop the reactor the crawls started (Scrapy 2.14), once, when the tests end: its thread
+    pool's threads would otherwise keep the process from exiting. Nothing without one."""
+    if REACTORLESS or not is_reactor_installed():
+        return
+    reactor: Any = sys.modules["twisted.internet.reactor"]
+    if reactor.running and is_asyncio_reactor_installed():
+        reactor.stop()
+        reactor._asyncioEventloop.run_forever()  # until the reactor's shutdown stops the loop
+
+
 def make_crawler(spidercls: type[scrapy.Spider], settings: dict[str, Any]) -> Crawler:
-    """A reactorless crawler for ``spidercls`` with the test settings plus ``settings``."""
+    """A crawler for ``spidercls`` with the test settings plus ``settings``: reactorless on
+    Scrapy 2.15+, under the asyncio reactor (installed now if need be) on Scrapy 2.14."""
+    if not REACTORLESS:
+        _installed_reactor()
     return Crawler(spidercls, {**BASE_SETTINGS, **settings})
 
 
 def unit_crawler(settings: dict[str, Any] | None = None) -> Crawler:
-    """A configured crawler (settings applied, stats ready) for calling components directly."""
+    """A configured crawler (settings applied, stats ready) for calling components directly;
+    on Scrapy 2.14 with the asyncio reactor installed, which its settings check."""
+    if not REACTORLESS:
+        _installed_reactor()
     return get_crawler(scrapy.Spider, {**BASE_SETTINGS, **(settings or {})})
 
 
@@ -215,5 +277,5 @@ def crawl(crawler: Crawler, **spider_kwargs: Any) -> CrawlResult:
     async def run() -> None:
         await asyncio.wait_for(crawler.crawl_async(**spider_kwargs), CRAWL_TIMEOUT)
 
-    asyncio.run(run())
+    run_crawl(run())
     return CrawlResult(crawler, items, dropped)
