@@ -50,8 +50,9 @@ SERVER_LIFETIME = 120.0
 """The test HTTP server shuts itself down after this long, whatever happens to the test."""
 
 REACTORLESS = hasattr(default_settings, "TWISTED_REACTOR_ENABLED")
-"""Whether the installed Scrapy crawls without a Twisted reactor (the setting ``TWISTED_REACTOR_
-ENABLED``, Scrapy 2.15+): the crawls run so; on Scrapy 2.14 they run under the asyncio reactor."""
+"""Whether the installed Scrapy can crawl without a Twisted reactor (Scrapy 2.15+, which has the
+setting ``TWISTED_REACTOR_ENABLED``): the test crawls then do; on Scrapy 2.14 they run under the
+asyncio reactor."""
 
 ASYNCIO_REACTOR = "twisted.internet.asyncioreactor.AsyncioSelectorReactor"
 """Scrapy's default ``TWISTED_REACTOR``: the reactor of the crawls on Scrapy 2.14."""
