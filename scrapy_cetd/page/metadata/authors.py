@@ -38,9 +38,18 @@ _CREDENTIAL = re.compile(r"^(?:[A-Z][A-Za-z]?\.?){1,4}$|^[A-Z]{2,6}$")
 """A degree or credential after a name (``MS``, ``PhD``, ``M.D.``), dropped from the authors."""
 _BYLINE_CLASS = etree.XPath(
     "(//h1)[1]/following::*[@rel='author' or contains(@class,'byline')"
-    " or contains(@class,'author') or contains(@id,'byline')][position()<=3]"
+    " or contains(@class,'author') or contains(@id,'byline')][position()<=$most]"
 )
 """The first elements after the headline marked as a byline or an author."""
+_BYLINES_READ = 3
+"""Bylines read after the headline (:func:`first_byline`); an element that is no byline
+(:func:`_no_byline`) is passed over and does not count."""
+_CANDIDATES = 12
+"""Elements marked as a byline or an author looked at after the headline, at most."""
+_FORM_TAGS = frozenset({"label", "input", "select", "textarea"})
+"""A form's field: what no byline holds."""
+_NO_BYLINE_INSIDE = (*_FORM_TAGS, "h1", "h2", "h3", "h4", "h5", "h6")
+"""What a byline never holds: a form's field, or a heading longer than a name."""
 _PLACEHOLDER = re.compile(
     r"(?:(?:undefined|null|none|nan|\[object object\])\s*)+\Z|.*(?:\{\{|\}\}|\$\{|<%)",
     re.IGNORECASE,
@@ -73,14 +82,39 @@ def lazy(function: Callable[[etree._Element], list[str]], root: etree._Element) 
 def first_byline(root: etree._Element) -> list[str]:
     """The text of the first byline after the headline (:data:`_BYLINE_CLASS`) that names
     someone; a page's later author blocks are biographies and comments."""
-    found = _BYLINE_CLASS(root)
+    found = _BYLINE_CLASS(root, most=_CANDIDATES)
+    read = 0
     for element in found if isinstance(found, list) else ():
+        if read == _BYLINES_READ:
+            break
         if isinstance(element, etree._Element):
+            if _no_byline(element):
+                continue
+            read += 1
             text = lines_of(element, MAX_TEXT).lstrip()[:MAX_TEXT]
             names = _clean_names(text)
             if names:
                 return [_linked_names(element, names) or text]
     return []
+
+
+def _no_byline(element: etree._Element) -> bool:
+    """Whether ``element``, though marked as an author, is no byline: a form's field (a
+    ``<label>`` or inside one, or holding a label or a form control: a comment form's
+    ``comment-form-author`` and its ``Name *``), or an article or a teaser whose class names
+    its author (an ``<article>``, or holding a heading longer than a name: another article's
+    headline)."""
+    if element.tag in ("label", "article"):
+        return True
+    if any(ancestor.tag == "label" for ancestor in element.iterancestors()):
+        return True
+    for node in element.iterdescendants(*_NO_BYLINE_INSIDE):
+        if node.tag in _FORM_TAGS:
+            if node.tag != "input" or (node.get("type") or "").lower() != "hidden":
+                return True
+        elif len(text_of(node)[:MAX_TEXT].split()) > _MAX_WORDS:
+            return True
+    return False
 
 
 def _linked_names(byline: etree._Element, names: list[str]) -> str | None:

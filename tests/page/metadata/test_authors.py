@@ -156,3 +156,40 @@ def test_a_name_in_capitals_takes_the_case_another_source_writes_it_in() -> None
     head = "<meta name='author' content='Steven Davidoff Solomon'>"
     assert page_metadata(page(head, body)).authors == ("Steven Davidoff Solomon", "ANN LEE")
     assert page_metadata(page("", body)).authors == ("STEVEN DAVIDOFF SOLOMON", "ANN LEE")
+
+
+@pytest.mark.parametrize(
+    "field",
+    [
+        "<p class='comment-form-author'><label for='author'>Name <span>*</span></label>"
+        "<input id='author' name='author'></p>",
+        "<p class='comment-form-author'><input id='author' name='author' placeholder='Name'>"
+        "<span>Name (required)</span></p>",
+        "<label class='author-label'>Your name</label>",
+    ],
+)
+def test_a_form_s_field_is_no_byline(field: str) -> None:
+    """A comment form's author field (``comment-form-author``) is marked as an author: its
+    label is no name, with or without the ``<form>`` around it."""
+    body = f"<article><h1>Storm</h1><p>Text.</p></article><div id='respond'>{field}</div>"
+    assert page_metadata(page(body=body)).authors == ()
+    form = f"<h1>Storm</h1><p>Text.</p><form>{field}</form>"
+    assert page_metadata(page(body=form)).authors == ()
+
+
+def test_another_article_whose_class_names_its_author_is_no_byline() -> None:
+    """A list of teasers whose records' classes name their authors (``author-jane-doe``): an
+    ``<article>``, or a record that holds a headline, is no byline."""
+    teasers = "".join(
+        f"<article class='entry author-jane-doe'><div>Comment</div><h2>{title}</h2>"
+        "<p>Teaser.</p></article>"
+        for title in ("Harbour reopens", "Storm moves north")
+    )
+    assert page_metadata(page(body=f"<h1>News</h1>{teasers}")).authors == ()
+    record = (
+        "<div class='entry entry-author-jdoe'><h3>Entrenched music business hates free content"
+        " again</h3><p>Text.</p></div>"
+    )
+    assert page_metadata(page(body=f"<h1>Blog</h1>{record}")).authors == ()
+    box = "<div class='author-box'><h4>Jane Doe</h4><p>Jane writes about storms.</p></div>"
+    assert page_metadata(page(body=f"<h1>Storm</h1><p>Text.</p>{box}")).authors == ("Jane Doe",)
