@@ -30,6 +30,9 @@ _FIELD_SEPARATORS = ("|", "•", "·")
 _BYLINE_CUT = re.compile(r"\s+[-–—]\s+|\d|\S*@|https?:|\(|\[")
 """Where a byline's name part ends: a dash between spaces, a digit (a date, a time), an
 e-mail address or handle, a link, a parenthesis."""
+_LABEL = re.compile(r"^[^\W\d_]+(?:\s+[^\W\d_]+)?\s*:(?!//)\s*")
+"""A label before a name: one or two words and a colon (``Author:``, ``Authored by:``,
+``Текст:``), in any script."""
 _MAX_CONNECTOR = 3
 """The most letters of a lower-case word between a byline's name and its date (``on``, ``le``,
 ``am``), joined to the name by a space alone: a name's last word is longer or capitalised,
@@ -176,7 +179,7 @@ def _clean_names(raw: str) -> list[str]:
     degrees (``PhD``) and parts longer than a name (:data:`_MAX_WORDS`) dropped."""
     value = None
     for line in raw[:MAX_TEXT].splitlines():
-        value = clean(_BYLINE_PREFIX.sub("", line.strip()))
+        value = clean(_LABEL.sub("", _BYLINE_PREFIX.sub("", line.strip())))
         if value:
             break
     if value is None or value.startswith(("http:", "https:")):
@@ -198,7 +201,7 @@ def _clean_names(raw: str) -> list[str]:
             value = _before_date_field(value)
     names: list[str] = []
     for part in _NAME_SEPARATORS.split(value):
-        name = _BYLINE_PREFIX.sub("", part.strip(" ,.:;-–—'\""))
+        name = _LABEL.sub("", _BYLINE_PREFIX.sub("", part.strip(" ,.:;-–—'\"")))
         if not name or len(name.split()) > _MAX_WORDS or not any(c.isalpha() for c in name):
             continue
         if _PLACEHOLDER.match(name):

@@ -193,3 +193,20 @@ def test_another_article_whose_class_names_its_author_is_no_byline() -> None:
     assert page_metadata(page(body=f"<h1>Blog</h1>{record}")).authors == ()
     box = "<div class='author-box'><h4>Jane Doe</h4><p>Jane writes about storms.</p></div>"
     assert page_metadata(page(body=f"<h1>Storm</h1><p>Text.</p>{box}")).authors == ("Jane Doe",)
+
+
+@pytest.mark.parametrize(
+    ("value", "authors"),
+    [
+        ("Author:Madison Slinker", ("Madison Slinker",)),
+        ("Authored by: Dr. Jane Doe", ("Dr. Jane Doe",)),
+        ("Текст: Венера Ерофеева", ("Венера Ерофеева",)),
+        ("content: Acme, design: Jane Doe, code: John Roe", ("Acme", "Jane Doe", "John Roe")),
+        ("https://www.example.com/jane", ()),  # a link, not a label
+    ],
+)
+def test_a_label_before_a_colon_is_no_name(value: str, authors: tuple[str, ...]) -> None:
+    """One or two words and a colon before a name are its label, in any script."""
+    assert page_metadata(page(f"<meta name='author' content='{value}'>")).authors == authors
+    body = f"<h1>Storm</h1><p class='byline'>{value}</p><p>Text.</p>"
+    assert page_metadata(page(body=body)).authors == authors
