@@ -177,11 +177,7 @@ def _clean_names(raw: str) -> list[str]:
     before a date, an e-mail address, a link, a parenthesis or a spaced dash (a digit inside a
     single word is a user name's and stays); split at ``;``, ``&``, ``|``, ``/`` and commas;
     degrees (``PhD``) and parts longer than a name (:data:`_MAX_WORDS`) dropped."""
-    value = None
-    for line in raw[:MAX_TEXT].splitlines():
-        value = clean(_LABEL.sub("", _BYLINE_PREFIX.sub("", line.strip())))
-        if value:
-            break
+    value = _name_line(raw)
     if value is None or value.startswith(("http:", "https:")):
         return []
     cut = _BYLINE_CUT.search(value)
@@ -201,7 +197,7 @@ def _clean_names(raw: str) -> list[str]:
             value = _before_date_field(value)
     names: list[str] = []
     for part in _NAME_SEPARATORS.split(value):
-        name = _LABEL.sub("", _BYLINE_PREFIX.sub("", part.strip(" ,.:;-–—'\"")))
+        name = _LABEL.sub("", _BYLINE_PREFIX.sub("", part.strip(" ,.:;-–—'\"«»")))
         if not name or len(name.split()) > _MAX_WORDS or not any(c.isalpha() for c in name):
             continue
         if _PLACEHOLDER.match(name):
@@ -210,6 +206,30 @@ def _clean_names(raw: str) -> list[str]:
             continue
         names.append(name)
     return names
+
+
+def _name_line(raw: str) -> str | None:
+    """The line of ``raw`` that holds the name: the first that begins with a byline prefix
+    (``By Jane Doe``) or follows a line that is the prefix alone (``Posted`` / ``by`` /
+    ``msmash``), else the first with more than a prefix or a label; the lines before a
+    prefixed one are a label, a date or a section (``Posted in Architecture`` / ``By
+    Lavinia``, ``Updated January 8, 2026`` / ``Written by Meghan Neville``)."""
+    first = None
+    after_prefix = False
+    for written in raw[:MAX_TEXT].splitlines():
+        line = written.strip()
+        if not line:
+            continue
+        unprefixed = _BYLINE_PREFIX.sub("", line)
+        value = clean(_LABEL.sub("", unprefixed))
+        if not value:
+            after_prefix = after_prefix or len(unprefixed) < len(line)
+            continue
+        if after_prefix or len(unprefixed) < len(line):
+            return value
+        if first is None:
+            first = value
+    return first
 
 
 def _before_date_field(value: str) -> str:

@@ -210,3 +210,33 @@ def test_a_label_before_a_colon_is_no_name(value: str, authors: tuple[str, ...])
     assert page_metadata(page(f"<meta name='author' content='{value}'>")).authors == authors
     body = f"<h1>Storm</h1><p class='byline'>{value}</p><p>Text.</p>"
     assert page_metadata(page(body=body)).authors == authors
+
+
+@pytest.mark.parametrize(
+    ("byline", "authors"),
+    [
+        (
+            "Posted\n  by\n  <a href='/u/msmash'>msmash</a>\n  <time>on Friday January 12</time>",
+            ("msmash",),
+        ),
+        (
+            "<ul><li>Posted in <a href='/c/a' rel='category tag'>Architecture</a></li>"
+            "<li>By <a href='/a/l'>Lavinia</a></li></ul>",
+            ("Lavinia",),
+        ),
+        (
+            "<div>Updated <span>January 08, 2026</span></div>"
+            "<div>Written by Meghan Neville</div><div>Content Marketing Coordinator</div>",
+            ("Meghan Neville",),
+        ),
+        ("<div>Guide</div><div>by <a href='/a/wj'>Will Judd</a></div>", ("Will Judd",)),
+        ("<div>Jane Doe</div><div>Staff writer</div>", ("Jane Doe",)),
+    ],
+)
+def test_a_byline_s_line_that_begins_with_by_holds_the_name(
+    byline: str, authors: tuple[str, ...]
+) -> None:
+    """The lines of a byline before the one that begins with its prefix (``By``) are a label,
+    a date or a section, not a name."""
+    body = f"<h1>Storm</h1><div class='byline'>{byline}</div><p>Text.</p>"
+    assert page_metadata(page(body=body)).authors == authors
