@@ -33,6 +33,9 @@ e-mail address or handle, a link, a parenthesis."""
 _LABEL = re.compile(r"^[^\W\d_]+(?:\s+[^\W\d_]+)?\s*:(?!//)\s*")
 """A label before a name: one or two words and a colon (``Author:``, ``Authored by:``,
 ``Текст:``), in any script."""
+_DAY_AND_YEAR = re.compile(r"\d{1,2},?\s+\d{4}\b")
+"""The day and the year of a date that writes its month first (``March 3, 2024``): the
+capitalised word before the day is the month, no name's."""
 _MAX_CONNECTOR = 3
 """The most letters of a lower-case word between a byline's name and its date (``on``, ``le``,
 ``am``), joined to the name by a space alone: a name's last word is longer or capitalised,
@@ -95,9 +98,9 @@ def first_byline(root: etree._Element) -> list[str]:
                 continue
             read += 1
             text = lines_of(element, MAX_TEXT).lstrip()[:MAX_TEXT]
-            names = _clean_names(text)
+            names = _clean_names(text, byline=True)
             if names:
-                return [_linked_names(element, names) or text]
+                return [_linked_names(element, names) or "; ".join(names)]
     return []
 
 
@@ -172,40 +175,62 @@ def _recased(names: tuple[str, ...], later: Iterable[Iterable[str]]) -> tuple[st
     return tuple(written.get(name.casefold(), name) if _shouted(name) else name for name in names)
 
 
-def _clean_names(raw: str) -> list[str]:
+def _clean_names(raw: str, *, byline: bool = False) -> list[str]:
     """The names in one author string: its first line with more than the byline prefix, cut
     before a date, an e-mail address, a link, a parenthesis or a spaced dash (a digit inside a
     single word is a user name's and stays); split at ``;``, ``&``, ``|``, ``/`` and commas;
-    degrees (``PhD``) and parts longer than a name (:data:`_MAX_WORDS`) dropped."""
+    degrees (``PhD``) and parts longer than a name (:data:`_MAX_WORDS`) dropped; in a
+    ``byline``'s text, a label that introduces a name (:func:`_introduces`) too (an author
+    value's ``Michiel de`` is a name written last name first)."""
     value = _name_line(raw)
     if value is None or value.startswith(("http:", "https:")):
         return []
     cut = _BYLINE_CUT.search(value)
     if cut is not None and (not cut.group().isdigit() or " " in value):
-        value = value[: cut.start()]
-        head, _, last = value.rstrip().rpartition(" ")
+        dated = cut.group().isdigit()
+        day_first = dated and _DAY_AND_YEAR.match(value, cut.start()) is not None
+        value = value[: cut.start()].rstrip()
+        head, _, last = value.rpartition(" ")
+        if day_first and last[:1].isupper() and last.isalpha():
+            value = head.rstrip()  # the month of ``March 3, 2024``
+            head, _, last = value.rpartition(" ")
         if (
-            cut.group().isdigit()
-            and head
-            and not _NAME_SEPARATORS.match(head[-1])
+            dated
+            and not (head and _NAME_SEPARATORS.match(head[-1]))
             and len(last) <= _MAX_CONNECTOR
             and last.isalpha()
             and last.islower()
         ):
-            value = head  # the word that joins the name to the date (``admin on 2024-01-02``)
-        if cut.group().isdigit():
+            # the word that joins the name to the date (``admin on 2024-01-02``), or all
+            # that comes before the date (``on 2024-01-02``)
+            value = head
+        if dated:
             value = _before_date_field(value)
     names: list[str] = []
     for part in _NAME_SEPARATORS.split(value):
         name = _LABEL.sub("", _BYLINE_PREFIX.sub("", part.strip(" ,.:;-–—'\"«»")))
         if not name or len(name.split()) > _MAX_WORDS or not any(c.isalpha() for c in name):
             continue
-        if _PLACEHOLDER.match(name):
+        if _PLACEHOLDER.match(name) or (byline and _introduces(name)):
             continue
         if names and _CREDENTIAL.match(name):
             continue
         names.append(name)
     return names
+
+
+def _introduces(name: str) -> bool:
+    """Whether ``name`` is a label that introduces what follows it (``Posted on``, ``Posted
+    in``): a capitalised word, then words ending with a short lower-case one, where a name
+    written in mixed case ends with a capitalised word."""
+    head, _, last = name.rpartition(" ")
+    return (
+        bool(head)
+        and head[0].isupper()
+        and len(last) <= _MAX_CONNECTOR
+        and last.isalpha()
+        and last.islower()
+    )
 
 
 def _name_line(raw: str) -> str | None:

@@ -240,3 +240,36 @@ def test_a_byline_s_line_that_begins_with_by_holds_the_name(
     a date or a section, not a name."""
     body = f"<h1>Storm</h1><div class='byline'>{byline}</div><p>Text.</p>"
     assert page_metadata(page(body=body)).authors == authors
+
+
+@pytest.mark.parametrize(
+    ("byline", "authors"),
+    [
+        ("Jane Doe March 3, 2024", ("Jane Doe",)),
+        ("BWoodrum on Aug 3, 2012", ("BWoodrum",)),
+        ("August 28, 2025 • 5 min read", ()),
+        ("on 2012-10-11 at 7:50 am", ()),
+        ("Ann Lee 3 March 2024", ("Ann Lee",)),
+    ],
+)
+def test_a_date_is_no_name(byline: str, authors: tuple[str, ...]) -> None:
+    """The month of a date written month first (``March 3, 2024``) and a connector with
+    nothing before it (``on 2012-10-11``) are the date's, not a name."""
+    body = f"<h1>Storm</h1><p class='byline'>{byline}</p><p>Text.</p>"
+    assert page_metadata(page(body=body)).authors == authors
+
+
+def test_a_label_that_introduces_the_byline_is_no_name() -> None:
+    """WordPress's TwentyTen byline: ``meta-prep-author`` holds ``Posted on``, the author
+    comes after the date."""
+    body = (
+        "<div class='post'><h1 class='entry-title'>Ten easy projects</h1><div"
+        " class='entry-meta'><span class='meta-prep meta-prep-author'>Posted on</span> <a"
+        " href='/?p=1' rel='bookmark'><span class='entry-date'>August 9, 2012</span></a> <span"
+        " class='meta-sep'>by</span> <span class='author vcard'><a class='url fn n'"
+        " href='/author/jane/'>Jane Doe</a></span></div><p>Text.</p></div>"
+    )
+    assert page_metadata(page(body=body)).authors == ("Jane Doe",)
+    assert page_metadata(page("<meta name='author' content='Michiel de'>")).authors == (
+        "Michiel de",
+    )
