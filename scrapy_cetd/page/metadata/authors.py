@@ -98,7 +98,7 @@ def first_byline(root: etree._Element) -> list[str]:
                 continue
             read += 1
             text = lines_of(element, MAX_TEXT).lstrip()[:MAX_TEXT]
-            names = _clean_names(text, byline=True)
+            names = _clean_names(text, byline=_markup_words(element))
             if names:
                 return [_linked_names(element, names) or "; ".join(names)]
     return []
@@ -175,14 +175,15 @@ def _recased(names: tuple[str, ...], later: Iterable[Iterable[str]]) -> tuple[st
     return tuple(written.get(name.casefold(), name) if _shouted(name) else name for name in names)
 
 
-def _clean_names(raw: str, *, byline: bool = False) -> list[str]:
+def _clean_names(raw: str, *, byline: frozenset[str] | None = None) -> list[str]:
     """The names in one author string: its first line with more than the byline prefix, cut
     before a date, an e-mail address, a link, a parenthesis or a spaced dash (a digit inside a
     single word is a user name's and stays); split at ``;``, ``&``, ``|``, ``/`` and commas;
     degrees (``PhD``) and parts longer than a name (:data:`_MAX_WORDS`) dropped; in a
-    ``byline``'s text, a label that introduces a name (:func:`_introduces`) too (an author
-    value's ``Michiel de`` is a name written last name first)."""
-    value = _name_line(raw)
+    ``byline``'s text (given the words of its markup, :func:`_markup_words`), a label that
+    introduces a name (:func:`_introduces`) too (an author value's ``Michiel de`` is a name
+    written last name first), and a line that repeats a word of the markup."""
+    value = _name_line(raw, byline or frozenset())
     if value is None or value.startswith(("http:", "https:")):
         return []
     cut = _BYLINE_CUT.search(value)
@@ -211,7 +212,7 @@ def _clean_names(raw: str, *, byline: bool = False) -> list[str]:
         name = _LABEL.sub("", _BYLINE_PREFIX.sub("", part.strip(" ,.:;-–—'\"«»")))
         if not name or len(name.split()) > _MAX_WORDS or not any(c.isalpha() for c in name):
             continue
-        if _PLACEHOLDER.match(name) or (byline and _introduces(name)):
+        if _PLACEHOLDER.match(name) or (byline is not None and _introduces(name)):
             continue
         if names and _CREDENTIAL.match(name):
             continue
@@ -233,10 +234,26 @@ def _introduces(name: str) -> bool:
     )
 
 
-def _name_line(raw: str) -> str | None:
+def _markup_words(element: etree._Element) -> frozenset[str]:
+    """The words of the class and the id of ``element`` that made it a byline
+    (:data:`_BYLINE_CLASS`: those holding ``author`` or ``byline``), case-folded: a byline's
+    line that is one of them (``Author`` in ``<div class="post-author">``) is the field's
+    label, named by the text as by the markup. The other words of the class may name the
+    author (``comment-author-jdoe``)."""
+    markup = f"{element.get('class') or ''} {element.get('id') or ''}"[:MAX_TEXT].casefold()
+    return frozenset(
+        word for word in _NOT_LETTERS.split(markup) if "author" in word or "byline" in word
+    )
+
+
+_NOT_LETTERS = re.compile(r"[\W\d_]+")
+
+
+def _name_line(raw: str, labels: frozenset[str] = frozenset()) -> str | None:
     """The line of ``raw`` that holds the name: the first that begins with a byline prefix
     (``By Jane Doe``) or follows a line that is the prefix alone (``Posted`` / ``by`` /
-    ``msmash``), else the first with more than a prefix or a label; the lines before a
+    ``msmash``), else the first with more than a prefix or a label (one of ``labels``, or a
+    word and a colon); the lines before a
     prefixed one are a label, a date or a section (``Posted in Architecture`` / ``By
     Lavinia``, ``Updated January 8, 2026`` / ``Written by Meghan Neville``)."""
     first = None
@@ -247,7 +264,7 @@ def _name_line(raw: str) -> str | None:
             continue
         unprefixed = _BYLINE_PREFIX.sub("", line)
         value = clean(_LABEL.sub("", unprefixed))
-        if not value:
+        if not value or value.casefold().rstrip(" *:") in labels:
             after_prefix = after_prefix or len(unprefixed) < len(line)
             continue
         if after_prefix or len(unprefixed) < len(line):

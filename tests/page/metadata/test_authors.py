@@ -273,3 +273,16 @@ def test_a_label_that_introduces_the_byline_is_no_name() -> None:
     assert page_metadata(page("<meta name='author' content='Michiel de'>")).authors == (
         "Michiel de",
     )
+
+
+def test_a_byline_s_line_that_repeats_its_class_is_its_label() -> None:
+    """``Author`` above the name in ``<div class="post-author">``: the text names the field
+    as the markup does; a class that names the author (``comment-author-jdoe``) names no
+    label."""
+    body = (
+        "<h1>Storm</h1><div class='pillar-header-author'><div class='caption'>Author</div>"
+        "<div>Isaiah Shelton</div></div><p>Text.</p>"
+    )
+    assert page_metadata(page(body=body)).authors == ("Isaiah Shelton",)
+    named = "<h1>Storm</h1><div class='comment-author-jdoe'><div>jdoe</div></div><p>Text.</p>"
+    assert page_metadata(page(body=named)).authors == ("jdoe",)
