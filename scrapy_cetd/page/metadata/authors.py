@@ -54,8 +54,9 @@ _CANDIDATES = 12
 """Elements marked as a byline or an author looked at after the headline, at most."""
 _FORM_TAGS = frozenset({"label", "input", "select", "textarea"})
 """A form's field: what no byline holds."""
-_NO_BYLINE_INSIDE = (*_FORM_TAGS, "h1", "h2", "h3", "h4", "h5", "h6")
-"""What a byline never holds: a form's field, or a heading longer than a name."""
+_HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
+"""A byline's first heading is a name (an author box's), never longer: the headings inside
+it are its own, read once."""
 _PLACEHOLDER = re.compile(
     r"(?:(?:undefined|null|none|nan|\[object object\])\s*)+\Z|.*(?:\{\{|\}\}|\$\{|<%)",
     re.IGNORECASE,
@@ -108,19 +109,19 @@ def _no_byline(element: etree._Element) -> bool:
     """Whether ``element``, though marked as an author, is no byline: a form's field (a
     ``<label>`` or inside one, or holding a label or a form control: a comment form's
     ``comment-form-author`` and its ``Name *``), or an article or a teaser whose class names
-    its author (an ``<article>``, or holding a heading longer than a name: another article's
-    headline)."""
+    its author (an ``<article>``, or whose first heading is longer than a name: another
+    article's headline)."""
     if element.tag in ("label", "article"):
         return True
     if any(ancestor.tag == "label" for ancestor in element.iterancestors()):
         return True
-    for node in element.iterdescendants(*_NO_BYLINE_INSIDE):
-        if node.tag in _FORM_TAGS:
-            if node.tag != "input" or (node.get("type") or "").lower() != "hidden":
-                return True
-        elif len(text_of(node)[:MAX_TEXT].split()) > _MAX_WORDS:
-            return True
-    return False
+    if any(
+        node.tag != "input" or (node.get("type") or "").lower() != "hidden"
+        for node in element.iterdescendants(*_FORM_TAGS)
+    ):
+        return True
+    heading = next(element.iterdescendants(*_HEADINGS), None)
+    return heading is not None and len(text_of(heading)[:MAX_TEXT].split()) > _MAX_WORDS
 
 
 def _linked_names(byline: etree._Element, names: list[str]) -> str | None:
