@@ -254,9 +254,9 @@ def _name_line(raw: str, labels: frozenset[str] = frozenset()) -> str | None:
     """The line of ``raw`` that holds the name: the first that begins with a byline prefix
     (``By Jane Doe``) or follows a line that is the prefix alone (``Posted`` / ``by`` /
     ``msmash``), else the first with more than a prefix or a label (one of ``labels``, or a
-    word and a colon); the lines before a
-    prefixed one are a label, a date or a section (``Posted in Architecture`` / ``By
-    Lavinia``, ``Updated January 8, 2026`` / ``Written by Meghan Neville``)."""
+    word and a colon); the lines before a prefixed one are a label, a date or a section
+    (``Posted in Architecture`` / ``By Lavinia``, ``Updated January 8, 2026`` / ``Written by
+    Meghan Neville``)."""
     first = None
     after_prefix = False
     for written in raw[:MAX_TEXT].splitlines():
