@@ -26,14 +26,22 @@ def markdown_text(markdown: str) -> str:
     out: list[str] = []
     for token in tokens(markdown):
         if token.type == "inline":
-            for child in token.children or []:
-                if child.type in ("text", "code_inline", "html_inline"):
-                    out.append(child.content)
-                elif child.type in ("softbreak", "hardbreak"):
-                    out.append(" ")
-            out.append(" ")
+            out.append(inline_text(token) + " ")
         elif token.type in ("fence", "code_block", "html_block"):
             out.append(token.content + " ")
+    return "".join(out)
+
+
+def inline_text(token: Token) -> str:
+    """The text of an inline token as the parser read it in its place (a table's cell holds
+    inline content only: its ``1.`` or ``#`` read again as a document would be a list or a
+    heading)."""
+    out: list[str] = []
+    for child in token.children or []:
+        if child.type in ("text", "code_inline", "html_inline"):
+            out.append(child.content)
+        elif child.type in ("softbreak", "hardbreak"):
+            out.append(" ")
     return "".join(out)
 
 
@@ -156,5 +164,5 @@ def tables(markdown: str) -> list[list[list[str]]]:
         elif token.type in ("th_open", "td_open") and row is not None:
             row.append("")
         elif token.type == "inline" and row:
-            row[-1] = " ".join(markdown_text(token.content).split())
+            row[-1] = " ".join(inline_text(token).split())
     return found

@@ -33,12 +33,16 @@ reads back as the same text, in the same structure:
   the delimiters can open and close (the emphasised text starts and ends with a letter or a
   digit); elsewhere the text is written plain.
 
-Literal characters that would change the meaning are escaped with a backslash: ``\\``,
-``` ` ```, ``[``, ``]``, ``<``, ``|`` and ``~`` everywhere; ``*`` unless it stands between two
-spaces; ``_`` unless it stands between two letters or digits (``snake_case``); ``&`` before
-what could be an entity; at the start of a line ``#``, ``>``, ``-``, ``+``, ``=`` and the ``.``
-or ``)`` of a number (``1986\\. That year``). A ``[`` is always escaped because whether it
-opens a link depends on text up to a ``]`` that may lie in another element.
+Literal characters are escaped with a backslash only where they would change the meaning
+(:mod:`.escape`): ``Evidently [the two suspects] did not`` and ``snake_case`` are written as
+they are, ``[x](y)`` in text is ``[x\\](y)``. Each piece of text (an element's text or tail)
+is escaped on its own, and at its edges as if anything could follow: ``` ` ``` always; ``\\``
+before punctuation; ``*``, ``~`` and ``_`` unless their run stands between two
+spaces (``_`` also between two letters or digits); ``]`` before ``(``; a bracket no other
+matches in a link's text; ``<`` that may open a tag or an autolink; ``&`` that may make an
+entity; ``|`` in a table's cells; at the start of a line what would start a block (a heading,
+a quote, a list item, a thematic break, a setext underline, a table's delimiter row, a link
+reference definition, the ``.`` or ``)`` of a number: ``1986\\. That year``).
 
 The text is the one :func:`~scrapy_cetd.page.output.element_text` reads from the same tree:
 whitespace is collapsed, nothing is added but the Markdown syntax and image descriptions.

@@ -4,6 +4,8 @@ text of the page must read back as that text, never as markup.
 
 Kept apart from the writing itself because each rule is a fact about CommonMark, not about
 the page: every piece of text goes through :func:`escape`, whichever element it comes from.
+A piece is the text of one element (or its tail): what lies before and after it is unknown
+here, so a character whose meaning depends on its neighbour is escaped at the piece's edges.
 """
 
 from __future__ import annotations
@@ -12,49 +14,102 @@ import re
 import unicodedata
 
 SPACES = re.compile(r"\s+")
-_ESCAPED = re.compile(r"[\\`\[\]<|~]|&(?=[#A-Za-z0-9])")
-"""Characters escaped wherever they are (see the package's docstring)."""
-_LINE_START = re.compile(r"[#>+=-]|\d{1,9}(?=[.)](?: |$))")
-"""At the start of a line: a character that would start a heading, a quote, a list item, a
-setext underline or a thematic break, or the number of an ordered list item (whose ``.`` or
-``)`` is escaped)."""
+_SPECIAL = re.compile(r"[\\`\[\]<&|]|\*+|_+|~+")
+"""What may be escaped inside a piece: each is decided by its neighbours (:func:`escape`)."""
+_PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
+"""ASCII punctuation: what a backslash escapes (before anything else it is a backslash)."""
+_TAG_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz/!?")
+"""After ``<``: the start of an HTML tag, comment, declaration or processing instruction."""
+_AUTOLINK = re.compile(r"[^ <>]*(?:>|$)")
+"""After ``<``: what may be an autolink (``<3@x.example>``), spaceless up to a ``>``, or up to
+the piece's end."""
+_ENTITY = re.compile(r"#?[A-Za-z0-9]*(?:;|$)")
+"""After ``&``: what may be an entity or a character reference, up to a ``;`` or the piece's
+end."""
+_LINE_START = re.compile(
+    r"#{1,6}(?: |$)|>|-(?: |$)|[- ]+$|\+(?: |$)|=+$|[|:-](?=[|: -]*$)"
+    r"|\[(?:[ xX]\](?: |$)|(?![^\[\]]*\][^:(]))"
+)
+"""At the start of a line, what would start a block: an ATX heading, a quote, a list item, a
+thematic break or a setext underline (of ``-`` or ``=`` alone: the piece may go on in the
+next), a table's delimiter row (``|``, ``:`` and ``-`` alone), a task list item (``[ ]``) or a
+link reference definition: a ``[`` whose first ``]`` may be followed by ``:`` (unless a ``[``
+comes first, which no label holds)."""
+_NUMBER = re.compile(r"\d{1,9}(?=[.)](?: |$))")
+"""At the start of a line, the number of an ordered list item (whose ``.`` or ``)`` is
+escaped)."""
 
 
-def escape(text: str, *, line_start: bool) -> str:
-    """``text`` (whitespace collapsed, not empty) with the characters that would change its
-    meaning escaped."""
-    escaped = _ESCAPED.sub(lambda m: "\\" + m.group(), text)
-    if "*" in escaped or "_" in escaped:
-        escaped = _escape_delimiters(escaped)
-    if line_start:
-        match = _LINE_START.match(escaped)
-        if match is not None:
-            end = match.end()
-            if match.group()[0].isdigit():
-                escaped = f"{escaped[:end]}\\{escaped[end:]}"
-            else:
-                escaped = "\\" + escaped
+def escape(text: str, *, line_start: bool, cell: bool = False, label: bool = False) -> str:
+    """``text`` (whitespace collapsed, not empty, not starting or ending with a space) with
+    the characters that would change its meaning escaped: at the start of a line when
+    ``line_start``, in a table's cell when ``cell``, in a link's text or an image's
+    description when ``label``."""
+    unmatched = _unmatched_brackets(text) if label and ("[" in text or "]" in text) else ()
+    last = len(text)
+
+    def replace(match: re.Match[str]) -> str:
+        char = match.group()
+        start, end = match.span()
+        after = text[end] if end < last else ""
+        if char[0] in "*_~":
+            before = text[start - 1] if start else ""
+            if before == after == " ":
+                return char  # not flanking: it neither opens nor closes
+            if char[0] == "_" and before.isalnum() and after.isalnum():
+                return char  # inside a word: "_" neither opens nor closes there
+            return "\\" + "\\".join(char)
+        if char == "\\":
+            escaped = not after or after in _PUNCTUATION
+        elif char == "]":
+            escaped = after == "(" or start in unmatched
+        elif char == "[":
+            escaped = start in unmatched
+        elif char == "<":
+            escaped = not after or after in _TAG_START or _AUTOLINK.match(text, end) is not None
+        elif char == "&":
+            escaped = _ENTITY.match(text, end) is not None
+        elif char == "|":
+            escaped = cell
+        else:  # "`": whether it opens a code span depends on the rest of the paragraph
+            escaped = True
+        return "\\" + char if escaped else char
+
+    escaped = _SPECIAL.sub(replace, text)
+    if line_start and escaped[0] != "\\":
+        if _LINE_START.match(escaped) is not None:
+            return "\\" + escaped
+        number = _NUMBER.match(escaped)
+        if number is not None:
+            end = number.end()
+            return f"{escaped[:end]}\\{escaped[end:]}"
     return escaped
 
 
-def _escape_delimiters(text: str) -> str:
-    """``*`` escaped unless between two spaces, ``_`` unless between two letters or digits
-    (the edges of ``text`` count as neither: what is next to them is unknown)."""
-    out: list[str] = []
-    last = len(text) - 1
+def _unmatched_brackets(text: str) -> set[int]:
+    """Where ``text`` has a ``[`` or ``]`` that no other closes or opens (a ``]`` before a
+    ``(``, escaped, closes none): inside a link's text it would close the link early, or open
+    one, so it is escaped there, and a matched pair is written as it is."""
+    opened: list[int] = []
+    unmatched: set[int] = set()
     for i, char in enumerate(text):
-        if char == "*":
-            if not (0 < i < last and text[i - 1] == " " and text[i + 1] == " "):
-                out.append("\\")
-        elif char == "_" and not (0 < i < last and text[i - 1].isalnum() and text[i + 1].isalnum()):
-            out.append("\\")
-        out.append(char)
-    return "".join(out)
+        if char == "[":
+            opened.append(i)
+        elif char == "]":
+            if opened and text[i + 1 : i + 2] != "(":
+                opened.pop()
+            else:
+                unmatched.add(i)
+    unmatched.update(opened)
+    return unmatched
 
 
-def bang(markdown: str) -> bool:
-    """Whether ``markdown`` ends with a ``!`` that a ``[`` after it would make an image's."""
-    return markdown.endswith("!") and not markdown.endswith("\\!")
+def ends_with(markdown: str, char: str) -> bool:
+    """Whether ``markdown`` ends with ``char`` unescaped (after an even run of backslashes)."""
+    if not markdown.endswith(char):
+        return False
+    body = markdown[: -len(char)]
+    return (len(body) - len(body.rstrip("\\"))) % 2 == 0
 
 
 def can_wrap(content: str, before: str) -> bool:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from scrapy_cetd.page.markdown.escape import SPACES, bang, escape
+from scrapy_cetd.page.markdown.escape import SPACES, ends_with, escape
 from scrapy_cetd.result import blank
 
 _NUMBER_GOES_ON = re.compile(r"\d*(?=[.)](?: |$))")
@@ -34,10 +34,25 @@ class Inline:
     heading: bool = False
     """A heading's text: its line starts with the heading's ``#``, so what would start a list, a
     quote or a heading at the start of a line (``1.``, ``-``, ``>``) is text there."""
+    cell: bool = False
+    """A table cell's text: a ``|`` would end the cell, and no block starts there."""
+    label: bool = False
+    """A link's text, between the link's brackets: a ``[`` or ``]`` that no other matches
+    would end it early."""
 
     def child(self) -> Inline:
         """The inline of an element inside this one, which goes on with this line."""
-        return Inline(start=self.start, number=self.number and not self.space, heading=self.heading)
+        return Inline(
+            start=self.start,
+            number=self.number and not self.space,
+            heading=self.heading,
+            cell=self.cell,
+            label=self.label,
+        )
+
+    def link(self) -> Inline:
+        """The inline of a link's text, which starts after the link's ``[``."""
+        return Inline(start=False, heading=self.heading, cell=self.cell, label=True)
 
     def last(self) -> str:
         """The last character written, ``""`` when none."""
@@ -55,8 +70,9 @@ class Inline:
             self.add_space()
         words = collapsed.strip(" ")
         if words:
-            escaped = escape(words, line_start=self.start and not self.heading)
-            goes_on = self.number and not self.space and not self.heading
+            at_start = self.start and not self.heading and not self.cell
+            escaped = escape(words, line_start=at_start, cell=self.cell, label=self.label)
+            goes_on = self.number and not self.space and not self.heading and not self.cell
             digits = _NUMBER_GOES_ON.match(escaped) if goes_on else None
             if digits is not None:  # the line so far is a number: "1" then ". x", "12" "3. x"
                 escaped = f"{digits.group()}\\{escaped[digits.end() :]}"
@@ -79,8 +95,10 @@ class Inline:
             return
         if self.space and self.parts and not self.start:
             self.parts.append(" ")
-        elif markdown[0] == "[" and bang(self.parts[-1] if self.parts else ""):
+        elif self.parts and markdown[0] == "[" and ends_with(self.parts[-1], "!"):
             self.parts[-1] = self.parts[-1][:-1] + "\\!"  # "![" would open an image
+        elif self.parts and markdown[0] == "(" and ends_with(self.parts[-1], "]"):
+            markdown = "\\" + markdown  # "](" would end a link's text and open its URL
         self.space = False
         self.parts.append(markdown)
         self.start = False

@@ -51,7 +51,7 @@ class Spans:
                 return None
             self.links += 1
             stack.inline_depth += 1
-            return Frame(element, "a", inline=stack.sink().child(), href=href)
+            return Frame(element, "a", inline=stack.sink().link(), href=href)
         wrap = EMPHASIS.get(tag)
         if wrap is not None and not self.emphasis[wrap]:
             self.emphasis[wrap] += 1
@@ -122,7 +122,10 @@ class Spans:
         if src is None:
             return
         alt = SPACES.sub(" ", element.get("alt") or "").strip()
-        self.stack.sink().markup(f"![{escape(alt, line_start=False) if alt else ''}]({src})")
+        sink = self.stack.sink()
+        if alt:
+            alt = escape(alt, line_start=False, cell=sink.cell, label=True)
+        sink.markup(f"![{alt}]({src})")
 
 
 def destination(value: str | None, base_url: str | None) -> str | None:

@@ -32,7 +32,7 @@ class Tables:
         stack = self.stack
         if tag in CELLS and stack.last.row is not None:
             stack.inline_depth += 1
-            return Frame(element, "cell", inline=Inline())
+            return Frame(element, "cell", inline=Inline(cell=True))
         if tag == "tr" and stack.last.table is not None:
             return Frame(element, "tr", row=[])
         if tag == "caption" and stack.last.table is not None:

@@ -10,6 +10,8 @@ once, and a frame (:mod:`.frames`) holds what its element produced until it clos
 
 from __future__ import annotations
 
+import re
+
 from lxml import etree
 
 from scrapy_cetd.limits import check_deadline
@@ -30,6 +32,9 @@ from scrapy_cetd.page.markdown.tags import (
     SKIPPED,
 )
 from scrapy_cetd.result import blank
+
+_CLOSING = re.compile(r"(?:^| )#+$")
+"""The end of a heading's text that would read as its closing sequence of ``#``."""
 
 
 def to_markdown(root: etree._Element, *, base_url: str | None = None) -> str:
@@ -163,6 +168,6 @@ class Writer:
             self.stack.inline_depth -= 1
             text = (frame.inline or Inline()).value().replace("\\\n", " ")
             if not blank(text):
-                if text.endswith("#"):
+                if _CLOSING.search(text) is not None:  # it would close the heading: "# C#" does not
                     text = text[:-1] + "\\#"
                 self.stack.container().add("heading", ["#" * HEADINGS[kind] + " " + text])
