@@ -39,6 +39,9 @@ class Inline:
     label: bool = False
     """A link's text, between the link's brackets: a ``[`` or ``]`` that no other matches
     would end it early."""
+    before: str = ""
+    """The character before this inline's content in the inline around it, when nothing is
+    written here yet: emphasis delimiters must not touch that one either."""
 
     def child(self) -> Inline:
         """The inline of an element inside this one, which goes on with this line."""
@@ -48,11 +51,12 @@ class Inline:
             heading=self.heading,
             cell=self.cell,
             label=self.label,
+            before=self.previous(),
         )
 
     def link(self) -> Inline:
         """The inline of a link's text, which starts after the link's ``[``."""
-        return Inline(start=False, heading=self.heading, cell=self.cell, label=True)
+        return Inline(start=False, heading=self.heading, cell=self.cell, label=True, before="[")
 
     def last(self) -> str:
         """The last character written, ``""`` when none."""
@@ -60,6 +64,11 @@ class Inline:
             if part:
                 return part[-1]
         return ""
+
+    def previous(self) -> str:
+        """The character what comes next follows: a space when one is due, else the last one
+        written here or, when none is, the one before this inline's content."""
+        return " " if self.space else self.last() or self.before
 
     def text(self, raw: str) -> None:
         """Append ``raw`` as text: whitespace collapsed, Markdown characters escaped."""

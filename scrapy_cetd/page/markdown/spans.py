@@ -77,7 +77,7 @@ class Spans:
         if content:
             if frame.kind == "a":
                 parent.markup(f"[{content}]({frame.href})")
-            elif can_wrap(content, "" if parent.space else parent.last()):
+            elif can_wrap(content, parent.previous()):
                 parent.markup(f"{frame.wrap}{content}{frame.wrap}")
             else:
                 number = parent.number and not parent.space and content.isdigit()

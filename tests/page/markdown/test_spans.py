@@ -47,6 +47,18 @@ def test_emphasis_inside_the_same_emphasis_adds_no_delimiters() -> None:
     assert inline_kinds(markdown) >= {"em_open", "strong_open"}
 
 
+def test_emphasis_does_not_touch_the_delimiters_of_emphasis_around_it() -> None:
+    """An emphasis inside an element that writes none (``<i>`` around a bold that is all it
+    holds) is written after what lies before that element: ``**1****1**`` read back as text."""
+    markdown = body_markdown(
+        "<body><p><b>1</b><i><b>2</b></i></p><h2><span><b>3</b></span><s><b>4</b></s></h2>"
+        "<p><i><b>5</b></i><b>6</b></p></body>"
+    )
+    assert markdown == "**1**2\n\n## **3**4\n\n**5**6"
+    assert squeezed(markdown_text(markdown)) == "123456"
+    assert inline_kinds(markdown) == {"text", "strong_open", "strong_close"}
+
+
 def test_quotes_images_and_links_are_absolute() -> None:
     page = (
         "<body><blockquote><p>Said <a href='../who'>who</a></p><p>twice</p></blockquote>"
