@@ -18,8 +18,10 @@ _SPECIAL = re.compile(r"[\\`\[\]<&|]|\*+|_+|~+")
 """What may be escaped inside a piece: each is decided by its neighbours (:func:`escape`)."""
 _PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 """ASCII punctuation: what a backslash escapes (before anything else it is a backslash)."""
-_TAG_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz/!?")
-"""After ``<``: the start of an HTML tag, comment, declaration or processing instruction."""
+_TAG = re.compile(r"[!/?]|[A-Za-z][A-Za-z0-9-]*(?:[ />]|$)")
+"""After ``<``: the start of an HTML tag (its name, then a space, ``/``, ``>`` or the piece's
+end: ``Result<T, E>`` holds none), a closing tag, a comment, a declaration or a processing
+instruction."""
 _AUTOLINK = re.compile(r"[^ <>]*(?:>|$)")
 """After ``<``: what may be an autolink (``<3@x.example>``), spaceless up to a ``>``, or up to
 the piece's end."""
@@ -28,13 +30,17 @@ _ENTITY = re.compile(r"#?[A-Za-z0-9]*(?:;|$)")
 end."""
 _LINE_START = re.compile(
     r"#{1,6}(?: |$)|>|-(?: |$)|[- ]+$|\+(?: |$)|=+$|[|:-](?=[|: -]*$)"
-    r"|\[(?:[ xX]\](?: |$)|(?![^\[\]]*\][^:(]))"
+    r"|\[(?:[ xX]\](?: |$)|(?![^\[\]]*\](?:[^:(]|$)))"
 )
 """At the start of a line, what would start a block: an ATX heading, a quote, a list item, a
 thematic break or a setext underline (of ``-`` or ``=`` alone: the piece may go on in the
 next), a table's delimiter row (``|``, ``:`` and ``-`` alone), a task list item (``[ ]``) or a
-link reference definition: a ``[`` whose first ``]`` may be followed by ``:`` (unless a ``[``
-comes first, which no label holds)."""
+link reference definition: a ``[`` whose first ``]`` is followed by ``:`` or ``(`` (the ``]``
+then escaped), or that no ``]`` closes in the piece. One whose ``]`` ends the piece is
+:data:`LABEL`: what follows decides (:class:`.inline.Inline`)."""
+LABEL = re.compile(r"\[[^\[\]]*\]")
+"""A piece at a line's start that is a link label: a ``:`` right after it would make it a link
+reference definition, anything else leaves it text."""
 _NUMBER = re.compile(r"\d{1,9}(?=[.)](?: |$))")
 """At the start of a line, the number of an ordered list item (whose ``.`` or ``)`` is
 escaped)."""
@@ -66,7 +72,7 @@ def escape(text: str, *, line_start: bool, cell: bool = False, label: bool = Fal
         elif char == "[":
             escaped = start in unmatched
         elif char == "<":
-            escaped = not after or after in _TAG_START or _AUTOLINK.match(text, end) is not None
+            escaped = not after or bool(_TAG.match(text, end) or _AUTOLINK.match(text, end))
         elif char == "&":
             escaped = _ENTITY.match(text, end) is not None
         elif char == "|":
@@ -108,8 +114,10 @@ def ends_with(markdown: str, char: str) -> bool:
     """Whether ``markdown`` ends with ``char`` unescaped (after an even run of backslashes)."""
     if not markdown.endswith(char):
         return False
-    body = markdown[: -len(char)]
-    return (len(body) - len(body.rstrip("\\"))) % 2 == 0
+    at = len(markdown) - len(char) - 1
+    while at >= 0 and markdown[at] == "\\":
+        at -= 1
+    return (len(markdown) - len(char) - 1 - at) % 2 == 0
 
 
 def can_wrap(content: str, before: str) -> bool:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from scrapy_cetd.page.markdown.escape import SPACES, ends_with, escape
+from scrapy_cetd.page.markdown.escape import LABEL, SPACES, ends_with, escape
 from scrapy_cetd.result import blank
 
 _NUMBER_GOES_ON = re.compile(r"\d*(?=[.)](?: |$))")
@@ -42,6 +42,10 @@ class Inline:
     before: str = ""
     """The character before this inline's content in the inline around it, when nothing is
     written here yet: emphasis delimiters must not touch that one either."""
+    label_at: int = -1
+    """The part that is a link label at the line's start (``[Netflix Tudum]``), as long as
+    what follows it is unknown: a ``:`` right after it would make it a link reference
+    definition (then its ``[`` is escaped); anything else, or the line's end, leaves it text."""
 
     def child(self) -> Inline:
         """The inline of an element inside this one, which goes on with this line."""
@@ -88,6 +92,8 @@ class Inline:
             number = (goes_on or (self.start and len(escaped) < 10)) and escaped.isdigit()
             self.markup(escaped)
             self.number = number
+            if at_start and LABEL.fullmatch(escaped) is not None:
+                self.label_at = len(self.parts) - 1
         if collapsed[-1] == " " and words:
             self.space = True
 
@@ -102,6 +108,10 @@ class Inline:
         """Append ``markdown`` as it is (after the space that is due)."""
         if not markdown:
             return
+        if self.label_at >= 0:
+            if markdown[0] == ":" and not self.space:
+                self.settle()
+            self.label_at = -1
         if self.space and self.parts and not self.start:
             self.parts.append(" ")
         elif self.parts and markdown[0] == "[" and ends_with(self.parts[-1], "!"):
@@ -113,11 +123,19 @@ class Inline:
         self.start = False
         self.number = False
 
+    def settle(self) -> None:
+        """Escape the ``[`` of the label at the line's start (see :attr:`label_at`): what
+        follows it will be written elsewhere, unknown here."""
+        if self.label_at >= 0:
+            self.parts[self.label_at] = "\\" + self.parts[self.label_at]
+            self.label_at = -1
+
     def hard_break(self) -> bool:
         """End the line; ``False`` when the line is still empty (a second ``<br>``)."""
         if self.start:
             return False
         self.parts.append("\\\n")
+        self.label_at = -1
         self.start = True
         self.space = False
         self.number = False

@@ -70,6 +70,7 @@ class Spans:
         if frame.kind == "emphasis":
             self.emphasis[frame.wrap] -= 1
         inline = frame.inline or Inline()
+        inline.settle()  # what follows a label at the line's start is the parent's
         content = inline.value()
         parent = self.stack.sink()
         if inline.lead:

@@ -45,14 +45,18 @@ def test_brackets_are_escaped_only_where_they_would_make_a_link() -> None:
         "<p>a [link](http://x) in text</p><p>[label]: http://x</p><p>[ref][label] [label]</p>"
         "<p>[x]<span>(y)</span> and <b>[z]</b>(w)</p><ul><li>[ ] not a task</li></ul>"
         "<p><a href='https://x.example/'>a [b] c] d [e</a> wow![2]</p>"
-        "<p><img src='https://x.example/i.png' alt='a] [b'></p></body>"
+        "<p><img src='https://x.example/i.png' alt='a] [b'></p><p>[Netflix Tudum]</p>"
+        "<p>[5] <a href='https://x.example/5'>arXiv</a></p><p>[a]<b>: a definition</b></p>"
+        "<p><i>[b]</i>: another</p><p>[c]<br>: not one</p></body>"
     )
     markdown = body_markdown(page)
     assert "Evidently [the two suspects] did not [sic]." in markdown
     assert "\n[1] Smith, 2020\n" in markdown
+    assert "\n[Netflix Tudum]\n\n[5] [arXiv](https://x.example/5)\n" in markdown
+    assert "\n\\[a]: a definition\n\n\\[b]: another\n\n[c]\\\n: not one" in markdown
     assert "[a [b] c\\] d \\[e](https://x.example/) wow![2]" in markdown
-    assert markdown.count("\\") == 10  # the five above, and before [label]:, [x], (y), (w), [ ]
-    assert inline_kinds(markdown) == {"text", "link_open", "link_close", "image"}
+    assert markdown.count("\\") == 13  # the eight above, and before [label]:, [x], (y), (w), [ ]
+    assert inline_kinds(markdown) == {"text", "link_open", "link_close", "image", "hardbreak"}
     assert images(markdown) == ["a] [b"]
     assert squeezed(markdown_text(markdown)) == squeezed(text_of(page))
 
@@ -63,7 +67,8 @@ def test_characters_are_not_escaped_where_they_mean_nothing() -> None:
     a ``|`` outside a table are text."""
     page = (
         "<body><p>snake_case__x, 5 * 3 ** 2, a ~ b, #hashtag, issue #12</p>"
-        "<p>a &lt; b, x &lt;= 3, &lt;10 years, AT&amp;T, Q&amp;A, C:\\Users\\me, Home | News</p>"
+        "<p>a &lt; b, x &lt;= 3, &lt;10 years, Result&lt;T, E&gt;, AT&amp;T, Q&amp;A, "
+        "C:\\Users\\me, Home | News</p>"
         "<p>#hashtag at the start, -5 degrees, +1 for this, =SUM(A1), --flag</p></body>"
     )
     markdown = body_markdown(page)
