@@ -75,6 +75,7 @@ def run(args: argparse.Namespace) -> int:
             result,
             args.format,
             markdown=args.markdown,
+            metadata=args.metadata,
             header=len(args.files) > 1,
             first=printed == 0,
         )
@@ -100,11 +101,19 @@ def _extract_file(name: str, args: argparse.Namespace, options: dict[str, Any]) 
 
 
 def _print_result(
-    name: str, result: ExtractionResult, fmt: str, *, markdown: bool, header: bool, first: bool
+    name: str,
+    result: ExtractionResult,
+    fmt: str,
+    *,
+    markdown: bool,
+    metadata: bool,
+    header: bool,
+    first: bool,
 ) -> None:
     """Print ``result`` in format ``fmt``: one JSON object (with the Markdown when
-    ``markdown``, the metadata when it was read), or the text, HTML or Markdown after a
-    ``==> FILE <==`` line when there are several files (``header``)."""
+    ``markdown``, the metadata when ``metadata``: each ``null`` when the time budget gave it
+    up), or the text, HTML or Markdown after a ``==> FILE <==`` line when there are several
+    files (``header``)."""
     if fmt == "json":
         record: dict[str, Any] = {
             "file": name,
@@ -120,8 +129,8 @@ def _print_result(
         }
         if markdown:  # None when it was given up for the time budget, as a note says
             record["markdown"] = result.markdown
-        if result.metadata is not None:
-            record["metadata"] = asdict(result.metadata)
+        if metadata:
+            record["metadata"] = None if result.metadata is None else asdict(result.metadata)
         print(json.dumps(record, ensure_ascii=False))
         return
     if header:

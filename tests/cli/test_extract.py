@@ -5,13 +5,15 @@ from __future__ import annotations
 import gzip
 import io
 import json
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import META_PAGE, STORM_PAGE
 
-from scrapy_cetd import PAGE_TYPES, extract
+import scrapy_cetd.cli.extract
+from scrapy_cetd import PAGE_TYPES, ExtractionResult, extract
 from scrapy_cetd.cli import main
 
 
@@ -128,6 +130,24 @@ def test_extract_json_gives_the_markdown_on_request(
         assert main([*argv, "--format", fmt, "--markdown"]) == 2
         err = capsys.readouterr().err
         assert f"--markdown is printed in --format json only, not {fmt}" in err
+
+
+def test_extract_json_writes_null_for_what_the_budget_gave_up(
+    page_file: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The metadata and the Markdown a record was asked for are there, ``null``, when the time
+    budget gave them up: a reader of the records finds the same keys in every one."""
+
+    def given_up(*args: Any, **kwargs: Any) -> ExtractionResult:
+        return replace(extract(*args, **kwargs), metadata=None, markdown=None)
+
+    monkeypatch.setattr(scrapy_cetd.cli.extract, "extract", given_up)
+    argv = ["extract", str(page_file), "--format", "json", "--metadata", "--markdown"]
+    assert main(argv) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["metadata"] is None
+    assert record["markdown"] is None
+    assert record["text"] == extract(STORM_PAGE).text
 
 
 def test_extract_reads_stdin(
