@@ -14,7 +14,8 @@ import pytest
 from crawlkit import stop_reactor, unit_crawler
 from hypothesis import settings
 from lxml import etree
-from scrapy.http import Response
+from scrapy import Request
+from scrapy.http import HtmlResponse, Response
 from scrapy.utils.misc import build_from_crawler
 
 from scrapy_cetd import CETDPipeline, Extractor
@@ -173,6 +174,22 @@ def texts_from_threads(
     for thread in threads:
         thread.join()
     return results
+
+
+STORM_URL = "http://127.0.0.1/storm.html"
+"""Where the pipeline's tests say :data:`STORM_PAGE` came from."""
+EMPTY_FIELDS = {
+    "main_content_html": "",
+    "main_content_text": "",
+    "main_content_title": "",
+    "main_content_page_type": "",
+}
+"""The content fields of an item the pipeline found nothing in."""
+
+
+def storm_response(body: str = STORM_PAGE, url: str = STORM_URL, **meta: Any) -> HtmlResponse:
+    """A response of ``body`` (by default :data:`STORM_PAGE`) whose request has ``meta``."""
+    return HtmlResponse(url, body=body.encode(), encoding="utf-8", request=Request(url, meta=meta))
 
 
 class PipelineHarness:

@@ -12,8 +12,11 @@ from typing import Any
 
 import pytest
 import scrapy
+from conftest import EMPTY_FIELDS as EMPTY
 from conftest import META_PAGE, STORM_PAGE
+from conftest import STORM_URL as URL
 from conftest import PipelineHarness as Harness
+from conftest import storm_response as page
 from crawlkit import BareItem, NewsAttrs, NewsDataclass, NewsItem
 from itemadapter import ItemAdapter
 from scrapy import Request
@@ -27,18 +30,7 @@ from scrapy_cetd.crawl.middleware import arrival_time
 from scrapy_cetd.extractors.registry import build_extractor
 from scrapy_cetd.limits import Limits
 
-URL = "http://127.0.0.1/storm.html"
 EXPECTED = scrapy_cetd.extract(STORM_PAGE.encode(), url=URL)
-EMPTY = {
-    "main_content_html": "",
-    "main_content_text": "",
-    "main_content_title": "",
-    "main_content_page_type": "",
-}
-
-
-def page(body: str = STORM_PAGE, url: str = URL, **meta: Any) -> HtmlResponse:
-    return HtmlResponse(url, body=body.encode(), encoding="utf-8", request=Request(url, meta=meta))
 
 
 @pytest.mark.parametrize(

@@ -11,27 +11,18 @@ import time
 from typing import Any, ClassVar
 
 import pytest
+from conftest import EMPTY_FIELDS as EMPTY
 from conftest import STORM_PAGE
+from conftest import STORM_URL as URL
 from conftest import PipelineHarness as Harness
-from scrapy import Request
+from conftest import storm_response as page
 from scrapy.http import HtmlResponse
 from scrapy.utils.misc import build_from_crawler
 
 import scrapy_cetd
 from scrapy_cetd import CETDDownloaderMiddleware
 
-URL = "http://127.0.0.1/storm.html"
 EXPECTED = scrapy_cetd.extract(STORM_PAGE.encode(), url=URL)
-EMPTY = {
-    "main_content_html": "",
-    "main_content_text": "",
-    "main_content_title": "",
-    "main_content_page_type": "",
-}
-
-
-def page(body: str = STORM_PAGE, url: str = URL, **meta: Any) -> HtmlResponse:
-    return HtmlResponse(url, body=body.encode(), encoding="utf-8", request=Request(url, meta=meta))
 
 
 STUCK = threading.Event()
