@@ -10,9 +10,9 @@ from scrapy_cetd.extractors.furniture import CHECK_EVERY
 from scrapy_cetd.limits import check_deadline
 from scrapy_cetd.page.dom import DomView
 
-REVIEW_SHARE = 0.5
-"""An element holding this share of the view's text or more is no review section: it wraps the
-page (a template that names its page ``review``)."""
+WRAPPER_SHARE = 0.5
+"""An element holding this share of the view's text or more is no named section: it wraps the
+page, in a template that names the whole page after one of its sections (``review``)."""
 
 
 Attributes = Callable[[str], str | None]
@@ -23,12 +23,12 @@ def named_sections(
     view: DomView, chars: Sequence[int], named: Callable[[Attributes], bool], task: str
 ) -> list[bool]:
     """The elements of ``view`` that ``named`` says are a section of their kind, with their
-    descendants, among those holding less than :data:`REVIEW_SHARE` of the view's text (more
+    descendants, among those holding less than :data:`WRAPPER_SHARE` of the view's text (more
     is the page's wrapper, in a template that names its page after them). One pass over the
     view, every element's proxy held until the end (lxml frees a proxy by walking up to the
     closest ancestor that has one); ``task`` names the pass when its time runs out."""
     elements = list(view.elements)
-    parent, most = view.parent, REVIEW_SHARE * chars[0]
+    parent, most = view.parent, WRAPPER_SHARE * chars[0]
     found = [False] * len(elements)
     for i in range(1, len(elements)):
         if not i % CHECK_EVERY:
