@@ -45,7 +45,7 @@ from scrapy_cetd.evaluation.metadata import (
     metadata_predictor,
 )
 from scrapy_cetd.extractors.registry import get_extractor
-from scrapy_cetd.page.output import finish_html
+from scrapy_cetd.page.finish import finish_html
 from scrapy_cetd.page.parse import to_tree
 
 DATASETS = ("wcxb", "wcxb_dev", "readability")

@@ -28,8 +28,9 @@ from scrapy_cetd.limits import (
     deadline,
 )
 from scrapy_cetd.page.dom import count_elements, require_element
+from scrapy_cetd.page.finish import document_base, finish_html
 from scrapy_cetd.page.metadata import load_libraries, page_metadata
-from scrapy_cetd.page.output import document_base, finish_html, text_only
+from scrapy_cetd.page.output import text_only
 from scrapy_cetd.page.page_types import PageType, classify_tree
 from scrapy_cetd.page.parse import (
     NotADocumentError,
@@ -78,7 +79,7 @@ class Outputs:
     """Fill :attr:`~scrapy_cetd.result.ExtractionResult.markdown`."""
     clean_html: bool = False
     """Keep only the semantic attributes in the HTML
-    (:data:`~scrapy_cetd.page.output.SEMANTIC_ATTRIBUTES`)."""
+    (:data:`~scrapy_cetd.page.finish.SEMANTIC_ATTRIBUTES`)."""
 
     def __post_init__(self) -> None:
         for name in ("html", "metadata", "markdown", "clean_html"):

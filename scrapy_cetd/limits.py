@@ -96,6 +96,12 @@ def check_deadline(step: str) -> None:
         raise LimitExceededError(Reason.TIME_BUDGET, f"more than {current[1]:g} s, stopped {step}")
 
 
+CHECK_EVERY = 4095
+"""A long loop over a page's elements checks the deadline when its step count has all these
+bits set (``i & CHECK_EVERY == CHECK_EVERY``): once in 4,096 steps, and a shorter loop adds no
+check to those made between the steps."""
+
+
 def time_left() -> float | None:
     """The seconds left in the running extraction's time budget (0 once it is spent), or
     ``None`` outside an extraction with a budget: for a step that cannot check the deadline

@@ -11,7 +11,7 @@ from scrapy_cetd.api import OUTPUTS_GIVEN_UP
 from scrapy_cetd.corpus.records import FILTER_REASONS, Outcome
 from scrapy_cetd.corpus.warc import SKIP_REASONS, Skipped
 from scrapy_cetd.limits import LIMITS
-from scrapy_cetd.page.output import LINKS_LEFT_RELATIVE
+from scrapy_cetd.page.finish import LINKS_LEFT_RELATIVE
 from scrapy_cetd.page.parse import (
     CHARSET_GUESSED,
     HTTP_CHARSET_IGNORED,

@@ -1,7 +1,7 @@
 """The main content as Markdown (CommonMark with GitHub's tables and strikethrough).
 
 :func:`to_markdown` writes the tree of an extraction's HTML (``ExtractionResult.html`` parsed
-again, see :func:`scrapy_cetd.page.output.content_tree`) as Markdown that a CommonMark parser
+again, see :func:`scrapy_cetd.page.finish.content_tree`) as Markdown that a CommonMark parser
 reads back as the same text, in the same structure:
 
 - headings as ATX headings (``## ...``), paragraphs separated by a blank line, ``<br>`` as a

@@ -15,8 +15,8 @@ from markdownkit import (
     text_of,
 )
 
+from scrapy_cetd.page.finish import content_tree
 from scrapy_cetd.page.markdown import to_markdown
-from scrapy_cetd.page.output import content_tree
 
 
 def test_content_after_a_list_directly_inside_a_list_makes_no_item() -> None:

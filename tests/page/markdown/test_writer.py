@@ -25,8 +25,8 @@ from ratios import TENFOLD, growth
 from scrapy_cetd import extract
 from scrapy_cetd.evaluation.datasets import Page, default_datasets_root, find_datasets
 from scrapy_cetd.page.dom import UNSHOWN_CONTENT_TAGS, local_tag
+from scrapy_cetd.page.finish import content_tree
 from scrapy_cetd.page.markdown import to_markdown
-from scrapy_cetd.page.output import content_tree
 
 
 def test_markdown_costs_nothing_unless_asked() -> None:
