@@ -29,12 +29,8 @@ from scrapy_cetd.corpus import (
     WarcPage,
     iter_pages,
 )
-from scrapy_cetd.corpus.warc import (
-    NotAWarcError,
-    UnreadableWarcError,
-    check_warc,
-    find_warc_files,
-)
+from scrapy_cetd.corpus.streams import UnreadableWarcError
+from scrapy_cetd.corpus.warc import NotAWarcError, check_warc, find_warc_files
 
 
 def test_an_open_file_is_read_as_its_path_is(tmp_path: Path) -> None:
