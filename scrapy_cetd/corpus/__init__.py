@@ -4,9 +4,13 @@ Web-as-corpus work starts from crawl archives (WARC files, as Common Crawl publi
 from a live crawl. This package reads them, keeps the HTML responses, runs a registered extractor
 on each and writes one row per page. Its modules, by role:
 
-* :mod:`~scrapy_cetd.corpus.warc` reads WARC files (:func:`iter_pages`);
-* :mod:`~scrapy_cetd.corpus.records` holds the row schema, the run's :class:`CorpusSettings` and
-  *the per-record function* :func:`extract_page`;
+* :mod:`~scrapy_cetd.corpus.warc` reads WARC files (:func:`iter_pages`), through
+  :mod:`~scrapy_cetd.corpus.streams` (a compressed file read part by part, going on after
+  damage);
+* :mod:`~scrapy_cetd.corpus.schema` names the columns (:data:`FIELDS`);
+* :mod:`~scrapy_cetd.corpus.settings` holds the run's :class:`CorpusSettings`;
+* :mod:`~scrapy_cetd.corpus.records` holds *the per-record function* :func:`extract_page`,
+  which undoes a response's codings (:mod:`~scrapy_cetd.corpus.codings`) and extracts;
 * :mod:`~scrapy_cetd.corpus.writers` writes rows as JSON Lines or Parquet;
 * :mod:`~scrapy_cetd.corpus.summary` counts what a run did;
 * :mod:`~scrapy_cetd.corpus.workers` is what the worker processes run;
@@ -32,15 +36,10 @@ deleted.
 """
 
 from scrapy_cetd.corpus.dask_bag import to_dask_bag
-from scrapy_cetd.corpus.records import (
-    FIELDS,
-    CorpusSettings,
-    Outcome,
-    Row,
-    extract_file,
-    extract_page,
-)
+from scrapy_cetd.corpus.records import Outcome, extract_file, extract_page
 from scrapy_cetd.corpus.run import checked_jobs, default_jobs, run_corpus
+from scrapy_cetd.corpus.schema import FIELDS, Row
+from scrapy_cetd.corpus.settings import CorpusSettings
 from scrapy_cetd.corpus.summary import CorpusSummary, FileSummary
 from scrapy_cetd.corpus.warc import (
     DEFAULT_MAX_BYTES,

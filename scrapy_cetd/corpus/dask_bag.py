@@ -6,7 +6,8 @@ import os
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from scrapy_cetd.corpus.records import FILTER_REASONS, CorpusSettings, extract_file
+from scrapy_cetd.corpus.records import extract_file
+from scrapy_cetd.corpus.settings import FILTER_REASONS, CorpusSettings
 from scrapy_cetd.corpus.warc import DEFAULT_MAX_BYTES, Skipped, find_inputs
 from scrapy_cetd.extractors.registry import DEFAULT_ALGORITHM
 from scrapy_cetd.limits import DEFAULT_MAX_NODES, DEFAULT_TIME_BUDGET
@@ -65,10 +66,10 @@ def to_dask_bag(
     """A Dask bag of the rows of the WARC files ``paths``, one partition per file.
 
     Each task reads its file where it runs and calls :func:`extract_page` on every page, so
-    the rows (dicts of :data:`~scrapy_cetd.corpus.records.FIELDS`) and their order are those
+    the rows (dicts of :data:`~scrapy_cetd.corpus.schema.FIELDS`) and their order are those
     of ``scrapy-cetd corpus``, its filters included (``languages``, ``min_language_score``,
     ``min_words``, ``page_types``, ``min_page_type_confidence``:
-    :class:`~scrapy_cetd.corpus.records.CorpusSettings`); exact deduplication
+    :class:`~scrapy_cetd.corpus.settings.CorpusSettings`); exact deduplication
     across files is left to the caller (``bag.distinct(key=lambda row: row["content_hash"])``).
     Local paths and directories are expanded here (as the command does) and must be readable
     by every worker; URLs (``s3://bucket/…warc.gz``) are passed on and opened by the workers
@@ -77,7 +78,7 @@ def to_dask_bag(
     without a row appears too, as a dict with ``url``, ``id``, ``skipped`` (the reason) and
     ``detail``: a record the command counts as skipped, under its reason
     (:data:`~scrapy_cetd.corpus.warc.SKIP_REASONS`), and a row a filter drops, under the
-    filter's (:data:`~scrapy_cetd.corpus.records.FILTER_REASONS`, with its meaning as the
+    filter's (:data:`~scrapy_cetd.corpus.settings.FILTER_REASONS`, with its meaning as the
     detail), so the bag holds an item for every record read.
     """
     import dask.bag  # noqa: PLC0415 - the dask extra is optional

@@ -46,7 +46,8 @@ except ImportError as error:  # pragma: no cover - depends on the installed extr
     ) from error
 
 from scrapy_cetd.api import CompletingExtractor, Outputs, extract_with
-from scrapy_cetd.corpus.records import check_languages, identify_language, page_html
+from scrapy_cetd.corpus.records import identify_language, page_html
+from scrapy_cetd.corpus.settings import check_languages
 from scrapy_cetd.corpus.warc import DEFAULT_MAX_BYTES, NotAWarcError, Skipped, WarcPage, iter_pages
 from scrapy_cetd.extractors.registry import DEFAULT_ALGORITHM, build_extractor
 from scrapy_cetd.guard import DEFAULT_MAX_ATTRIBUTES

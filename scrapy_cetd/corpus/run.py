@@ -32,7 +32,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from scrapy_cetd.corpus.records import CorpusSettings
+from scrapy_cetd.corpus.settings import CorpusSettings
 from scrapy_cetd.corpus.summary import CorpusSummary, FileSummary
 from scrapy_cetd.corpus.warc import check_warc, find_inputs, identity, is_url
 from scrapy_cetd.corpus.workers import (

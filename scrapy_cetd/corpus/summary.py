@@ -8,7 +8,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from scrapy_cetd.api import OUTPUTS_GIVEN_UP
-from scrapy_cetd.corpus.records import FILTER_REASONS, Outcome
+from scrapy_cetd.corpus.records import Outcome
+from scrapy_cetd.corpus.settings import FILTER_REASONS
 from scrapy_cetd.corpus.warc import SKIP_REASONS, Skipped
 from scrapy_cetd.limits import LIMITS
 from scrapy_cetd.page.finish import LINKS_LEFT_RELATIVE
@@ -66,7 +67,7 @@ class FileSummary:
     """Where the file is damaged: the first :data:`_DAMAGE_SHOWN` ``truncated`` and
     ``corrupt`` losses, as ``"<reason>: <detail>"`` (offsets in the data read)."""
     filtered: dict[str, int] = dataclasses.field(default_factory=dict)
-    """Rows dropped by a filter, by filter (:data:`~scrapy_cetd.corpus.records.FILTER_REASONS`)."""
+    """Rows dropped by a filter, by filter (:data:`~scrapy_cetd.corpus.settings.FILTER_REASONS`)."""
     seconds: float = 0.0
     resumed: bool = False
     """Done by an earlier run: the part was kept, these counts are that run's."""

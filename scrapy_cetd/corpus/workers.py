@@ -14,7 +14,8 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from pathlib import Path
 from typing import Any, Protocol
 
-from scrapy_cetd.corpus.records import CorpusSettings, Outcome, extract_batch, extract_file
+from scrapy_cetd.corpus.records import Outcome, extract_batch, extract_file
+from scrapy_cetd.corpus.settings import CorpusSettings
 from scrapy_cetd.corpus.summary import FileSummary
 from scrapy_cetd.corpus.warc import NotAWarcError, Skipped, WarcPage, iter_pages
 from scrapy_cetd.corpus.writers import open_writer

@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
-from scrapy_cetd.corpus.records import SCHEMA, Row
+from scrapy_cetd.corpus.schema import SCHEMA, Row
 
 FORMATS: Mapping[str, str] = {".jsonl": "jsonl", ".ndjson": "jsonl", ".parquet": "parquet"}
 """Output formats by the extension of ``OUT``."""

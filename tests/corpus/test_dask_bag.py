@@ -20,7 +20,7 @@ from scrapy_cetd.corpus import (
     run_corpus,
     to_dask_bag,
 )
-from scrapy_cetd.corpus.records import FILTER_REASONS
+from scrapy_cetd.corpus.settings import FILTER_REASONS
 
 
 @pytest.fixture(scope="module")

@@ -9,7 +9,7 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from scrapy_cetd.corpus.records import FIELDS, SCHEMA
+from scrapy_cetd.corpus.schema import FIELDS, SCHEMA
 from scrapy_cetd.corpus.writers import ExactDedup, arrow_schema, assemble, open_writer
 
 
