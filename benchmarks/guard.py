@@ -26,7 +26,7 @@ import scrapy_cetd
 from benchmarks import datasets_root
 from scrapy_cetd.evaluation.datasets import find_datasets
 from scrapy_cetd.guard import markup_problem
-from scrapy_cetd.page.parse import html_response
+from scrapy_cetd.page.decoding import html_response
 
 
 def best_ms(runs: Sequence[Callable[[], object]], repeat: int) -> list[float]:

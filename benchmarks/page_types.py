@@ -70,11 +70,12 @@ from benchmarks.speed import decoded_text, page_url, parse, parsel_body
 from scrapy_cetd.evaluation.datasets import Page, default_datasets_root, load_dataset
 from scrapy_cetd.extractors.base import Extractor
 from scrapy_cetd.extractors.registry import get_extractor
+from scrapy_cetd.page.decoding import html_response
 from scrapy_cetd.page.page_types import PAGE_TYPES
 from scrapy_cetd.page.page_types.features import FEATURES, page_features
 from scrapy_cetd.page.page_types.model import MODEL_PATH, BoostedTrees, PageTypeModel, Tree
 from scrapy_cetd.page.page_types.tokens import TOKEN_PREFIXES
-from scrapy_cetd.page.parse import html_response, response_tree
+from scrapy_cetd.page.parse import response_tree
 
 LABELLED = ("wcxb", "wcxb_dev")
 """The datasets whose MANIFEST gives each page's type."""

@@ -27,6 +27,13 @@ from scrapy_cetd.limits import (
     check_deadline,
     deadline,
 )
+from scrapy_cetd.page.decoding import (
+    decoding_notes,
+    html_response,
+    readable_response_notes,
+    undecodable_note,
+    utf8_page,
+)
 from scrapy_cetd.page.dom import count_elements, require_element
 from scrapy_cetd.page.finish import document_base, finish_html
 from scrapy_cetd.page.metadata import load_libraries, page_metadata
@@ -35,15 +42,10 @@ from scrapy_cetd.page.page_types import PageType, classify_tree
 from scrapy_cetd.page.parse import (
     NotADocumentError,
     Source,
-    decoding_notes,
     document_problem,
-    html_response,
     markup_reason,
     page_tree,
-    readable_response_notes,
     selector_root,
-    undecodable_note,
-    utf8_page,
 )
 from scrapy_cetd.result import EmptyReason, ExtractionResult, Reason, sanitize
 
@@ -286,7 +288,7 @@ class ReadPage:
     url: str | None
     """Its URL: the one given, else a response's."""
     notes: tuple[str, ...]
-    """What decoding repaired (:data:`~scrapy_cetd.page.parse.NOTE_KINDS`)."""
+    """What decoding repaired (:data:`~scrapy_cetd.page.decoding.NOTE_KINDS`)."""
     elements: int | None
     """Its number of elements, when ``max_nodes`` asks for it."""
 
@@ -300,7 +302,7 @@ def read_page(
     it is no page at all.
 
     A ``str`` page is read without the Scrapy response that a ``bytes`` page is given
-    (:func:`~scrapy_cetd.page.parse.utf8_page`, :func:`~scrapy_cetd.page.parse.page_tree`): it
+    (:func:`~scrapy_cetd.page.decoding.utf8_page`, :func:`~scrapy_cetd.page.parse.page_tree`): it
     is encoded once, and parsed from those bytes, into the same tree."""
     for parameter, value in (("url", url), ("encoding", encoding)):
         if value is not None and not isinstance(value, str):
@@ -355,7 +357,7 @@ def read_page(
 
 
 def _undecodable(response: TextResponse) -> tuple[str, ...]:
-    """The note of :func:`~scrapy_cetd.page.parse.undecodable_note`, if any."""
+    """The note of :func:`~scrapy_cetd.page.decoding.undecodable_note`, if any."""
     note = undecodable_note(response)
     return () if note is None else (note,)
 

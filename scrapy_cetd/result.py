@@ -149,7 +149,7 @@ class ExtractionResult:
     notes: tuple[str, ...] = ()
     """What was repaired or bounded on the way, each ``"<kind>: <detail>"``: a charset label
     ignored because it names no text encoding, bytes the encoding does not read (the kinds of
-    :data:`scrapy_cetd.page.parse.NOTE_KINDS`), links left relative past the growth bound
+    :data:`scrapy_cetd.page.decoding.NOTE_KINDS`), links left relative past the growth bound
     (:data:`scrapy_cetd.page.finish.LINKS_LEFT_RELATIVE`), outputs given up for the time budget
     (:data:`scrapy_cetd.api.OUTPUTS_GIVEN_UP`)."""
     metadata: Metadata | None = None

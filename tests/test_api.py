@@ -23,7 +23,8 @@ from scrapy_cetd import ALGORITHMS, ExtractionResult, extract, get_extractor
 from scrapy_cetd.api import CompletingExtractor, Outputs, extract_with
 from scrapy_cetd.evaluation.datasets import default_datasets_root, find_datasets
 from scrapy_cetd.limits import Limits
-from scrapy_cetd.page.parse import NotADocumentError, encode_text
+from scrapy_cetd.page.decoding import encode_text
+from scrapy_cetd.page.parse import NotADocumentError
 from scrapy_cetd.result import Reason
 
 

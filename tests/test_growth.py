@@ -26,7 +26,8 @@ import lxml.html
 import pytest
 
 import scrapy_cetd
-from scrapy_cetd.page.parse import html_response, response_tree, to_tree
+from scrapy_cetd.page.decoding import html_response
+from scrapy_cetd.page.parse import response_tree, to_tree
 
 MAX_RATIO = 40.0
 """Largest accepted time ratio for a 10x larger page: linear work gives about 10, quadratic

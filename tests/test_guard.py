@@ -17,7 +17,8 @@ from scrapy_cetd import guard, limits
 from scrapy_cetd.evaluation.datasets import default_datasets_root
 from scrapy_cetd.guard import DEFAULT_MAX_ATTRIBUTES, markup_problem
 from scrapy_cetd.limits import Limits, check_deadline, deadline
-from scrapy_cetd.page.parse import html_response, to_tree
+from scrapy_cetd.page.decoding import html_response
+from scrapy_cetd.page.parse import to_tree
 
 LIMIT = DEFAULT_MAX_ATTRIBUTES
 

@@ -45,7 +45,8 @@ from scrapy.http import HtmlResponse, Response
 import scrapy_cetd
 from scrapy_cetd import limits
 from scrapy_cetd.limits import Limits, check_deadline, deadline, time_left
-from scrapy_cetd.page.parse import readable_response, to_tree
+from scrapy_cetd.page.decoding import readable_response
+from scrapy_cetd.page.parse import to_tree
 from scrapy_cetd.result import ExtractionResult
 
 CONTENT, EMPTY, NOT_A_DOCUMENT, TOO_LARGE = "content", "empty", "not a document", "too large"

@@ -15,8 +15,9 @@ from scrapy_cetd.cli.files import read
 from scrapy_cetd.cli.options import NO_LIMIT, optional
 from scrapy_cetd.guard import DEFAULT_MAX_ATTRIBUTES, markup_problem
 from scrapy_cetd.limits import DEFAULT_MAX_NODES
+from scrapy_cetd.page.decoding import html_response
 from scrapy_cetd.page.finish import URL_GROWTH, URL_GROWTH_FLOOR, absolute_links, document_base
-from scrapy_cetd.page.parse import html_response, to_tree
+from scrapy_cetd.page.parse import to_tree
 from scrapy_cetd.tps import (
     DEFAULT_MIN_SIZE_GAP,
     MAIN_LANDMARK_SHARE,

@@ -21,14 +21,9 @@ from scrapy_cetd.corpus.codings import decoded
 from scrapy_cetd.corpus.schema import VERSION, Row, content_hash
 from scrapy_cetd.corpus.settings import CorpusSettings
 from scrapy_cetd.corpus.warc import DEFAULT_MAX_BYTES, Skipped, WarcPage, iter_pages
+from scrapy_cetd.page.decoding import decoding_notes, html_response, undecodable_note
 from scrapy_cetd.page.metadata import language_identifier
-from scrapy_cetd.page.parse import (
-    NotADocumentError,
-    decoding_notes,
-    document_problem,
-    html_response,
-    undecodable_note,
-)
+from scrapy_cetd.page.parse import NotADocumentError, document_problem
 from scrapy_cetd.result import Metadata
 
 _LANGUAGE_SAMPLE = 4000
@@ -97,7 +92,7 @@ class PageHtml:
     size differs from it for every page not written in UTF-8 (twice as large for Cyrillic in
     windows-1251, half as large for UTF-16)."""
     notes: tuple[str, ...]
-    """What decoding repaired or guessed (:data:`~scrapy_cetd.page.parse.NOTE_KINDS`): the
+    """What decoding repaired or guessed (:data:`~scrapy_cetd.page.decoding.NOTE_KINDS`): the
     notes that ``extract()`` of those bytes adds to the row's ``notes``, after the
     extractor's own."""
 
@@ -107,7 +102,7 @@ def page_html(page: WarcPage, max_bytes: int = DEFAULT_MAX_BYTES) -> PageHtml | 
     extractors), or the :class:`Skipped` that :func:`extract_page` gives instead of a row.
 
     The body, its content and transfer codings undone, is decoded as :func:`extract_page`'s
-    call of :func:`scrapy_cetd.extract` decodes it (:func:`~scrapy_cetd.page.parse.html_response`
+    call of :func:`scrapy_cetd.extract` decodes it (:func:`~scrapy_cetd.page.decoding.html_response`
     with the HTTP charset: the BOM, then the HTTP charset, the ``<meta>`` charset, detection),
     so that ``extract()`` of this text, with the same limits, gives the row's ``text``: it
     parses a ``str`` into the tree it parses the bytes into. The size of those bytes and the

@@ -12,14 +12,14 @@ from scrapy_cetd.corpus.records import Outcome
 from scrapy_cetd.corpus.settings import FILTER_REASONS
 from scrapy_cetd.corpus.warc import SKIP_REASONS, Skipped
 from scrapy_cetd.limits import LIMITS
-from scrapy_cetd.page.finish import LINKS_LEFT_RELATIVE
-from scrapy_cetd.page.parse import (
+from scrapy_cetd.page.decoding import (
     CHARSET_GUESSED,
     HTTP_CHARSET_IGNORED,
     META_CHARSET_IGNORED,
     META_CHARSET_UTF16,
     UNDECODABLE_BYTES,
 )
+from scrapy_cetd.page.finish import LINKS_LEFT_RELATIVE
 
 _ENCODINGS = "(docs: Corpus runs and encodings)"
 

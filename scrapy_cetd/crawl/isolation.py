@@ -26,15 +26,9 @@ from typing import TYPE_CHECKING, Any
 from scrapy.http import TextResponse
 
 from scrapy_cetd.limits import LimitExceededError, Limits, TreeExtractor, check_deadline, deadline
+from scrapy_cetd.page.decoding import html_response, readable_response
 from scrapy_cetd.page.dom import count_elements
-from scrapy_cetd.page.parse import (
-    NotADocumentError,
-    document_problem,
-    html_response,
-    markup_reason,
-    readable_response,
-    selector_root,
-)
+from scrapy_cetd.page.parse import NotADocumentError, document_problem, markup_reason, selector_root
 from scrapy_cetd.result import ExtractionResult
 
 if TYPE_CHECKING:
@@ -66,7 +60,7 @@ def extract_response(
     is the response's own ``response.selector`` (parsed here when the spider has not parsed it
     yet), so a spider and this job share one parse; except when the response's charset label
     names no text encoding, which is ignored as a browser ignores it
-    (:func:`~scrapy_cetd.page.parse.readable_response`): then a copy decoded that way is parsed.
+    (:func:`~scrapy_cetd.page.decoding.readable_response`): then a copy decoded that way is parsed.
     """
     name = str(getattr(extractor, "name", "") or type(extractor).__name__)
     with deadline(limits.time_budget, start=start):

@@ -29,7 +29,7 @@ from scrapy.spiders import CrawlSpider
 from scrapy_cetd.crawl.linking import ItemResponseLinks
 from scrapy_cetd.crawl.settings import DONT_CETD_META_KEY, disabled, read_settings
 from scrapy_cetd.guard import markup_problem
-from scrapy_cetd.page.parse import readable_response
+from scrapy_cetd.page.decoding import readable_response
 
 if TYPE_CHECKING:
     from scrapy import Request, Spider
@@ -197,8 +197,8 @@ class CETDDecodingMiddleware:
     (``hex``, ``base64``, ``zlib``, ...): ``response.text`` then raises :class:`LookupError`
     in the first component that reads it (Scrapy's ``MetaRefreshMiddleware``, the spider) and
     the page produces nothing. This middleware returns
-    :func:`~scrapy_cetd.page.parse.readable_response` instead: the same response, or a copy decoded
-    by the labels a browser follows, then detection. Place it between
+    :func:`~scrapy_cetd.page.decoding.readable_response` instead: the same response, or a copy
+    decoded by the labels a browser follows, then detection. Place it between
     ``HttpCompressionMiddleware`` (590) and ``MetaRefreshMiddleware`` (580), as the add-on does
     (585), so that it sees the decompressed body before anything reads its text. A request
     with ``dont_cetd`` in its ``meta`` keeps its response. Stat:

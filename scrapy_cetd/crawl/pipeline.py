@@ -52,10 +52,8 @@ from scrapy_cetd.crawl.settings import CETDSettings, disabled, read_settings
 from scrapy_cetd.crawl.threads import MAX_STUCK_THREADS, WorkerThreads
 from scrapy_cetd.extractors.registry import build_extractor
 from scrapy_cetd.limits import LimitExceededError, Limits, TreeExtractor
-from scrapy_cetd.page.parse import (
-    NotADocumentError,
-    html_response,
-)
+from scrapy_cetd.page.decoding import html_response
+from scrapy_cetd.page.parse import NotADocumentError
 from scrapy_cetd.result import ExtractionResult, Metadata, Reason
 
 if TYPE_CHECKING:

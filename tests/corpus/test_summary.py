@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from scrapy_cetd.api import OUTPUTS_GIVEN_UP
 from scrapy_cetd.corpus.summary import NOTE_MEANINGS, CorpusSummary, FileSummary
+from scrapy_cetd.page.decoding import NOTE_KINDS
 from scrapy_cetd.page.finish import LINKS_LEFT_RELATIVE
-from scrapy_cetd.page.parse import NOTE_KINDS
 
 
 def note_lines(notes: dict[str, int]) -> dict[str, str]:
