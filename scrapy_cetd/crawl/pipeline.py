@@ -2,9 +2,10 @@
 
 For each item, :class:`CETDPipeline` finds the document (the DOM of the linked response, see
 :mod:`scrapy_cetd.crawl.linking`, else raw HTML in ``CETD_SOURCE_FIELD``), runs the configured
-extractor on it and writes ``main_content_html`` / ``main_content_text`` /
-``main_content_title`` / ``main_content_page_type`` through :class:`~itemadapter.ItemAdapter`,
-so dicts, :class:`scrapy.Item`, dataclass and attrs items all work.
+extractor on it and writes the result into the item's fields
+(``main_content_html`` / ``main_content_text`` / ``main_content_title`` /
+``main_content_page_type``, see :mod:`scrapy_cetd.crawl.fields`: which fields an item can hold,
+what is written there, what is kept and what is cleared).
 
 The extraction runs in a worker thread (:mod:`scrapy_cetd.crawl.threads`) or, with
 ``CETD_ISOLATION = "process"``, a worker process (:mod:`scrapy_cetd.crawl.isolation`), never in
@@ -16,9 +17,6 @@ extractor notices, and a job still waiting is not started. The items of one resp
 extraction (:mod:`scrapy_cetd.crawl.jobs`); the items of a response whose request has
 ``dont_cetd`` in its ``meta``, or whose callback is marked with
 :func:`~scrapy_cetd.crawl.middleware.dont_cetd`, are left alone.
-
-Once an item is done, bytes in its ``CETD_SOURCE_FIELD`` become the text they decode to, so
-that a JSON feed can export it; ``CETD_DROP_SOURCE`` removes the field instead.
 
 Bad input never costs an item: when there is nothing to extract from, the input is not a
 document, a limit is hit, the extractor fails or finds nothing, or the item cannot hold the
@@ -36,7 +34,7 @@ import logging
 import threading
 import time
 import weakref
-from collections.abc import Callable, Collection, MutableMapping
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from itemadapter import ItemAdapter
@@ -44,6 +42,7 @@ from scrapy.exceptions import DropItem, NotConfigured
 from scrapy.http import TextResponse
 
 from scrapy_cetd.api import CompletingExtractor, Outputs, build_completing
+from scrapy_cetd.crawl.fields import ItemFields, NoContentError, item_url
 from scrapy_cetd.crawl.isolation import ProcessExtractors, extract_response
 from scrapy_cetd.crawl.jobs import Bridge, Extraction, Outcome
 from scrapy_cetd.crawl.linking import ItemResponseLinks
@@ -54,7 +53,7 @@ from scrapy_cetd.extractors.registry import build_extractor
 from scrapy_cetd.limits import LimitExceededError, Limits, TreeExtractor
 from scrapy_cetd.page.decoding import html_response
 from scrapy_cetd.page.parse import NotADocumentError
-from scrapy_cetd.result import ExtractionResult, Metadata, Reason
+from scrapy_cetd.result import ExtractionResult, Reason
 
 if TYPE_CHECKING:
     from concurrent.futures import Future
@@ -65,7 +64,8 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 _MAX_WARNED = 10_000
-"""How many (URL, cause) pairs the pipeline remembers to warn about each only once."""
+"""How many keys (a URL or an item class, and a cause) the pipeline remembers to warn about
+each only once."""
 
 KEEP_ON_DROP_EMPTY = frozenset({"dont_cetd", "already_set"})
 """Skip reasons that do not mean "no main content": ``CETD_DROP_EMPTY`` keeps these items."""
@@ -74,29 +74,6 @@ KILL_GRACE = 0.5
 """With ``CETD_ISOLATION = "process"``: seconds a job may run past its budget (counted from
 when a worker process took it) to stop at its own next deadline check, before its worker is
 killed. Killing costs a new process; most jobs stop on their own within milliseconds."""
-
-
-class _NoContentError(Exception):
-    """An item for which no main content could be written: ``stat`` is the stat to count,
-    ``reason`` its short name, ``message`` the warning and, for ``stat == "empty"``, ``cause``
-    the kind of emptiness (``cetd/item_empty_reason_count/<cause>``): the result's
-    ``reason_code``."""
-
-    def __init__(
-        self,
-        stat: str,
-        reason: str,
-        message: str,
-        *,
-        warn_key: str | None = None,
-        cause: Reason | None = None,
-    ):
-        super().__init__(message)
-        self.stat = stat
-        self.reason = reason
-        self.message = message
-        self.warn_key = warn_key
-        self.cause = cause
 
 
 class CETDPipeline:
@@ -151,6 +128,7 @@ class CETDPipeline:
         )
         self._name = str(getattr(self.extractor, "name", "") or type(self.extractor).__name__)
         self._warned: set[tuple[str, str]] = set()
+        self.fields = ItemFields(settings, crawler, first_time=self._first_time)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> CETDPipeline:
@@ -198,7 +176,7 @@ class CETDPipeline:
     async def process_item(self, item: Any) -> Any:
         """Fill the main content fields of ``item`` and return it (or drop it, see above)."""
         response = self.links.pop(item)
-        url = response.url if response is not None else _item_url(item)
+        url = response.url if response is not None else item_url(item)
         try:
             adapter = ItemAdapter(item)
         except TypeError:
@@ -206,82 +184,20 @@ class CETDPipeline:
                 item,
                 None,
                 url,
-                _NoContentError("skipped", "not_an_item", f"not an item: {item!r:.80}"),
+                NoContentError("skipped", "not_an_item", f"not an item: {item!r:.80}"),
             )
             return item
         decoded: list[Response] = []
         try:
             await self._fill(adapter, response, url, decoded)
-        except _NoContentError as failure:
+        except NoContentError as failure:
             self._report(item, adapter, url, failure)
             if failure.reason == "dont_cetd":
                 return item
         if response is not None:
             decoded.append(response)
-        self._settle_source(adapter, url, decoded)
+        self.fields.settle_source(adapter, url, decoded)
         return item
-
-    def _settle_source(
-        self, adapter: ItemAdapter, url: str | None, decoded: list[Response]
-    ) -> None:
-        """The source field once the item is done with: removed with ``CETD_DROP_SOURCE``
-        (set to ``None`` in an item class whose fields cannot be deleted), else bytes there
-        become the text they decode to, so that a JSON, JSON Lines or XML feed can export the
-        item. The text is the one of the response extracted from the field, or of the linked
-        response when the field holds its body (decoded already), else decoded here, as the
-        extraction would have."""
-        field = self.settings.source_field
-        if field is None or field not in adapter:
-            return
-        value = adapter[field]
-        try:
-            if self.settings.drop_source:
-                if isinstance(adapter.item, MutableMapping):
-                    del adapter[field]
-                else:
-                    adapter[field] = None
-            elif isinstance(value, bytes | bytearray):
-                adapter[field] = _text_of(bytes(value), decoded, url)
-        except Exception:  # a frozen item: it goes on as it is
-            logger.debug("scrapy-cetd: cannot change %s", field, exc_info=True)
-
-    def _writable(self, adapter: ItemAdapter) -> tuple[str, ...]:
-        """The fields of :attr:`CETDSettings.fields` this item can hold: every one for a dict,
-        those its class declares for a declared item class, so that a class of the Markdown
-        field and a headline alone, or of metadata alone, gets what it declares. Raises for a
-        declared class with none of these fields and none of ``CETD_METADATA_FIELDS``'s; tells
-        once per class, at INFO, of the HTML and text fields a class that gets others lacks (a
-        misspelt name shows there)."""
-        settings = self.settings
-        item_class = type(adapter.item)
-        declared = ItemAdapter.get_field_names_from_class(item_class)
-        if declared is None:
-            return settings.fields
-        writable = tuple(name for name in settings.fields if name in declared)
-        if not (writable or self._metadata_targets(adapter)):
-            every = settings.fields + tuple(settings.metadata_fields.values())
-            raise _NoContentError(
-                "skipped",
-                "missing_fields",
-                f"{item_class.__name__} declares none of the fields scrapy-cetd writes"
-                f" ({', '.join(every)}; see the CETD_*_FIELD settings and CETD_METADATA_FIELDS)",
-                warn_key=item_class.__qualname__,
-            )
-        lacking = [name for name in settings.content_fields if name not in declared]
-        if lacking and self._first_time((item_class.__qualname__, "content_fields")):
-            setting = {
-                settings.html_field: "CETD_HTML_FIELD",
-                settings.text_field: "CETD_TEXT_FIELD",
-            }
-            logger.info(
-                "scrapy-cetd: %s declares no field %s: it gets only the fields it declares"
-                " (%s = None, if that is meant, says so)",
-                item_class.__name__,
-                ", ".join(lacking),
-                " and ".join(setting[name] for name in lacking),
-                extra={"crawler": self.crawler},
-            )
-        return writable
 
     async def _fill(
         self,
@@ -290,105 +206,34 @@ class CETDPipeline:
         url: str | None,
         decoded: list[Response],
     ) -> None:
-        settings = self.settings
-        writable = self._writable(adapter)
-        targets = writable + self._metadata_targets(adapter)
-        if not settings.overwrite and all(_is_set(adapter, name) for name in targets):
+        """Extract the item's page and write the result into the item; raises
+        :class:`~scrapy_cetd.crawl.fields.NoContentError` when no main content is written."""
+        writable = self.fields.writable(adapter)
+        if self.fields.already_set(adapter, writable):
             self.crawler.stats.inc_value("cetd/item_skipped_count/already_set")
             return
         extraction = self._extraction(adapter, response, url, decoded)
         result, error = await extraction.wait()
         if isinstance(error, NotADocumentError):
-            raise _NoContentError(
+            raise NoContentError(
                 "empty", "empty", f"no main content ({error})", cause=Reason.NOT_A_DOCUMENT
             )
         if error is not None:
-            raise _NoContentError("error", "error", f"extractor failed: {error!r}")
+            raise NoContentError("error", "error", f"extractor failed: {error!r}")
         assert result is not None
         for note in result.notes:  # what was repaired or bounded on the way
             self.crawler.stats.inc_value(f"cetd/note_count/{note.partition(':')[0]}")
         if not result.text:
-            raise _NoContentError(
+            raise NoContentError(
                 "empty",
                 "empty",
                 f"no main content ({result.reason or 'no text'})",
                 cause=result.reason_code or Reason.NO_CONTENT,
             )
-        values: dict[str | None, str | float | None] = {
-            settings.html_field: result.html,
-            settings.text_field: result.text,
-            settings.title_field: result.title or "",
-            settings.markdown_field: result.markdown or "",
-            settings.page_type_field: result.page_type or "",
-            settings.page_type_confidence_field: result.page_type_confidence,
-        }
-        try:
-            for name in writable:
-                if settings.overwrite or not _is_set(adapter, name):
-                    adapter[name] = values[name]
-                else:
-                    self.crawler.stats.inc_value(f"cetd/field_kept_count/{name}")
-            self._write_metadata(adapter, result.metadata)
-        except Exception as exc:
-            raise _NoContentError(
-                "error", "error", f"cannot set the item's fields: {exc!r}"
-            ) from exc
+        self.fields.write(adapter, writable, result)
         self.crawler.stats.inc_value("cetd/item_extracted_count")
         if result.page_type is not None:
             self.crawler.stats.inc_value(f"cetd/page_type/{result.page_type}")
-
-    def _metadata_targets(self, adapter: ItemAdapter) -> tuple[str, ...]:
-        """The item fields of ``CETD_METADATA_FIELDS`` this item can hold (a declared item
-        class gets those it declares)."""
-        targets = tuple(self.settings.metadata_fields.values())
-        declared = ItemAdapter.get_field_names_from_class(type(adapter.item))
-        if declared is None:
-            return targets
-        return tuple(name for name in targets if name in declared)
-
-    def _write_metadata(self, adapter: ItemAdapter, metadata: Metadata | None) -> None:
-        """Write each metadata value the page gives into its field (a tuple as a list); a value
-        the page does not give leaves the field as it is, and is counted in
-        ``cetd/metadata_missing_count/<name>`` (a written one in
-        ``cetd/metadata_count/<name>``, and one whose field a declared item class lacks in
-        ``cetd/metadata_undeclared_count/<name>``: a misspelt field shows there). Without
-        ``CETD_OVERWRITE`` a field the spider filled is kept, the page's value counted in
-        ``cetd/metadata_kept_count/<name>``."""
-        chosen = self.settings.metadata_fields
-        if not chosen:
-            return
-        targets = set(self._metadata_targets(adapter))
-        stats = self.crawler.stats
-        for name, field_name in chosen.items():
-            if field_name not in targets:
-                stats.inc_value(f"cetd/metadata_undeclared_count/{name}")
-                self._warn_undeclared(adapter, name, field_name)
-                continue
-            value = getattr(metadata, name) if metadata is not None else None
-            if value is None or value == ():
-                stats.inc_value(f"cetd/metadata_missing_count/{name}")
-                continue
-            if self.settings.overwrite or not _is_set(adapter, field_name):
-                adapter[field_name] = list(value) if isinstance(value, tuple) else value
-                stats.inc_value(f"cetd/metadata_count/{name}")
-            else:
-                stats.inc_value(f"cetd/metadata_kept_count/{name}")
-
-    def _warn_undeclared(self, adapter: ItemAdapter, name: str, field_name: str) -> None:
-        """Warn once per item class and field that the class declares no field for a metadata
-        value (a misspelt field name, as the content fields are warned of)."""
-        item_class = type(adapter.item)
-        if not self._first_time((item_class.__qualname__, f"metadata:{field_name}")):
-            return
-        logger.warning(
-            "scrapy-cetd: %s declares no field %s for the metadata's %s: not written (declare"
-            " it, or send %s to another field in CETD_METADATA_FIELDS)",
-            item_class.__name__,
-            field_name,
-            name,
-            name,
-            extra={"crawler": self.crawler},
-        )
 
     def _extraction(
         self,
@@ -399,7 +244,7 @@ class CETDPipeline:
     ) -> Extraction:
         """The extraction for this item: the one of its response (shared by the response's
         items), else one of the source field's HTML (whose response goes to ``decoded``).
-        Raises :class:`_NoContentError` when there is nothing to extract from."""
+        Raises :class:`NoContentError` when there is nothing to extract from."""
         reason = "no_source"
         if response is not None:
             reason = (
@@ -413,14 +258,14 @@ class CETDPipeline:
             if not reason:
                 return self._response_extraction(response, url)
             if reason == "dont_cetd":
-                raise _NoContentError("skipped", reason, "")
+                raise NoContentError("skipped", reason, "")
         field = self.settings.source_field
         raw = adapter.get(field) if field is not None else None
         if isinstance(raw, str | bytes):
             source = html_response(raw, url=url)
             decoded.append(source)
             if self.limits.size_reason(len(source.body)) is not None:
-                raise _NoContentError(
+                raise NoContentError(
                     "skipped",
                     "too_large",
                     f"nothing to extract from: {field} is larger than CETD_MAX_BODY_SIZE",
@@ -432,7 +277,7 @@ class CETDPipeline:
             "not_html": "the response is not HTML",
             "too_large": "the response is larger than CETD_MAX_BODY_SIZE",
         }.get(reason, reason)
-        raise _NoContentError("skipped", reason, f"nothing to extract from: {what}")
+        raise NoContentError("skipped", reason, f"nothing to extract from: {what}")
 
     def _response_extraction(self, response: Response, url: str | None) -> Extraction:
         """The response's extraction, started by its first item, its budget counted from the
@@ -537,7 +382,7 @@ class CETDPipeline:
             )
 
     def _report(
-        self, item: Any, adapter: ItemAdapter | None, url: str | None, failure: _NoContentError
+        self, item: Any, adapter: ItemAdapter | None, url: str | None, failure: NoContentError
     ) -> None:
         """Count, warn once per (URL, cause), clear the fields or drop the item."""
         stats = self.crawler.stats
@@ -553,7 +398,7 @@ class CETDPipeline:
         if self.settings.drop_empty and failure.reason not in KEEP_ON_DROP_EMPTY:
             raise DropItem(f"scrapy-cetd: {where}: {failure.message or failure.reason}")
         if adapter is not None:
-            self._clear(adapter)
+            self.fields.clear(adapter)
         if self._first_time((failure.warn_key or url or "", failure.reason)):
             logger.warning(
                 "scrapy-cetd: %s: %s", where, failure.message, extra={"crawler": self.crawler}
@@ -568,54 +413,3 @@ class CETDPipeline:
             self._warned.clear()
         self._warned.add(key)
         return True
-
-    def _clear(self, adapter: ItemAdapter) -> None:
-        """Set the fields the item can hold to ``""`` (the confidence field, a number, to
-        ``None``), sparing the spider's own values when ``CETD_OVERWRITE`` is off (counted in
-        ``cetd/field_kept_count/<field>``)."""
-        declared = ItemAdapter.get_field_names_from_class(type(adapter.item))
-        confidence = self.settings.page_type_confidence_field
-        for name in self.settings.fields:
-            if declared is not None and name not in declared:
-                continue
-            if not self.settings.overwrite and _is_set(adapter, name):
-                self.crawler.stats.inc_value(f"cetd/field_kept_count/{name}")
-                continue
-            try:
-                adapter[name] = None if name == confidence else ""
-            except Exception:  # a frozen item: leave it as it is
-                logger.debug("scrapy-cetd: cannot clear %s", name, exc_info=True)
-
-
-def _is_set(adapter: ItemAdapter, name: str) -> bool:
-    """Whether the spider gave the field a value. ``None``, ``""`` and an empty collection
-    (``[]``, ``()``, ``{}``, an empty set: what ``field(default_factory=list)`` gives a
-    dataclass item) are no value; a number is one, ``0`` and ``0.0`` included, since the
-    pipeline cannot tell a default from a reading (a number field the pipeline should fill
-    defaults to ``None``)."""
-    value = adapter.get(name)
-    if value is None:
-        return False
-    return not isinstance(value, Collection) or len(value) > 0
-
-
-def _text_of(body: bytes, decoded: list[Response], url: str | None) -> str:
-    """``body`` as text: the text of a response in ``decoded`` with this body (decoded once
-    already, by Scrapy's rules or by :func:`html_response`'s), else decoded by
-    :func:`html_response`'s rules."""
-    for response in decoded:
-        if isinstance(response, TextResponse) and response.body == body:
-            try:
-                return response.text
-            except LookupError:  # a charset label that names no text encoding
-                break
-    return html_response(body, url=url).text
-
-
-def _item_url(item: Any) -> str | None:
-    """The item's own ``url`` field, for messages when no response is linked."""
-    try:
-        value = ItemAdapter(item).get("url")
-    except TypeError:
-        return None
-    return value if isinstance(value, str) else None
