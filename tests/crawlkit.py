@@ -102,6 +102,18 @@ class BoomExtractor:
         return self.inner.extract(tree, url=url)
 
 
+class TitledExtractor:
+    """A user extractor (``CETD_ALGORITHM = "crawlkit.TitledExtractor"``) that finds a
+    headline, and records the threads it runs in and the URLs it is called for."""
+
+    calls: list[tuple[str, str | None]] = []  # noqa: RUF012 - shared with the tests
+
+    def extract(self, tree: Any, *, url: str | None = None) -> scrapy_cetd.ExtractionResult:
+        TitledExtractor.calls.append((threading.current_thread().name, url))
+        result = scrapy_cetd.extract(tree, url=url)
+        return dataclasses.replace(result, title="Storm hits\x01 the coast")
+
+
 class NewsItem(scrapy.Item):
     url = scrapy.Field()
     kind = scrapy.Field()
