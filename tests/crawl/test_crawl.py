@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import gc
+import importlib
 import json
 import logging
+import re
 import weakref
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -13,11 +15,12 @@ from typing import Any
 import parsel.selector
 import pytest
 import scrapy
-from crawlkit import article, crawl, make_crawler, make_items, serve
+from crawlkit import NewsItem, article, crawl, make_crawler, make_items, serve
 from itemadapter import ItemAdapter
 from scrapy.http import Response, TextResponse
 
 import scrapy_cetd
+import scrapy_cetd.crawl
 from scrapy_cetd.crawl.linking import ItemResponseLinks
 
 ARTICLES = [f"a{n}.html" for n in range(1, 6)]
@@ -200,6 +203,64 @@ def test_bad_pages_pass_through_with_stats_and_one_warning_each(
         assert sum(base + name in message for message in warnings) == 1, name
     assert any("boom" in message and "extractor failed" in message for message in warnings)
     assert len(ItemResponseLinks.for_crawler(crawler)) == 0
+
+
+class LoggedSpider(MixedSpider):
+    """An article and an empty page, each giving a declared item that lacks ``date``."""
+
+    async def start(self) -> AsyncIterator[Any]:
+        for name in ("a1.html", "empty.html"):
+            yield scrapy.Request(self.base + name)
+
+    def parse(self, response: Response) -> Iterator[Any]:
+        yield NewsItem(url=response.url)
+
+
+def test_the_parent_logger_filters_every_message_whichever_module_logs_it(
+    site: tuple[Path, str], caplog: pytest.LogCaptureFixture
+) -> None:
+    """What docs/scrapy.md tells users to filter on: the messages of the pipeline and of the
+    item fields come from loggers of their own, both under ``scrapy_cetd``."""
+    _, base = site
+    settings = {
+        "ADDONS": {"scrapy_cetd.Addon": 100},
+        "CETD_METADATA_FIELDS": {"published": "date"},  # NewsItem declares no date
+    }
+    with caplog.at_level(logging.WARNING):
+        crawl(make_crawler(LoggedSpider, settings), base=base)
+    ours = [(r.name, r.getMessage()) for r in caplog.records if r.name.startswith("scrapy_cetd")]
+    assert {name for name, _ in ours} == {"scrapy_cetd.crawl.pipeline", "scrapy_cetd.crawl.fields"}
+    assert [message for name, message in ours if name.endswith(".fields")] == [
+        "scrapy-cetd: NewsItem declares no field date for the metadata's published: not written"
+        " (declare it, or send published to another field in CETD_METADATA_FIELDS)"
+    ]
+    assert any("empty.html: no main content" in message for _, message in ours)
+    caplog.clear()
+    parent = logging.getLogger("scrapy_cetd")
+    parent.setLevel(logging.ERROR)
+    try:
+        with caplog.at_level(logging.WARNING):
+            crawl(make_crawler(LoggedSpider, settings), base=base)
+    finally:
+        parent.setLevel(logging.NOTSET)
+    assert not [r for r in caplog.records if r.name.startswith("scrapy_cetd")]
+
+
+def test_the_docs_name_the_logger_of_every_crawl_module_that_logs() -> None:
+    """Each crawl module logs under its own name, and docs/scrapy.md lists every such logger
+    (and no other) in the table of what each one logs."""
+    folder = Path(scrapy_cetd.crawl.__file__).parent
+    loggers = {}
+    for path in sorted(folder.glob("*.py")):
+        module = importlib.import_module(f"scrapy_cetd.crawl.{path.stem}")
+        if isinstance(getattr(module, "logger", None), logging.Logger):
+            loggers[module.__name__] = module.logger.name
+    assert loggers and all(name == logger for name, logger in loggers.items())
+    page = (folder.parents[1] / "docs" / "scrapy.md").read_text(encoding="utf-8")
+    section = page.split("### Filtering scrapy-cetd's messages", 1)[1].split("\n## ", 1)[0]
+    table = re.findall(r"^\| `(scrapy_cetd\.[\w.]+)` \|", section, re.MULTILINE)
+    assert sorted(table) == sorted(loggers)
+    assert 'logging.getLogger("scrapy_cetd")' in section
 
 
 def test_drop_empty_drops_items_without_main_content(site: tuple[Path, str]) -> None:
