@@ -5,11 +5,8 @@ from importlib.metadata import version as _distribution_version
 
 from scrapy_cetd.api import classify_page_type, extract
 from scrapy_cetd.crawl.addon import Addon
-from scrapy_cetd.crawl.middleware import (
-    CETDDownloaderMiddleware,
-    CETDSpiderMiddleware,
-    dont_cetd,
-)
+from scrapy_cetd.crawl.eligibility import dont_cetd
+from scrapy_cetd.crawl.middleware import CETDDownloaderMiddleware, CETDSpiderMiddleware
 from scrapy_cetd.crawl.pipeline import CETDPipeline
 from scrapy_cetd.crawl.spider import get_dom, tps_selector, tps_selector_region
 from scrapy_cetd.extractors.base import Extractor

@@ -1,13 +1,15 @@
-"""The two middlewares, and :func:`decline_reason`: which responses scrapy-cetd works on.
+"""The three middlewares: which responses scrapy-cetd works on and when they arrived, the
+link from each item to its response, and a readable copy of a response Scrapy cannot decode.
 
 scrapy-cetd never parses a page itself: the tree it extracts from is the one parsel builds for
 ``response.selector`` (and so for ``response.css()`` and ``response.xpath()``), which Scrapy
 caches on the response. A spider that reads the page and the pipeline that extracts its main
 content therefore share a single parse, whichever of the two comes first.
 
-* :class:`CETDDownloaderMiddleware` decides which responses are eligible (HTML, at most
-  ``CETD_MAX_BODY_SIZE`` bytes, no ``dont_cetd`` in ``Request.meta``), counts them, and with
-  ``CETD_EAGER_PARSE`` parses them on arrival.
+* :class:`CETDDownloaderMiddleware` finds which responses are eligible
+  (:func:`~scrapy_cetd.crawl.eligibility.decline_reason`: HTML, at most
+  ``CETD_MAX_BODY_SIZE`` bytes, no ``dont_cetd`` in ``Request.meta``), counts them, records
+  when they arrived, and with ``CETD_EAGER_PARSE`` parses them on arrival.
 * :class:`CETDSpiderMiddleware` links each item to the response it came from
   (:mod:`scrapy_cetd.crawl.linking`), since pipelines never see responses.
 * :class:`CETDDecodingMiddleware` replaces a response whose charset label names no text
@@ -19,20 +21,19 @@ from __future__ import annotations
 import logging
 import time
 import weakref
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 from scrapy.http import HtmlResponse, Response
 from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
-from scrapy.spiders import CrawlSpider
 
+from scrapy_cetd.crawl.eligibility import decline_reason
 from scrapy_cetd.crawl.linking import ItemResponseLinks
 from scrapy_cetd.crawl.settings import DONT_CETD_META_KEY, disabled, read_settings
 from scrapy_cetd.guard import markup_problem
 from scrapy_cetd.page.decoding import readable_response
 
 if TYPE_CHECKING:
-    from scrapy import Request, Spider
+    from scrapy import Request
     from scrapy.crawler import Crawler
 
 logger = logging.getLogger(__name__)
@@ -47,84 +48,6 @@ def arrival_time(response: Response) -> float | None:
     :class:`CETDDownloaderMiddleware`; ``None`` for a response it has not seen. The
     pipeline's time budget counts from there."""
     return _ARRIVALS.get(response)
-
-
-_CallbackT = TypeVar("_CallbackT", bound=Callable[..., Any])
-
-_DONT_CETD_ATTRIBUTE = "_scrapy_cetd_dont_cetd"
-
-
-def dont_cetd(callback: _CallbackT) -> _CallbackT:
-    """Marks a spider callback whose items are not about its page: scrapy-cetd leaves them
-    alone, as it does the items of a request with ``dont_cetd`` in its ``meta``.
-
-    For a callback that yields one item per record of a listing page (a product, a thread,
-    a search hit): without the mark each record would get the main content of the whole
-    page. The callback still reads the page as usual (``response.css()``,
-    :func:`~scrapy_cetd.tps_selector`)::
-
-        @dont_cetd
-        def parse_listing(self, response):
-            for record in tps_selector(response).css("li"):
-                yield {"title": record.css("a::text").get()}
-
-    The mark is read from the request's callback (``spider.parse`` when it names none),
-    wherever the request was made, and from the callback of a
-    :class:`~scrapy.spiders.CrawlSpider` rule (``Rule(extractor, callback="parse_listing")``).
-    Returns ``callback`` itself.
-    """
-    setattr(callback, _DONT_CETD_ATTRIBUTE, True)
-    return callback
-
-
-def _marked(request: Request, spider: Spider) -> bool:
-    """Whether the callback of ``request`` (``spider.parse`` when it names none) is marked
-    with :func:`dont_cetd`.
-
-    A :class:`~scrapy.spiders.CrawlSpider` sends the requests of its rules to one internal
-    callback, which hands the response to the rule's own; the mark is read from that rule's
-    callback (the rule's index is in ``meta["rule"]``, where the spider puts it)."""
-    callback: Any = request.callback
-    if callback is None:
-        callback = getattr(spider, "parse", None)
-    if (
-        isinstance(spider, CrawlSpider)
-        and getattr(callback, "__func__", None) is CrawlSpider._callback
-    ):
-        rule = request.meta.get("rule")
-        if isinstance(rule, int) and 0 <= rule < len(spider._rules):
-            callback = spider._rules[rule].callback
-    return bool(getattr(getattr(callback, "__func__", callback), _DONT_CETD_ATTRIBUTE, False))
-
-
-def decline_reason(
-    response: Response,
-    *,
-    max_body_size: int | None = None,
-    request: Request | None = None,
-    spider: Spider | None = None,
-) -> str | None:
-    """Why scrapy-cetd leaves ``response`` alone, or ``None`` when it is eligible.
-
-    The reasons, which are also the suffixes of the ``cetd/*_skipped_count/`` stats:
-    ``"dont_cetd"`` (the request's ``meta`` has a true ``dont_cetd``, or, when the crawl's
-    ``spider`` is given, the request's callback is marked with :func:`dont_cetd`),
-    ``"not_html"`` (Scrapy did not make it an :class:`~scrapy.http.HtmlResponse`: images,
-    PDFs, JSON, XML) and ``"too_large"`` (body over ``max_body_size`` bytes, when given).
-    ``request`` defaults to ``response.request``. The components pass the spider; a callback
-    that asks for the tree (:func:`~scrapy_cetd.get_dom`) does not, since the mark is about
-    its items, not about reading its page.
-    """
-    request = request if request is not None else response.request
-    if request is not None and (
-        request.meta.get(DONT_CETD_META_KEY) or (spider is not None and _marked(request, spider))
-    ):
-        return "dont_cetd"
-    if not isinstance(response, HtmlResponse):
-        return "not_html"
-    if max_body_size is not None and len(response.body) > max_body_size:
-        return "too_large"
-    return None
 
 
 class CETDDownloaderMiddleware:

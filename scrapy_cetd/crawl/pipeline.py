@@ -16,7 +16,7 @@ waiting for a worker counts too: when it runs out the item goes on at once, whet
 extractor notices, and a job still waiting is not started. The items of one response share one
 extraction (:mod:`scrapy_cetd.crawl.jobs`); the items of a response whose request has
 ``dont_cetd`` in its ``meta``, or whose callback is marked with
-:func:`~scrapy_cetd.crawl.middleware.dont_cetd`, are left alone.
+:func:`~scrapy_cetd.crawl.eligibility.dont_cetd`, are left alone.
 
 Bad input never costs an item: when there is nothing to extract from, the input is not a
 document, a limit is hit, the extractor fails or finds nothing, or the item cannot hold the
@@ -42,11 +42,12 @@ from scrapy.exceptions import DropItem, NotConfigured
 from scrapy.http import TextResponse
 
 from scrapy_cetd.api import CompletingExtractor, Outputs, build_completing
+from scrapy_cetd.crawl.eligibility import decline_reason
 from scrapy_cetd.crawl.fields import ItemFields, NoContentError, item_url
 from scrapy_cetd.crawl.isolation import ProcessExtractors, extract_response
 from scrapy_cetd.crawl.jobs import Bridge, Extraction, Outcome
 from scrapy_cetd.crawl.linking import ItemResponseLinks
-from scrapy_cetd.crawl.middleware import arrival_time, decline_reason
+from scrapy_cetd.crawl.middleware import arrival_time
 from scrapy_cetd.crawl.settings import CETDSettings, disabled, read_settings
 from scrapy_cetd.crawl.threads import MAX_STUCK_THREADS, WorkerThreads
 from scrapy_cetd.extractors.registry import build_extractor

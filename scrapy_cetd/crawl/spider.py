@@ -13,7 +13,7 @@ from lxml import etree
 from scrapy import Selector
 from scrapy.http import HtmlResponse, Response
 
-from scrapy_cetd.crawl.middleware import decline_reason
+from scrapy_cetd.crawl.eligibility import decline_reason
 from scrapy_cetd.guard import markup_problem
 from scrapy_cetd.page.parse import selector_root
 from scrapy_cetd.tps import (
@@ -35,7 +35,7 @@ def get_dom(response: Response, *, max_body_size: int | None = None) -> etree._E
     to ``response.selector.root``:
 
     - ``None``, not a tree, for a response scrapy-cetd leaves alone
-      (:func:`~scrapy_cetd.crawl.middleware.decline_reason`): a response that is not an
+      (:func:`~scrapy_cetd.crawl.eligibility.decline_reason`): a response that is not an
       :class:`~scrapy.http.HtmlResponse` (an XML response's selector is an XML tree, a plain
       ``TextResponse`` gets one too), a request with ``dont_cetd`` in its ``meta``, and, when
       ``max_body_size`` is given, a larger body;

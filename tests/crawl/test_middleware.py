@@ -1,4 +1,4 @@
-"""get_dom() and the two middlewares, called directly."""
+"""The three middlewares, called directly."""
 
 from __future__ import annotations
 
@@ -7,17 +7,15 @@ from typing import Any
 
 import parsel.selector
 import pytest
-import scrapy
 from conftest import STORM_PAGE
 from crawlkit import unit_crawler
 from scrapy import Request
-from scrapy.http import HtmlResponse, JsonResponse, Response, TextResponse
+from scrapy.http import HtmlResponse, Response
 from scrapy.utils.misc import build_from_crawler
 
-import scrapy_cetd
 from scrapy_cetd import CETDDownloaderMiddleware, CETDSpiderMiddleware, get_dom
 from scrapy_cetd.crawl.linking import ItemResponseLinks
-from scrapy_cetd.crawl.middleware import CETDDecodingMiddleware, arrival_time, decline_reason
+from scrapy_cetd.crawl.middleware import CETDDecodingMiddleware, arrival_time
 
 URL = "http://127.0.0.1/story.html"
 
@@ -25,46 +23,6 @@ URL = "http://127.0.0.1/story.html"
 def html_response(body: str = STORM_PAGE, **meta: Any) -> HtmlResponse:
     request = Request(URL, meta=meta)
     return HtmlResponse(URL, body=body.encode(), encoding="utf-8", request=request)
-
-
-def test_get_dom_is_the_selector_root() -> None:
-    response = html_response()
-    dom = get_dom(response)
-    assert dom is not None
-    assert dom.findtext(".//h1") == "Storm hits the coast"
-    assert dom is response.selector.root
-    assert get_dom(response) is dom
-
-
-@pytest.mark.parametrize(
-    ("response", "reason"),
-    [
-        (Response(URL, body=b"\x89PNG"), "not_html"),
-        (TextResponse(URL, body=b"plain", encoding="utf-8"), "not_html"),
-        (JsonResponse(URL, body=b"{}"), "not_html"),
-        (html_response(dont_cetd=True), "dont_cetd"),
-    ],
-)
-def test_get_dom_declines(response: Response, reason: str) -> None:
-    assert decline_reason(response) == reason
-    assert get_dom(response) is None
-
-
-def test_get_dom_parses_a_page_whose_base_href_scrapy_cannot_resolve() -> None:
-    base = "<base href='https://www.example: https://ogp.me/ns#'>"
-    response = html_response(STORM_PAGE.replace("</title>", "</title>" + base))
-    with pytest.raises(ValueError, match="Port"):
-        response.selector  # noqa: B018 - Scrapy's own error, which the spider meets too
-    dom = get_dom(response)
-    assert dom is not None
-    assert dom.findtext(".//h1") == "Storm hits the coast"
-
-
-def test_get_dom_size_limit() -> None:
-    response = html_response()
-    assert get_dom(response, max_body_size=len(response.body)) is not None
-    assert decline_reason(response, max_body_size=len(response.body) - 1) == "too_large"
-    assert get_dom(response, max_body_size=len(response.body) - 1) is None
 
 
 def test_downloader_middleware_counts_and_passes_responses_untouched() -> None:
@@ -189,19 +147,3 @@ def test_decoding_middleware_hands_on_a_readable_copy() -> None:
     assert left.request is not None
     assert middleware.process_response(left.request, left) is left
     assert crawler.stats.get_value("cetd/response_charset_ignored_count") == 1
-
-
-def test_get_dom_reads_the_page_of_a_callback_marked_dont_cetd() -> None:
-    class Spider(scrapy.Spider):
-        name = "marked"
-
-        @scrapy_cetd.dont_cetd
-        def parse_listing(self, response: Response) -> Any:
-            return []
-
-    spider = Spider()
-    request = Request("http://example.com/", callback=spider.parse_listing)
-    response = HtmlResponse(request.url, body=b"<p>x</p>", request=request)
-    assert scrapy_cetd.get_dom(response) is not None
-    assert decline_reason(response, spider=spider) == "dont_cetd"
-    assert decline_reason(response) is None

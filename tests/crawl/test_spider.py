@@ -1,5 +1,6 @@
-"""The spider helpers (scrapy_cetd.crawl.spider): tps_selector and tps_selector_region over
-responses, their defaults, and the checks they make before TPS reads a page."""
+"""The spider helpers (scrapy_cetd.crawl.spider): get_dom, the pages it declines
+(scrapy_cetd.crawl.eligibility); tps_selector and tps_selector_region over responses, their
+defaults, and the checks they make before TPS reads a page."""
 
 from __future__ import annotations
 
@@ -7,9 +8,16 @@ import logging
 from typing import Any
 
 import pytest
-from scrapy.http import HtmlResponse, Request, TextResponse
+import scrapy
+from conftest import STORM_PAGE
+from conftest import STORM_URL as URL
+from conftest import storm_response as html_response
+from scrapy.http import HtmlResponse, JsonResponse, Request, Response, TextResponse
 from tpskit import LIST_PAGE, PAPER, forum_index, shop_category
 
+import scrapy_cetd
+from scrapy_cetd import get_dom
+from scrapy_cetd.crawl.eligibility import decline_reason
 from scrapy_cetd.crawl.spider import tps_selector, tps_selector_region
 from scrapy_cetd.tps import TpsOptions
 
@@ -120,3 +128,59 @@ def test_tps_selector_region_of_a_pruned_page_has_no_reason() -> None:
     assert region.reason is None
     assert region.kept_count < region.node_count
     assert len(selector.css("li.thread")) == 12
+
+
+def test_get_dom_is_the_selector_root() -> None:
+    response = html_response()
+    dom = get_dom(response)
+    assert dom is not None
+    assert dom.findtext(".//h1") == "Storm hits the coast"
+    assert dom is response.selector.root
+    assert get_dom(response) is dom
+
+
+@pytest.mark.parametrize(
+    ("response", "reason"),
+    [
+        (Response(URL, body=b"\x89PNG"), "not_html"),
+        (TextResponse(URL, body=b"plain", encoding="utf-8"), "not_html"),
+        (JsonResponse(URL, body=b"{}"), "not_html"),
+        (html_response(dont_cetd=True), "dont_cetd"),
+    ],
+)
+def test_get_dom_declines(response: Response, reason: str) -> None:
+    assert decline_reason(response) == reason
+    assert get_dom(response) is None
+
+
+def test_get_dom_parses_a_page_whose_base_href_scrapy_cannot_resolve() -> None:
+    base = "<base href='https://www.example: https://ogp.me/ns#'>"
+    response = html_response(STORM_PAGE.replace("</title>", "</title>" + base))
+    with pytest.raises(ValueError, match="Port"):
+        response.selector  # noqa: B018 - Scrapy's own error, which the spider meets too
+    dom = get_dom(response)
+    assert dom is not None
+    assert dom.findtext(".//h1") == "Storm hits the coast"
+
+
+def test_get_dom_size_limit() -> None:
+    response = html_response()
+    assert get_dom(response, max_body_size=len(response.body)) is not None
+    assert decline_reason(response, max_body_size=len(response.body) - 1) == "too_large"
+    assert get_dom(response, max_body_size=len(response.body) - 1) is None
+
+
+def test_get_dom_reads_the_page_of_a_callback_marked_dont_cetd() -> None:
+    class Spider(scrapy.Spider):
+        name = "marked"
+
+        @scrapy_cetd.dont_cetd
+        def parse_listing(self, response: Response) -> Any:
+            return []
+
+    spider = Spider()
+    request = Request("http://example.com/", callback=spider.parse_listing)
+    response = HtmlResponse(request.url, body=b"<p>x</p>", request=request)
+    assert scrapy_cetd.get_dom(response) is not None
+    assert decline_reason(response, spider=spider) == "dont_cetd"
+    assert decline_reason(response) is None
