@@ -1,17 +1,15 @@
 """Where a crawl's extractions run: worker threads (the default, see
 :mod:`scrapy_cetd.crawl.threads`) or worker processes.
 
-:func:`extract_response` is the whole job for one response, whichever runs it: check that the
-body is a document, refuse markup the parser would choke on (:mod:`scrapy_cetd.guard`), parse,
-then extract within the limits, the budget counted from the response's arrival.
-
-:class:`ProcessExtractors` runs that job in a pool of worker processes (``CETD_ISOLATION =
-"process"``), built on :mod:`pebble`, whose pool terminates a worker process whose job is
-cancelled or runs past its timeout and starts a fresh one. Nothing a page does in a worker
-process (a regular expression that backtracks for minutes in one C call, a libxml2 parse that
-never ends) can hold the crawl's interpreter: the job is killed at its deadline. The price: the
-worker parses the page again (the spider's ``response.selector`` lives in the crawl's
-process), the body crosses a pipe, and each killed worker is replaced by a new process.
+:class:`ProcessExtractors` runs the job of one response
+(:func:`~scrapy_cetd.crawl.response_job.extract_response`) in a pool of worker processes
+(``CETD_ISOLATION = "process"``), built on :mod:`pebble`, whose pool terminates a worker
+process whose job is cancelled or runs past its timeout and starts a fresh one. Nothing a
+page does in a worker process (a regular expression that backtracks for minutes in one C call,
+a libxml2 parse that never ends) can hold the crawl's interpreter: the job is killed at its
+deadline. The price: the worker parses the page again (the spider's ``response.selector`` lives
+in the crawl's process), the body crosses a pipe, and each killed worker is replaced by a new
+process.
 """
 
 from __future__ import annotations
@@ -25,10 +23,9 @@ from typing import TYPE_CHECKING, Any
 
 from scrapy.http import TextResponse
 
-from scrapy_cetd.limits import LimitExceededError, Limits, TreeExtractor, check_deadline, deadline
-from scrapy_cetd.page.decoding import html_response, readable_response
-from scrapy_cetd.page.dom import count_elements
-from scrapy_cetd.page.parse import NotADocumentError, document_problem, markup_reason, selector_root
+from scrapy_cetd.crawl.response_job import extract_response
+from scrapy_cetd.limits import Limits, TreeExtractor
+from scrapy_cetd.page.decoding import html_response
 from scrapy_cetd.result import ExtractionResult
 
 if TYPE_CHECKING:
@@ -38,48 +35,6 @@ if TYPE_CHECKING:
 
 ISOLATIONS = ("threads", "process")
 """The values of ``CETD_ISOLATION``."""
-
-
-def extract_response(
-    extractor: TreeExtractor,
-    limits: Limits,
-    response: TextResponse,
-    *,
-    url: str | None,
-    start: float | None,
-    cached: bool = True,
-) -> ExtractionResult:
-    """The main content of ``response`` within ``limits``, the budget counted from ``start``
-    (a :func:`time.monotonic` time; now when ``None``). ``cached=False`` for a response rebuilt
-    only for this job: its tree is then not stored on it (see
-    :func:`~scrapy_cetd.page.parse.selector_root`).
-
-    A job begun after its deadline returns at once, without parsing, and one whose parse ends
-    after the deadline without extracting. Raises
-    :class:`~scrapy_cetd.page.parse.NotADocumentError` for a body that is not a document. The tree
-    is the response's own ``response.selector`` (parsed here when the spider has not parsed it
-    yet), so a spider and this job share one parse; except when the response's charset label
-    names no text encoding, which is ignored as a browser ignores it
-    (:func:`~scrapy_cetd.page.decoding.readable_response`): then a copy decoded that way is parsed.
-    """
-    name = str(getattr(extractor, "name", "") or type(extractor).__name__)
-    with deadline(limits.time_budget, start=start):
-        try:
-            check_deadline("before the job began")
-            response = readable_response(response)
-            problem = document_problem(response.body, response.text)
-            if problem is not None:
-                raise NotADocumentError(f"not an HTML document: {problem}")
-            refused = markup_reason(response.text, limits.max_attributes)
-            if refused is not None:
-                return refused.result(name)
-            tree = selector_root(response, cached=cached)
-            check_deadline("after parsing")
-        except LimitExceededError as exc:
-            return exc.reason().result(name)
-    elements = None if limits.max_nodes is None else count_elements(tree)
-    return limits.extract(extractor, tree, url=url, start=start, elements=elements)
-
 
 WORKER_NICENESS = 10
 """How much lower than the crawl's the CPU priority of the worker processes is (``nice``)."""

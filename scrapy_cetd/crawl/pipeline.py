@@ -44,10 +44,11 @@ from scrapy.http import TextResponse
 from scrapy_cetd.api import CompletingExtractor, Outputs, build_completing
 from scrapy_cetd.crawl.eligibility import decline_reason
 from scrapy_cetd.crawl.fields import ItemFields, NoContentError, item_url
-from scrapy_cetd.crawl.isolation import ProcessExtractors, extract_response
+from scrapy_cetd.crawl.isolation import ProcessExtractors
 from scrapy_cetd.crawl.jobs import Bridge, Extraction, Outcome
 from scrapy_cetd.crawl.linking import ItemResponseLinks
 from scrapy_cetd.crawl.middleware import arrival_time
+from scrapy_cetd.crawl.response_job import extract_response
 from scrapy_cetd.crawl.settings import CETDSettings, disabled, read_settings
 from scrapy_cetd.crawl.threads import MAX_STUCK_THREADS, WorkerThreads
 from scrapy_cetd.extractors.registry import build_extractor
