@@ -237,12 +237,13 @@ def test_the_parent_logger_filters_every_message_whichever_module_logs_it(
     assert any("empty.html: no main content" in message for _, message in ours)
     caplog.clear()
     parent = logging.getLogger("scrapy_cetd")
+    level = parent.level
     parent.setLevel(logging.ERROR)
     try:
         with caplog.at_level(logging.WARNING):
             crawl(make_crawler(LoggedSpider, settings), base=base)
     finally:
-        parent.setLevel(logging.NOTSET)
+        parent.setLevel(level)
     assert not [r for r in caplog.records if r.name.startswith("scrapy_cetd")]
 
 
