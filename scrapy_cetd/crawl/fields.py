@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from itemadapter import ItemAdapter
 from scrapy.http import TextResponse
 
-from scrapy_cetd.page.parse import html_response
+from scrapy_cetd.page.decoding import html_response
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler

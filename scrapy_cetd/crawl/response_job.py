@@ -10,14 +10,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from scrapy_cetd.limits import LimitExceededError, Limits, TreeExtractor, check_deadline, deadline
+from scrapy_cetd.page.decoding import readable_response
 from scrapy_cetd.page.dom import count_elements
-from scrapy_cetd.page.parse import (
-    NotADocumentError,
-    document_problem,
-    markup_reason,
-    readable_response,
-    selector_root,
-)
+from scrapy_cetd.page.parse import NotADocumentError, document_problem, markup_reason, selector_root
 
 if TYPE_CHECKING:
     from scrapy.http import TextResponse
@@ -45,7 +40,8 @@ def extract_response(
     is the response's own ``response.selector`` (parsed here when the spider has not parsed it
     yet), so a spider and this job share one parse; except when the response's charset label
     names no text encoding, which is ignored as a browser ignores it
-    (:func:`~scrapy_cetd.page.parse.readable_response`): then a copy decoded that way is parsed.
+    (:func:`~scrapy_cetd.page.decoding.readable_response`): then a copy decoded that way is
+    parsed.
     """
     name = str(getattr(extractor, "name", "") or type(extractor).__name__)
     with deadline(limits.time_budget, start=start):
