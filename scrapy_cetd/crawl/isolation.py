@@ -33,9 +33,6 @@ if TYPE_CHECKING:
 
     import pebble
 
-ISOLATIONS = ("threads", "process")
-"""The values of ``CETD_ISOLATION``."""
-
 WORKER_NICENESS = 10
 """How much lower than the crawl's the CPU priority of the worker processes is (``nice``)."""
 

@@ -20,11 +20,13 @@ from typing import TYPE_CHECKING, Any
 from scrapy.exceptions import NotConfigured
 from scrapy.settings import BaseSettings
 
-from scrapy_cetd.crawl.isolation import ISOLATIONS
 from scrapy_cetd.extractors import DEFAULT_ALGORITHM
 from scrapy_cetd.guard import DEFAULT_MAX_ATTRIBUTES
 from scrapy_cetd.limits import DEFAULT_MAX_BODY_SIZE, DEFAULT_MAX_NODES, DEFAULT_TIME_BUDGET
 from scrapy_cetd.result import Metadata
+
+ISOLATIONS = ("threads", "process")
+"""The values of ``CETD_ISOLATION``: where extractions run (:mod:`scrapy_cetd.crawl.isolation`)."""
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler

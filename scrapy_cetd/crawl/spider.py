@@ -102,14 +102,14 @@ def tps_selector_region(
         raise TypeError(f"tps_selector needs an HTML response, not {type(response).__name__}")
     refused = markup_problem(response.text, max_attributes=chosen.max_attributes)
     if refused is not None:
-        logger.warning("TPS left %s unpruned: %s", response.url, refused)
+        logger.warning("scrapy-cetd: TPS left %s unpruned: %s", response.url, refused)
         return _unpruned(response), unsearched_region(refused, chosen)
     tree = get_dom(response)
     if tree is None:  # dont_cetd stops the pipeline only
         tree = selector_root(response)
     pruned, region = prune_tag_paths_region(tree, chosen)
     if region.reason is not None:
-        logger.warning("TPS left %s unpruned: %s", response.url, region.reason)
+        logger.warning("scrapy-cetd: TPS left %s unpruned: %s", response.url, region.reason)
     return Selector(root=pruned, type="html", base_url=response.url), region
 
 

@@ -63,7 +63,10 @@ def test_tps_selector_over_a_limit_selects_in_the_whole_page(
         selector = tps_selector(response, PAPER, max_nodes=5)
     assert len(selector.css(".nav a")) == 2
     assert len(selector.css("li")) == 8
-    assert "TPS left https://shop.example/jackets unpruned: max_nodes exceeded" in caplog.text
+    assert (
+        "scrapy-cetd: TPS left https://shop.example/jackets unpruned: max_nodes exceeded"
+        in caplog.text
+    )
 
 
 def test_tps_selector_uses_the_defaults_and_takes_the_paper_preset() -> None:
@@ -95,7 +98,8 @@ def test_tps_selector_refuses_a_tag_with_too_many_attributes_before_pruning(
     # The paper's algorithm would keep only the menu (test above): the page is not pruned.
     assert len(tps_selector(response, TpsOptions.paper()).css("div.product-card")) == 12
     assert any(
-        "TPS left https://shop.example/jackets unpruned: max_attributes exceeded" in message
+        "scrapy-cetd: TPS left https://shop.example/jackets unpruned: max_attributes exceeded"
+        in message
         for message in caplog.messages
     )
     # The limit is an option: raised, or switched off, the page is pruned.
