@@ -44,9 +44,16 @@ _CREDENTIAL = re.compile(r"^(?:[A-Z][A-Za-z]?\.?){1,4}$|^[A-Z]{2,6}$")
 """A degree or credential after a name (``MS``, ``PhD``, ``M.D.``), dropped from the authors."""
 _BYLINE_CLASS = etree.XPath(
     "(//h1)[1]/following::*[@rel='author' or contains(@class,'byline')"
-    " or contains(@class,'author') or contains(@id,'byline')][position()<=$most]"
+    " or contains(@class,'author') or contains(@id,'byline')"
+    " or (self::a and contains(@href,'/author'))][position()<=$most]"
 )
-"""The first elements after the headline marked as a byline or an author."""
+"""The first elements after the headline that may be marked as a byline or an author, for
+:func:`_marked` to tell."""
+_AUTHOR_PAGE = re.compile(r"/authors?/[^/?#\s]")
+"""A link to an author's page (``/author/jane-doe/``, ``/authors/jane-doe``), as blogs' and
+news sites' templates link a byline's name; not to the list of authors (``/authors/``)."""
+_SEEN = 48
+"""Elements the XPath gives at most, of which :func:`_marked` keeps :data:`_CANDIDATES`."""
 _BYLINES_READ = 3
 """Bylines read after the headline (:func:`first_byline`); an element that is no byline
 (:func:`_no_byline`) is passed over and does not count."""
@@ -89,20 +96,35 @@ def lazy(function: Callable[[etree._Element], list[str]], root: etree._Element) 
 def first_byline(root: etree._Element) -> list[str]:
     """The text of the first byline after the headline (:data:`_BYLINE_CLASS`) that names
     someone; a page's later author blocks are biographies and comments."""
-    found = _BYLINE_CLASS(root, most=_CANDIDATES)
+    found = _BYLINE_CLASS(root, most=_SEEN)
+    marked = [
+        element
+        for element in (found if isinstance(found, list) else ())
+        if isinstance(element, etree._Element) and _marked(element)
+    ]
     read = 0
-    for element in found if isinstance(found, list) else ():
+    for element in marked[:_CANDIDATES]:
         if read == _BYLINES_READ:
             break
-        if isinstance(element, etree._Element):
-            if _no_byline(element):
-                continue
-            read += 1
-            text = lines_of(element, MAX_TEXT).lstrip()[:MAX_TEXT]
-            names = _clean_names(text, byline=_markup_words(element))
-            if names:
-                return [_linked_names(element, names) or "; ".join(names)]
+        if _no_byline(element):
+            continue
+        read += 1
+        text = lines_of(element, MAX_TEXT).lstrip()[:MAX_TEXT]
+        names = _clean_names(text, byline=_markup_words(element))
+        if names:
+            return [_linked_names(element, names) or "; ".join(names)]
     return []
+
+
+def _marked(element: etree._Element) -> bool:
+    """Whether ``element`` is marked as a byline or an author: ``rel="author"``, a class
+    holding ``byline`` or ``author``, an id holding ``byline``, or a link to an author's page
+    (:data:`_AUTHOR_PAGE`)."""
+    if element.get("rel") == "author" or "byline" in (element.get("id") or ""):
+        return True
+    if any(word in (element.get("class") or "") for word in ("author", "byline")):
+        return True
+    return element.tag == "a" and _AUTHOR_PAGE.search(element.get("href") or "") is not None
 
 
 def _no_byline(element: etree._Element) -> bool:

@@ -25,6 +25,22 @@ def test_byline_next_to_the_headline() -> None:
 
 
 @pytest.mark.parametrize(
+    ("link", "authors"),
+    [
+        ("<a href='/author/jane-doe/'>Jane Doe</a>", ("Jane Doe",)),
+        ("<a href='https://example.com/blog/authors/jane-doe'>Jane Doe</a>", ("Jane Doe",)),
+        ("<a href='/authors/'>Our authors</a>", ()),  # the list of authors, no one's page
+        ("<a href='/authorship-policy'>Our policy</a>", ()),
+    ],
+)
+def test_a_link_to_an_author_s_page_is_a_byline(link: str, authors: tuple[str, ...]) -> None:
+    """A byline's name linked to the author's page (``/author/jane-doe/``), without a class
+    that names it."""
+    body = f"<h1>Storm</h1><div class='meta'><span>{link}</span></div><p>Text.</p>"
+    assert page_metadata(page(body=body)).authors == authors
+
+
+@pytest.mark.parametrize(
     ("byline", "authors"),
     [
         ("Posted by admin on 2024-01-02", ("admin",)),
