@@ -52,6 +52,13 @@ _BYLINE_CLASS = etree.XPath(
 _AUTHOR_PAGE = re.compile(r"/authors?/[^/?#\s]")
 """A link to an author's page (``/author/jane-doe/``, ``/authors/jane-doe``), as blogs' and
 news sites' templates link a byline's name; not to the list of authors (``/authors/``)."""
+_NAME_PARTS = re.compile(r"[-_\d]+|(?<=[a-z])(?=[A-Z])")
+"""Between the words of a class's or an id's name: ``-``, ``_``, digits, and a lower-case
+letter followed by a capital (``authorName``)."""
+_CLASS_MARKS = frozenset({"author", "authors", "byline", "bylines"})
+"""The words of a class that mark a byline."""
+_ID_MARKS = frozenset({"byline", "bylines"})
+"""The words of an id that mark a byline (an id ``author`` is a comment form's field)."""
 _SEEN = 48
 """Elements the XPath gives at most, of which :func:`_marked` keeps :data:`_CANDIDATES`."""
 _BYLINES_READ = 3
@@ -118,13 +125,26 @@ def first_byline(root: etree._Element) -> list[str]:
 
 def _marked(element: etree._Element) -> bool:
     """Whether ``element`` is marked as a byline or an author: ``rel="author"``, a class
-    holding ``byline`` or ``author``, an id holding ``byline``, or a link to an author's page
-    (:data:`_AUTHOR_PAGE`)."""
-    if element.get("rel") == "author" or "byline" in (element.get("id") or ""):
+    with the word ``author`` or ``byline`` (:func:`_has_word`), an id with the word
+    ``byline``, or a link to an author's page (:data:`_AUTHOR_PAGE`)."""
+    if element.get("rel") == "author" or _has_word(element.get("id"), _ID_MARKS):
         return True
-    if any(word in (element.get("class") or "") for word in ("author", "byline")):
+    if _has_word(element.get("class"), _CLASS_MARKS):
         return True
     return element.tag == "a" and _AUTHOR_PAGE.search(element.get("href") or "") is not None
+
+
+def _has_word(value: str | None, marks: frozenset[str]) -> bool:
+    """Whether a class or an id (``value``) has one of ``marks`` as a word of one of its
+    names: the parts of a name between ``-``, ``_``, digits and a lower-case letter followed
+    by a capital (``post-author``, ``c-byline``, ``entry__author``, ``authorName``,
+    ``byline1``), not a longer word that holds it (``authority-control``,
+    ``authorized-dealer``, ``copybyline``, ``showtopicauthor``)."""
+    return any(
+        part.casefold() in marks
+        for name in (value or "")[:MAX_TEXT].split()
+        for part in _NAME_PARTS.split(name)
+    )
 
 
 def _no_byline(element: etree._Element) -> bool:
