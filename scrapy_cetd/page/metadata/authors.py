@@ -117,7 +117,7 @@ def first_byline(root: etree._Element) -> list[str]:
             continue
         read += 1
         text = lines_of(element, MAX_TEXT).lstrip()[:MAX_TEXT]
-        names = _clean_names(text, byline=_markup_words(element))
+        names = _clean_names(text, byline=_markup_words(element), opening=_opening_words(element))
         if names:
             return [_linked_names(element, names) or "; ".join(names)]
     return []
@@ -218,14 +218,19 @@ def _recased(names: tuple[str, ...], later: Iterable[Iterable[str]]) -> tuple[st
     return tuple(written.get(name.casefold(), name) if _shouted(name) else name for name in names)
 
 
-def _clean_names(raw: str, *, byline: frozenset[str] | None = None) -> list[str]:
+def _clean_names(
+    raw: str, *, byline: frozenset[str] | None = None, opening: frozenset[str] = frozenset()
+) -> list[str]:
     """The names in one author string: its first line with more than the byline prefix, cut
     before a date, an e-mail address, a link, a parenthesis or a spaced dash (a digit inside a
     single word is a user name's and stays); split at ``;``, ``&``, ``|``, ``/`` and commas;
     degrees (``PhD``) and parts longer than a name (:data:`_MAX_WORDS`) dropped; in a
     ``byline``'s text (given the words of its markup, :func:`_markup_words`), a label that
     introduces a name (:func:`_introduces`) too (an author value's ``Michiel de`` is a name
-    written last name first), and a line that repeats a word of the markup."""
+    written last name first), and a line that repeats a word of the markup; a word alone
+    before a date that opens a text of the byline holding it (one of ``opening``,
+    :func:`_opening_words`) is the date's (``On November 1, 2012``, ``Tuesday March 28``),
+    where a name before a date is set apart from it (``<span>Nadia</span> October 25``)."""
     value = _name_line(raw, byline or frozenset())
     if value is None or value.startswith(("http:", "https:")):
         return []
@@ -238,6 +243,8 @@ def _clean_names(raw: str, *, byline: frozenset[str] | None = None) -> list[str]
         if day_first and last[:1].isupper() and last.isalpha():
             value = head.rstrip()  # the month of ``March 3, 2024``
             head, _, last = value.rpartition(" ")
+        if dated and not head and last.rstrip(",").casefold() in opening:
+            value = last = ""  # the date's first word (``On November 1``, ``Tuesday, March 28``)
         if (
             dated
             and not (head and _NAME_SEPARATORS.match(head[-1]))
@@ -275,6 +282,24 @@ def _introduces(name: str) -> bool:
         and last.isalpha()
         and last.islower()
     )
+
+
+def _opening_words(element: etree._Element) -> frozenset[str]:
+    """The first words, case-folded and without a comma, of the texts inside ``element`` that
+    hold a digit: the word a date opens with when it is written in one text (``On November 1,
+    2012``, ``Tuesday, March 28, 2017``). The texts are read up to :data:`MAX_TEXT`
+    characters, as the byline's lines are."""
+    words = set()
+    read = 0
+    for text in element.itertext():
+        head = text[:MAX_TEXT] if isinstance(text, str) else ""
+        first = head.split(maxsplit=1)
+        if first and any(c.isdigit() for c in head):
+            words.add(first[0].rstrip(",").casefold())
+        read += len(head)
+        if read >= MAX_TEXT:
+            break
+    return frozenset(words)
 
 
 def _markup_words(element: etree._Element) -> frozenset[str]:

@@ -297,6 +297,30 @@ def test_a_date_is_no_name(byline: str, authors: tuple[str, ...]) -> None:
     assert page_metadata(page(body=body)).authors == authors
 
 
+@pytest.mark.parametrize(
+    ("byline", "authors"),
+    [
+        ("<p class='byline'><a href='#c1'>On November 1, 2012 at 10:12 am</a></p>", ()),
+        (
+            "<p class='byline'>Tuesday, March 28, 2017 6:20 PM by <a class='author-url'"
+            " href='/author/jane-doe/'>Jane Doe</a></p>",
+            ("Jane Doe",),
+        ),
+        ("<p class='byline'>Tuesday 28 March 2017</p>", ()),
+        (
+            "<p class='byline'><span class='fn'>Nadia</span> October 25, 2012 at 12:22 pm</p>",
+            ("Nadia",),
+        ),
+        ("<p class='byline'>Nadia <time>October 25, 2012</time></p>", ("Nadia",)),
+    ],
+)
+def test_the_word_a_date_opens_with_is_no_name(byline: str, authors: tuple[str, ...]) -> None:
+    """A word alone before a date, in the text that holds the date, is the date's (a weekday,
+    ``On``): the next byline is read; a name is set apart from the date by the markup."""
+    body = f"<h1>Storm</h1>{byline}<p>Text.</p>"
+    assert page_metadata(page(body=body)).authors == authors
+
+
 def test_a_label_that_introduces_the_byline_is_no_name() -> None:
     """WordPress's TwentyTen byline: ``meta-prep-author`` holds ``Posted on``, the author
     comes after the date."""
