@@ -55,10 +55,11 @@ news sites' templates link a byline's name; not to the list of authors (``/autho
 _NAME_PARTS = re.compile(r"[-_\d]+|(?<=[a-z])(?=[A-Z])")
 """Between the words of a class's or an id's name: ``-``, ``_``, digits, and a lower-case
 letter followed by a capital (``authorName``)."""
-_CLASS_MARKS = frozenset({"author", "authors", "byline", "bylines"})
-"""The words of a class that mark a byline."""
-_ID_MARKS = frozenset({"byline", "bylines"})
-"""The words of an id that mark a byline (an id ``author`` is a comment form's field)."""
+_CLASS_MARKS = ("author", "authors", "byline", "bylines")
+"""The words a part of a class's name ends with when it marks a byline."""
+_ID_MARKS = ("byline", "bylines")
+"""The words a part of an id ends with when it marks a byline (an id ``author`` is a comment
+form's field)."""
 _SEEN = 48
 """Elements the XPath gives at most, of which :func:`_marked` keeps :data:`_CANDIDATES`."""
 _BYLINES_READ = 3
@@ -134,14 +135,15 @@ def _marked(element: etree._Element) -> bool:
     return element.tag == "a" and _AUTHOR_PAGE.search(element.get("href") or "") is not None
 
 
-def _has_word(value: str | None, marks: frozenset[str]) -> bool:
+def _has_word(value: str | None, marks: tuple[str, ...]) -> bool:
     """Whether a class or an id (``value``) has one of ``marks`` as a word of one of its
-    names: the parts of a name between ``-``, ``_``, digits and a lower-case letter followed
-    by a capital (``post-author``, ``c-byline``, ``entry__author``, ``authorName``,
-    ``byline1``), not a longer word that holds it (``authority-control``,
-    ``authorized-dealer``, ``copybyline``, ``showtopicauthor``)."""
+    names: a part of a name between ``-``, ``_``, digits and a lower-case letter followed by
+    a capital that ends with it (``post-author``, ``c-byline``, ``entry__author``,
+    ``authorName``, ``byline1``, ``storybyline``, ``postauthor``: the last word of a
+    compound is its head), not one that only begins with it (``authority-control``,
+    ``authorized-dealer``, ``authoring``)."""
     return any(
-        part.casefold() in marks
+        part.casefold().endswith(marks)
         for name in (value or "")[:MAX_TEXT].split()
         for part in _NAME_PARTS.split(name)
     )

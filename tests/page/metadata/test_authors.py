@@ -31,17 +31,18 @@ def test_byline_next_to_the_headline() -> None:
         ("class='meta entry__byline'", ("Jane Doe",)),
         ("class='authorName'", ("Jane Doe",)),
         ("class='byline1'", ("Jane Doe",)),
+        ("class='storybyline'", ("Jane Doe",)),
         ("id='story-byline'", ("Jane Doe",)),
         ("class='authority-control'", ()),
         ("class='authorized-dealer'", ()),
-        ("class='copybyline'", ()),
+        ("class='product-authorized__logo'", ()),
         ("id='authorbox'", ()),
     ],
 )
 def test_a_byline_is_marked_by_a_word_of_its_class(mark: str, authors: tuple[str, ...]) -> None:
-    """``author`` or ``byline`` marks a byline as a word of a class's name (between ``-``,
-    ``_``, digits or a capital), not inside a longer word (Wikipedia's
-    ``authority-control``)."""
+    """``author`` or ``byline`` marks a byline at the end of a word of a class's name
+    (between ``-``, ``_``, digits or a capital), not at the start of a longer word
+    (Wikipedia's ``authority-control``)."""
     body = f"<h1>Storm</h1><p>Text.</p><div {mark}>Jane Doe</div>"
     assert page_metadata(page(body=body)).authors == authors
 
