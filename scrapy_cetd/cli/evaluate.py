@@ -6,7 +6,6 @@ from __future__ import annotations
 import argparse
 import json
 from collections.abc import Sequence
-from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -80,9 +79,9 @@ def _evaluate_metadata(
             predict = metadata_predictor(name, **options)
             scores.append(evaluate_metadata(dataset, predict, system=name, ids=ids))
     if args.json:
-        print(json.dumps([asdict(score) for score in scores], indent=2, ensure_ascii=False))
+        print(json.dumps([score.to_dict() for score in scores], indent=2, ensure_ascii=False))
     else:
-        print(format_metadata_table(scores))
+        print(format_metadata_table(scores, means=True))
     return 0
 
 

@@ -18,10 +18,11 @@ pages); a null value means the page has none. The matches, the same for every sy
 from __future__ import annotations
 
 import re
+import statistics
 import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, field
 from time import perf_counter
 from typing import Any
 
@@ -37,6 +38,7 @@ __all__ = [
     "evaluate_metadata",
     "format_metadata_table",
     "has_metadata_gold",
+    "mean_metadata_scores",
     "metadata_predictor",
     "normalize",
 ]
@@ -194,6 +196,15 @@ class MetadataScore:
     """Over the pages with a gold site name (``site_pages``)."""
     site_pages: int
     ms_median: float
+    page_ms: tuple[float, ...] = field(default=(), repr=False, compare=False)
+    """Each page's milliseconds, for the median over several datasets
+    (:func:`mean_metadata_scores`); not in :meth:`to_dict`."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict of the scores, without the pages' times."""
+        record = asdict(self)
+        del record["page_ms"]
+        return record
 
 
 def evaluate_metadata(
@@ -250,22 +261,69 @@ def evaluate_metadata(
         site_name_exact=site.rate(),
         site_pages=site.total,
         ms_median=sorted(times)[len(times) // 2] if times else 0.0,
+        page_ms=tuple(times),
     )
+
+
+def mean_metadata_scores(scores: Sequence[MetadataScore]) -> list[MetadataScore]:
+    """A row per system of ``scores`` scored on more than one dataset, in the order the
+    systems first appear, its dataset ``mean of N datasets``: each rate the mean of the
+    datasets' rates, each dataset weighing the same (over the datasets that have that rate: a
+    site name is scored on Readability's pages alone), the pages counted in each its sum, the
+    median time over all their pages."""
+    by_system: dict[str, list[MetadataScore]] = {}
+    for score in scores:
+        by_system.setdefault(score.system, []).append(score)
+    means = []
+    for system, rows in by_system.items():
+        if len(rows) < 2:
+            continue
+
+        def mean(
+            rate: Callable[[MetadataScore], float | None], rows: list[MetadataScore] = rows
+        ) -> float | None:
+            values = [value for row in rows if (value := rate(row)) is not None]
+            return sum(values) / len(values) if values else None
+
+        times = tuple(ms for row in rows for ms in row.page_ms)
+        means.append(
+            MetadataScore(
+                dataset=f"mean of {len(rows)} datasets",
+                system=system,
+                pages=sum(row.pages for row in rows),
+                failures=sum(row.failures for row in rows),
+                date_accuracy=mean(lambda row: row.date_accuracy),
+                date_pages=sum(row.date_pages for row in rows),
+                date_false_positives=mean(lambda row: row.date_false_positives),
+                undated_pages=sum(row.undated_pages for row in rows),
+                title_exact=mean(lambda row: row.title_exact),
+                title_f1=mean(lambda row: row.title_f1),
+                author_match=mean(lambda row: row.author_match),
+                author_exact=mean(lambda row: row.author_exact),
+                author_pages=sum(row.author_pages for row in rows),
+                site_name_exact=mean(lambda row: row.site_name_exact),
+                site_pages=sum(row.site_pages for row in rows),
+                ms_median=statistics.median(times) if times else 0.0,
+                page_ms=times,
+            )
+        )
+    return means
 
 
 def _rate(value: float | None) -> str:
     return "-" if value is None else f"{value:.3f}"
 
 
-def format_metadata_table(scores: Sequence[MetadataScore]) -> str:
+def format_metadata_table(scores: Sequence[MetadataScore], *, means: bool = False) -> str:
     """A Markdown table of metadata scores, one row per (dataset, system) in the given order;
-    the number of pages each rate is over is in its column's cells."""
+    the number of pages each rate is over is in its column's cells. With ``means``, a row
+    per system scored on more than one dataset follows (:func:`mean_metadata_scores`)."""
     header = (
         "| dataset | system | pages | date (exact day) | date false pos. | title exact "
         "| title token F1 | author | author exact | site name | ms median |"
     )
     lines = [header, "| :-- | :-- | --: | --: | --: | --: | --: | --: | --: | --: | --: |"]
-    for score in scores:
+    for score in [*scores, *(mean_metadata_scores(scores) if means else ())]:
         cells = [
             score.dataset,
             score.system,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -161,3 +162,11 @@ def test_evaluate_metadata_scores_the_datasets_with_metadata_gold(
     assert record["title_exact"] == 0.5
     assert main(["evaluate", "--metadata", str(tmp_path / "tiny")]) == 1
     assert "no dataset with metadata gold" in capsys.readouterr().err
+    shutil.copytree(folder, tmp_path / "copy" / "news")
+    assert main(["evaluate", "--metadata", str(folder), str(tmp_path / "copy" / "news")]) == 0
+    out = capsys.readouterr().out
+    assert "| mean of 2 datasets | cetd-plus | 4 | 1.000 / 2 | 1.000 / 2 | 0.500 |" in out
+    assert main(["evaluate", "--metadata", str(folder), str(tmp_path / "copy"), "--json"]) == 0
+    records = json.loads(capsys.readouterr().out)
+    assert len(records) == 2
+    assert set(records[0]) == set(record)  # no mean, no pages' times
