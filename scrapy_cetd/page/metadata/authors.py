@@ -288,20 +288,24 @@ def _introduces(name: str) -> bool:
 
 def _opening_words(element: etree._Element) -> frozenset[str]:
     """The first words, case-folded and without a comma, of the texts inside ``element`` that
-    hold a digit: the word a date opens with when it is written in one text (``On November 1,
-    2012``, ``Tuesday, March 28, 2017``). The texts are read up to :data:`MAX_TEXT`
-    characters, as the byline's lines are."""
+    hold a digit (:data:`_DATED_TEXTS`): the word a date opens with when it is written in one
+    text (``On November 1, 2012``, ``Tuesday, March 28, 2017``)."""
+    found = _DATED_TEXTS(element, most=_TEXTS_READ)
     words = set()
-    read = 0
-    for text in element.itertext():
-        head = text[:MAX_TEXT] if isinstance(text, str) else ""
-        first = head.split(maxsplit=1)
-        if first and any(c.isdigit() for c in head):
+    for text in found if isinstance(found, list) else ():
+        first = str(text)[:MAX_TEXT].split(maxsplit=1)
+        if first:
             words.add(first[0].rstrip(",").casefold())
-        read += len(head)
-        if read >= MAX_TEXT:
-            break
     return frozenset(words)
+
+
+_DATED_TEXTS = etree.XPath(
+    "(descendant::text()[translate(., '0123456789', '') != .])[position() <= $most]"
+)
+"""The texts below an element that hold a digit, found by libxml2 (a walk in Python costs
+depth squared on a deep tree, see :func:`~scrapy_cetd.page.markup.text_of`)."""
+_TEXTS_READ = 20
+"""The texts holding a digit read in a byline, at most."""
 
 
 def _markup_words(element: etree._Element) -> frozenset[str]:
