@@ -43,12 +43,12 @@ and a credit after a comma (``Jane Doe, dpa 12.03.2024``) is a name of its own."
 _CREDENTIAL = re.compile(r"^(?:[A-Z][A-Za-z]?\.?){1,4}$|^[A-Z]{2,6}$")
 """A degree or credential after a name (``MS``, ``PhD``, ``M.D.``), dropped from the authors."""
 _BYLINE_CLASS = etree.XPath(
-    "(//h1)[1]/following::*[@rel='author' or contains(@class,'byline')"
+    "following::*[@rel='author' or contains(@class,'byline')"
     " or contains(@class,'author') or contains(@id,'byline')"
     " or (self::a and contains(@href,'/author'))][position()<=$most]"
 )
-"""The first elements after the headline that may be marked as a byline or an author, for
-:func:`_marked` to tell."""
+"""The first elements after the headline (the context node, :func:`_headline`) that may be
+marked as a byline or an author, for :func:`_marked` to tell."""
 _AUTHOR_PAGE = re.compile(r"/authors?/[^/?#\s]")
 """A link to an author's page (``/author/jane-doe/``, ``/authors/jane-doe``), as blogs' and
 news sites' templates link a byline's name; not to the list of authors (``/authors/``)."""
@@ -101,10 +101,14 @@ def lazy(function: Callable[[etree._Element], list[str]], root: etree._Element) 
     yield from function(root)
 
 
-def first_byline(root: etree._Element) -> list[str]:
-    """The text of the first byline after the headline (:data:`_BYLINE_CLASS`) that names
-    someone; a page's later author blocks are biographies and comments."""
-    found = _BYLINE_CLASS(root, most=_SEEN)
+def first_byline(root: etree._Element, titles: Iterable[str | None] = ()) -> list[str]:
+    """The text of the first byline after the headline (:func:`_headline`, given the page's
+    structured ``titles``; :data:`_BYLINE_CLASS`) that names someone; a page's later author
+    blocks are biographies and comments."""
+    anchor = _headline(root, titles)
+    if anchor is None:
+        return []
+    found = _BYLINE_CLASS(anchor, most=_SEEN)
     marked = [
         element
         for element in (found if isinstance(found, list) else ())
@@ -122,6 +126,39 @@ def first_byline(root: etree._Element) -> list[str]:
         if names:
             return [_linked_names(element, names) or "; ".join(names)]
     return []
+
+
+def _headline(root: etree._Element, titles: Iterable[str | None]) -> etree._Element | None:
+    """The headline a byline follows: the first ``<h1>``, unless a heading before it is one
+    of the page's structured ``titles`` (alone, or with more after a separator: the site's
+    name): a template that sets the headline in an ``<h3>`` and a later block's words in the
+    page's ``<h1>`` (a promotion under the article), whose byline is before that ``<h1>``. A
+    page without an ``<h1>`` has no headline to read a byline after (its headings are a
+    listing's or a shop's, whose bylines are their records')."""
+    wanted = {_folded(title) for title in titles if title}
+    for heading in root.iter(*_HEADINGS):
+        if heading.tag == "h1":
+            return heading
+        text = _folded(text_of(heading))
+        if text and any(_is_title(text, title) for title in wanted):
+            return heading if root.find(".//h1") is not None else None
+    return None
+
+
+def _is_title(text: str, title: str) -> bool:
+    """Whether a heading's ``text`` is ``title``, alone or joined to more by a separator."""
+    return title == text or (
+        title.startswith(text) and title[len(text) :].lstrip()[:1] in _SEPARATORS
+    )
+
+
+def _folded(text: str) -> str:
+    """``text`` case-folded, its white space collapsed."""
+    return " ".join(text[:MAX_TEXT].split()).casefold()
+
+
+_SEPARATORS = frozenset("|-–—·:/»")
+"""What joins a title to the site's name after it."""
 
 
 def _marked(element: etree._Element) -> bool:

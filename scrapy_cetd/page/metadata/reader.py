@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 import threading
 from collections.abc import Iterable, Sequence
-from functools import cache
+from functools import cache, partial
 from typing import Any
 from urllib.parse import urljoin
 
@@ -255,6 +255,14 @@ class _Reader:
                 return link
         return link
 
+    def _titles(self, article: dict[str, Any]) -> list[str | None]:
+        """Every structured title: JSON-LD's and microdata's ``headline``, each meta title."""
+        return [
+            json_string(article.get("headline")),
+            self._microdata_value("headline"),
+            *self._all_meta(_META_TITLE),
+        ]
+
     def _title(
         self, article: dict[str, Any], site_name: str | None, authors: Sequence[str]
     ) -> str | None:
@@ -281,7 +289,7 @@ class _Reader:
                 self._all_meta(_META_AUTHORS[:2]),
                 (first_last(name) for name in self._all_meta(_META_AUTHORS[2:3])),
                 self._all_meta(_META_AUTHORS[3:]),
-                lazy(first_byline, self.root),  # an XPath over the page: only when needed
+                lazy(partial(first_byline, titles=self._titles(article)), self.root),
             ]
         )
 

@@ -47,6 +47,24 @@ def test_a_byline_is_marked_by_a_word_of_its_class(mark: str, authors: tuple[str
     assert page_metadata(page(body=body)).authors == authors
 
 
+def test_a_heading_before_the_h1_that_is_the_page_s_title_is_the_headline() -> None:
+    """A template that sets the headline in an ``<h3>``, its byline under it, and a promotion
+    under the article in the page's ``<h1>``, before a list of other articles and their
+    bylines: the byline follows the heading that the page's structured title names."""
+    body = (
+        "<h3 class='post-title'>Storm closes the harbour</h3>"
+        "<p class='meta'>by <a href='/author/jane-doe/'>Jane Doe</a></p><p>Text.</p>"
+        "<h1>A message from our founder</h1><p>Support us.</p>"
+        "<ul><li><a href='/2024/a'>Other news</a> <span class='author'>John Roe</span></li>"
+        "<li><a href='/2024/b'>More news</a> <span class='author'>Ann Lee</span></li></ul>"
+    )
+    title = "<meta property='og:title' content='Storm closes the harbour - The Tribune'>"
+    assert page_metadata(page(title, body)).authors == ("Jane Doe",)
+    assert page_metadata(page("", body)).authors == ("John Roe",)  # no title to tell
+    without_h1 = body.replace("h1>", "h2>")
+    assert page_metadata(page(title, without_h1)).authors == ()  # no headline, as before
+
+
 @pytest.mark.parametrize(
     ("link", "authors"),
     [
