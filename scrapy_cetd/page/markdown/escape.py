@@ -3,126 +3,290 @@ package's docstring for which, and where), and the checks of what a delimiter to
 text of the page must read back as that text, never as markup.
 
 Kept apart from the writing itself because each rule is a fact about CommonMark, not about
-the page: every piece of text goes through :func:`escape`, whichever element it comes from.
-A piece is the text of one element (or its tail): what lies before and after it is unknown
-here, so a character whose meaning depends on its neighbour is escaped at the piece's edges.
+the page. The text of a block comes from many elements, and what a character means depends
+on what lies around it there (a backtick opens a code span only when another closes it
+later in the block, ``&`` makes an entity only with what follows it), so nothing is escaped
+while a block is written: the inline Markdown is a *draft* (:func:`markup`, :func:`label`),
+its text as it is with its markup marked, and :func:`resolve` escapes the text of the whole
+block at once, each character knowing its neighbours, whichever element they come from.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from html.entities import html5
 
 SPACES = re.compile(r"\s+")
-_SPECIAL = re.compile(r"[\\`\[\]<&|]|\*+|_+|~+")
-"""What may be escaped inside a piece: each is decided by its neighbours (:func:`escape`)."""
+_MARKUP, _MARKUP_END, _LABEL, _LABEL_END = "\x01", "\x02", "\x03", "\x04"
+"""The marks of a draft: markup between the first two, a link's text or an image's
+description between the last two. Control characters, which a page's text may hold (the
+HTML parser keeps them) but the extraction's text does not: they are dropped from what is
+written (:func:`plain`)."""
+_MARK_CHARS = _MARKUP + _MARKUP_END + _LABEL + _LABEL_END
+_MARKS = re.compile(f"([{_MARK_CHARS}])")
+_NO_MARKS = dict.fromkeys(map(ord, _MARK_CHARS))
+_SPECIAL = re.compile(r"[\\\[\]<&|!]|`+|\*+|_+|~+")
+"""What may be escaped: each is decided by its neighbours in the block (:func:`resolve`)."""
+_BRACKETS = re.compile(r"[\[\]]")
 _PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 """ASCII punctuation: what a backslash escapes (before anything else it is a backslash)."""
-_TAG = re.compile(r"[!/?]|[A-Za-z][A-Za-z0-9-]*(?:[ />]|$)")
-"""After ``<``: the start of an HTML tag (its name, then a space, ``/``, ``>`` or the piece's
-end: ``Result<T, E>`` holds none), a closing tag, a comment, a declaration or a processing
-instruction."""
-_AUTOLINK = re.compile(r"[^ <>]*(?:>|$)")
-"""After ``<``: what may be an autolink (``<3@x.example>``), spaceless up to a ``>``, or up to
-the piece's end."""
-_ENTITY = re.compile(r"#?[A-Za-z0-9]*(?:;|$)")
-"""After ``&``: what may be an entity or a character reference, up to a ``;`` or the piece's
-end."""
-_LINE_START = re.compile(
-    r"#{1,6}(?: |$)|>|-(?: |$)|[- ]+$|\+(?: |$)|=+$|[|:-](?=[|: -]*$)"
-    r"|\[(?:[ xX]\](?: |$)|(?![^\[\]]*\](?:[^:(]|$)))"
+_TAG = re.compile(
+    r"[!?]|/[A-Za-z][A-Za-z0-9-]*\s*>|[A-Za-z][A-Za-z0-9-]*"
+    r"""(?:\s+[A-Za-z_:][A-Za-z0-9:._-]*(?:\s*=\s*(?:[^"'=<>`\x00-\x20]+|'[^']*'|"[^"]*"))?)*"""
+    r"\s*/?>"
 )
+"""After ``<``: an HTML tag, as CommonMark reads one (its name, its attributes, its ``>``:
+``<br>`` and ``<a href="x">``, not ``Result<T, E>`` nor ``<10 years``), or what may start a
+comment, a declaration or a processing instruction."""
+_AUTOLINK = re.compile(
+    r"[A-Za-z][A-Za-z0-9+.-]{1,31}:[^<>\x00-\x20]*>"
+    r"|[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+    r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*>"
+)
+"""After ``<``: an autolink, a URL (a scheme, ``:``, no space, up to a ``>``) or an e-mail
+address (``<3@x.example>``)."""
+_REFERENCE = re.compile(r"#[0-9]{1,7};|#[xX][0-9a-fA-F]{1,6};|([A-Za-z][A-Za-z0-9]{1,31};)")
+"""After ``&``: a character reference, or what is an entity if its name is one (:data:`html5`):
+``AT&T``, ``Q&A`` and ``&nbsp`` without its ``;`` are text."""
+_LINE_START = re.compile(r"#{1,6}(?: |$)|>|-(?: |$)|[- ]+$|\+(?: |$)|=+$|[|:-](?=[|: -]*$)|```")
 """At the start of a line, what would start a block: an ATX heading, a quote, a list item, a
-thematic break or a setext underline (of ``-`` or ``=`` alone: the piece may go on in the
-next), a table's delimiter row (``|``, ``:`` and ``-`` alone), a task list item (``[ ]``) or a
-link reference definition: a ``[`` whose first ``]`` is followed by ``:`` or ``(`` (the ``]``
-then escaped), or that no ``]`` closes in the piece. One whose ``]`` ends the piece is
-:data:`LABEL`: what follows decides (:class:`.inline.Inline`)."""
-LABEL = re.compile(r"\[[^\[\]]*\]")
-"""A piece at a line's start that is a link label: a ``:`` right after it would make it a link
-reference definition, anything else leaves it text."""
+thematic break or a setext underline (of ``-`` or ``=`` alone), a table's delimiter row
+(``|``, ``:`` and ``-`` alone), or a code fence of backticks (one of ``~`` is escaped as
+they are anywhere). A line that goes on after a hard break ends with its ``\\``,
+so that ``$`` is the block's end."""
+_TASK = re.compile(r"\[[ xX]\](?: |$)")
+"""At the start of a block, a task list item's box (``[ ]``, in an item of a list)."""
 _NUMBER = re.compile(r"\d{1,9}(?=[.)](?: |$))")
 """At the start of a line, the number of an ordered list item (whose ``.`` or ``)`` is
 escaped)."""
 
 
-def escape(text: str, *, line_start: bool, cell: bool = False, label: bool = False) -> str:
-    """``text`` (whitespace collapsed, not empty, not starting or ending with a space) with
-    the characters that would change its meaning escaped: at the start of a line when
-    ``line_start``, in a table's cell when ``cell``, in a link's text or an image's
-    description when ``label``."""
-    unmatched = _unmatched_brackets(text) if label and ("[" in text or "]" in text) else ()
-    last = len(text)
-
-    def replace(match: re.Match[str]) -> str:
-        char = match.group()
-        start, end = match.span()
-        after = text[end] if end < last else ""
-        if char[0] in "*_~":
-            before = text[start - 1] if start else ""
-            if before == after == " ":
-                return char  # not flanking: it neither opens nor closes
-            if char[0] == "_" and before.isalnum() and after.isalnum():
-                return char  # inside a word: "_" neither opens nor closes there
-            return "\\" + "\\".join(char)
-        if char == "\\":
-            escaped = not after or after in _PUNCTUATION
-        elif char == "]":
-            escaped = after == "(" or start in unmatched
-        elif char == "[":
-            escaped = start in unmatched
-        elif char == "<":
-            escaped = not after or bool(_TAG.match(text, end) or _AUTOLINK.match(text, end))
-        elif char == "&":
-            escaped = _ENTITY.match(text, end) is not None
-        elif char == "|":
-            escaped = cell
-        else:  # "`": whether it opens a code span depends on the rest of the paragraph
-            escaped = True
-        return "\\" + char if escaped else char
-
-    escaped = _SPECIAL.sub(replace, text)
-    if line_start and escaped[0] != "\\":
-        if _LINE_START.match(escaped) is not None:
-            return "\\" + escaped
-        number = _NUMBER.match(escaped)
-        if number is not None:
-            end = number.end()
-            return f"{escaped[:end]}\\{escaped[end:]}"
-    return escaped
+def markup(markdown: str) -> str:
+    """``markdown`` in a draft, as it is (without the draft's marks): it is never
+    escaped."""
+    return f"{_MARKUP}{plain(markdown)}{_MARKUP_END}"
 
 
-def _unmatched_brackets(text: str) -> set[int]:
-    """Where ``text`` has a ``[`` or ``]`` that no other closes or opens (a ``]`` before a
-    ``(``, escaped, closes none): inside a link's text it would close the link early, or open
-    one, so it is escaped there, and a matched pair is written as it is."""
-    opened: list[int] = []
-    unmatched: set[int] = set()
-    for i, char in enumerate(text):
-        if char == "[":
-            opened.append(i)
-        elif char == "]":
-            if opened and text[i + 1 : i + 2] != "(":
-                opened.pop()
+def label(opening: str, draft: str, destination: str) -> str:
+    """A link (``opening`` ``[``) or an image (``![``) in a draft: ``draft`` is its text or
+    description, where a bracket that no other matches is escaped."""
+    return f"{markup(opening)}{_LABEL}{draft}{_LABEL_END}{markup(f']({destination})')}"
+
+
+def plain(draft: str) -> str:
+    """The characters of ``draft`` as written, its text unescaped; a page's text without
+    the control characters that mark a draft."""
+    return draft.translate(_NO_MARKS)
+
+
+def last_char(draft: str) -> str:
+    """The last character of ``draft`` as written, ``""`` when none (read from its end
+    only)."""
+    return draft.rstrip(_MARK_CHARS)[-1:]
+
+
+def resolve(draft: str, *, line_start: bool, cell: bool = False) -> str:
+    """The Markdown of the block whose inline Markdown is ``draft``: its text with the
+    characters that would change its meaning escaped, at the start of each line too when
+    ``line_start`` (not in a heading, whose line starts with its ``#``, nor in a cell), and
+    ``|`` when ``cell``."""
+    block = _Block(draft)
+    escaped = block.escapes(line_start=line_start, cell=cell)
+    if not escaped:
+        return block.chars
+    out: list[str] = []
+    last = 0
+    for at in sorted(escaped):
+        out.append(block.chars[last:at])
+        out.append("\\")
+        last = at
+    out.append(block.chars[last:])
+    return "".join(out)
+
+
+class _Block:
+    """A block's characters as written, which of them are text, and its labels."""
+
+    def __init__(self, draft: str) -> None:
+        pieces: list[str] = []
+        text = bytearray()
+        self.labels: list[list[int]] = []
+        """The brackets of each link's text and image's description (not those of an image
+        inside a link's text, which are the image's), in order."""
+        self.links: set[int] = set()
+        """Where the ``[`` of a link or an image is."""
+        open_labels: list[list[int]] = []
+        at = 0
+        is_text = True
+        for piece in _MARKS.split(draft):
+            if piece in (_MARKUP, _MARKUP_END):
+                is_text = piece == _MARKUP_END
+            elif piece == _LABEL:
+                open_labels.append([])
+                self.links.add(at - 1)
+            elif piece == _LABEL_END:
+                self.labels.append(open_labels.pop())
+            elif piece:
+                pieces.append(piece)
+                text += (b"\1" if is_text else b"\0") * len(piece)
+                if open_labels and is_text and ("[" in piece or "]" in piece):
+                    open_labels[-1].extend(at + m.start() for m in _BRACKETS.finditer(piece))
+                at += len(piece)
+        self.chars = "".join(pieces)
+        self.text = bytes(text)
+
+    def escapes(self, *, line_start: bool, cell: bool) -> set[int]:
+        """Where a backslash goes, in the block's text (see :func:`resolve`): the backticks
+        last, as what is escaped before them (a fence's at a line's start) still closes a
+        code span."""
+        chars, text = self.chars, self.text
+        escaped: set[int] = set()
+        ticks: list[tuple[int, int, bool]] = []
+        for match in _SPECIAL.finditer(chars):
+            start, end = match.span()
+            char = chars[start]
+            if char in "`*_~":
+                for run_start, run_end, is_text in self._runs(start, end):
+                    if char == "`":
+                        ticks.append((run_start, run_end, is_text))
+                    elif is_text and self._delimits(char, run_start, run_end):
+                        escaped.update(range(run_start, run_end))
+                continue
+            if not text[start]:
+                continue
+            after = chars[end : end + 1]
+            if char == "\\":
+                escape = after in _PUNCTUATION and after != ""
+            elif char == "]":
+                escape = after == "("
+            elif char == "<":
+                escape = bool(_TAG.match(chars, end) or _AUTOLINK.match(chars, end))
+            elif char == "&":
+                reference = _REFERENCE.match(chars, end)
+                escape = reference is not None and (reference[1] is None or reference[1] in html5)
+            elif char == "|":
+                escape = cell
+            elif char == "!":
+                escape = end in self.links  # "![" would open an image
             else:
-                unmatched.add(i)
-    unmatched.update(opened)
-    return unmatched
+                escape = False  # "[": in a link's text, or at a line's start (below)
+            if escape:
+                escaped.add(start)
+        for brackets in self.labels:
+            escaped.update(_unmatched(chars, brackets))
+        if line_start:
+            self._line_starts(escaped)
+        escaped.update(_opening_ticks(ticks, escaped))
+        return escaped
 
+    def _runs(self, start: int, end: int) -> list[tuple[int, int, bool]]:
+        """The run of one character from ``start`` to ``end`` in pieces of text and of
+        markup (``*`` then a bold's ``**``)."""
+        text = self.text
+        runs: list[tuple[int, int, bool]] = []
+        for at in range(start, end):
+            if at == start or text[at] != text[at - 1]:
+                runs.append((at, at + 1, bool(text[at])))
+            else:
+                runs[-1] = (runs[-1][0], at + 1, runs[-1][2])
+        return runs
 
-def ends_with(markdown: str, char: str) -> bool:
-    """Whether ``markdown`` ends with ``char`` unescaped (after an even run of backslashes)."""
-    if not markdown.endswith(char):
+    def _delimits(self, char: str, start: int, end: int) -> bool:
+        """Whether a run of ``*``, ``_`` or ``~`` may open or close emphasis or
+        strikethrough: unless it stands between two spaces (``5 * 3``) or, for ``_``,
+        between two letters or digits (``snake_case``)."""
+        before = self.chars[start - 1] if start else ""
+        after = self.chars[end : end + 1]
+        if before == after == " ":
+            return False
+        return not (char == "_" and before.isalnum() and after.isalnum())
+
+    def _line_starts(self, escaped: set[int]) -> None:
+        """Add to ``escaped`` what would start a block at the start of a line (see
+        :data:`_LINE_START`, :data:`_NUMBER`), or a task list item or a link reference
+        definition at the block's start."""
+        chars, text = self.chars, self.text
+        starts = [0]
+        at = chars.find("\n")
+        while at >= 0:
+            starts.append(at + 1)
+            at = chars.find("\n", at + 1)
+        for start in starts:
+            if start >= len(chars) or not text[start] or start in escaped:
+                continue
+            if _LINE_START.match(chars, start) is not None:
+                escaped.add(start)
+            elif start == 0 and chars[0] == "[":
+                if _TASK.match(chars) is not None or self._definition():
+                    escaped.add(0)
+            else:
+                number = _NUMBER.match(chars, start)
+                if number is not None:
+                    escaped.add(number.end())
+
+    def _definition(self) -> bool:
+        """Whether the block, which starts with a ``[`` of text, would read as a link
+        reference definition (which also makes every ``[label]`` of the document a link): the
+        first ``]`` after it (not one before a ``(``, escaped) is followed by a ``:``, and no
+        ``[`` comes before it (a label holds none unescaped). Only a block's first line can
+        be one: a definition does not interrupt a paragraph."""
+        chars = self.chars
+        for match in _BRACKETS.finditer(chars, 1):
+            at = match.start()
+            if chars[at] == "[":
+                return False
+            after = chars[at + 1 : at + 2]
+            if after != "(":
+                return after == ":"
         return False
-    at = len(markdown) - len(char) - 1
-    while at >= 0 and markdown[at] == "\\":
-        at -= 1
-    return (len(markdown) - len(char) - 1 - at) % 2 == 0
+
+
+def _unmatched(chars: str, brackets: list[int]) -> list[int]:
+    """The brackets of a link's text (at ``brackets`` in ``chars``) that no other closes or
+    opens (a ``]`` before a ``(``, escaped, closes none): they would close the link early, or
+    open one, so they are escaped there, and a matched pair is written as it is."""
+    opened: list[int] = []
+    unmatched: list[int] = []
+    for at in brackets:
+        if chars[at] == "[":
+            opened.append(at)
+        elif opened and chars[at + 1 : at + 2] != "(":
+            opened.pop()
+        else:
+            unmatched.append(at)
+    return unmatched + opened
+
+
+def _opening_ticks(runs: list[tuple[int, int, bool]], escaped: set[int]) -> list[int]:
+    """The backticks of text that could open a code span: a run of them opens one when a run
+    as long follows it in the block (CommonMark reads code spans first), and touching the
+    backticks of a code span it would lengthen them. The runs ``runs`` (start, end, whether
+    text) are read from the last: a run of text no later run matches stays as it is, unless
+    ``escaped`` holds its start already. An escaped backtick still closes a code span (a
+    backslash escapes nothing inside one), as a run of one: ``\\`\\``` after a single
+    ``` ` ``` makes one."""
+    escaping: list[int] = []
+    later: set[int] = set()
+    for i in range(len(runs) - 1, -1, -1):
+        start, end, is_text = runs[i]
+        if not is_text:
+            later.add(end - start)
+            continue
+        touches = (i > 0 and runs[i - 1][1] == start) or (
+            i + 1 < len(runs) and runs[i + 1][0] == end
+        )
+        if touches or end - start in later or start in escaped:
+            escaping.extend(range(start, end))
+            later.add(1)
+        else:
+            later.add(end - start)
+    return escaping
 
 
 def can_wrap(content: str, before: str) -> bool:
-    """Whether emphasis delimiters around ``content`` open and close: it starts and ends with
-    a letter or digit, and the delimiter does not touch another one."""
+    """Whether emphasis delimiters around ``content`` (as written) open and close: it starts
+    and ends with a letter or digit, and the delimiter does not touch another one."""
     return _is_word(content[0]) and _is_word(content[-1]) and before not in ("*", "~")
 
 

@@ -13,17 +13,28 @@ from urllib.parse import urljoin
 
 from lxml import etree
 
-from scrapy_cetd.page.markdown.escape import SPACES, can_wrap, escape, longest_run
+from scrapy_cetd.page.markdown.escape import SPACES, can_wrap, label, longest_run, markup, plain
 from scrapy_cetd.page.markdown.frames import Frame, Stack
 from scrapy_cetd.page.markdown.inline import Inline
 from scrapy_cetd.page.markdown.tags import CODE, EMPHASIS
+from scrapy_cetd.result import blank
 
 _NOT_LINKS = ("javascript:", "vbscript:", "file:", "data:")
 """Schemes CommonMark parsers refuse as link destinations (markdown-it's ``validateLink``)."""
 _URL_UNSAFE = str.maketrans(
-    {" ": "%20", "<": "%3C", ">": "%3E", "(": "%28", ")": "%29", "|": "%7C", "\\": "%5C"}
+    {
+        " ": "%20",
+        "<": "%3C",
+        ">": "%3E",
+        "(": "%28",
+        ")": "%29",
+        "|": "%7C",
+        "\\": "%5C",
+        "`": "%60",
+    }
 )
-"""Characters of a URL written as ``%XX`` in a link destination (equivalent in a URL)."""
+"""Characters of a URL written as ``%XX`` in a link destination (equivalent in a URL): a
+backtick there would close a code span the text before the link opens."""
 
 
 class Spans:
@@ -70,27 +81,25 @@ class Spans:
         if frame.kind == "emphasis":
             self.emphasis[frame.wrap] -= 1
         inline = frame.inline or Inline()
-        inline.settle()  # what follows a label at the line's start is the parent's
-        content = inline.value()
+        content = inline.content()
+        written = plain(content)
         parent = self.stack.sink()
         if inline.lead:
             parent.add_space()
-        if content:
+        if not blank(written):
             if frame.kind == "a":
-                parent.markup(f"[{content}]({frame.href})")
-            elif can_wrap(content, parent.previous()):
-                parent.markup(f"{frame.wrap}{content}{frame.wrap}")
+                parent.draft(label("[", content, frame.href or ""))
+            elif can_wrap(written, parent.previous()):
+                parent.draft(f"{markup(frame.wrap)}{content}{markup(frame.wrap)}")
             else:
-                number = parent.number and not parent.space and content.isdigit()
-                if content[0] == "`" and parent.last() == "`":
+                if written[0] == "`" and parent.last() == "`":
                     parent.space = True  # as between two code spans (_code_span)
-                parent.markup(content)
-                parent.number = number  # "1<b>2</b>. x": the line is still a number
+                parent.draft(content)
         if inline.space:
             parent.space = True
 
     def _code_span(self, raw: list[str]) -> None:
-        text = SPACES.sub(" ", "".join(raw))
+        text = SPACES.sub(" ", plain("".join(raw)))
         parent = self.stack.sink()
         if text[:1] == " ":
             parent.add_space()
@@ -122,11 +131,8 @@ class Spans:
         src = destination(element.get("src"), self.base_url)
         if src is None:
             return
-        alt = SPACES.sub(" ", element.get("alt") or "").strip()
-        sink = self.stack.sink()
-        if alt:
-            alt = escape(alt, line_start=False, cell=sink.cell, label=True)
-        sink.markup(f"![{alt}]({src})")
+        alt = SPACES.sub(" ", plain(element.get("alt") or "")).strip()
+        self.stack.sink().draft(label("![", alt, src))
 
 
 def destination(value: str | None, base_url: str | None) -> str | None:
