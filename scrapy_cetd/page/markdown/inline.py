@@ -39,14 +39,13 @@ class Inline:
     written here yet: emphasis delimiters must not touch that one either."""
 
     def child(self) -> Inline:
-        """The inline of an element inside this one, which goes on with this line."""
-        return Inline(
-            start=self.start, heading=self.heading, cell=self.cell, before=self.previous()
-        )
+        """The inline of an element inside this one, which goes on with this line (its draft
+        is escaped with this one's block)."""
+        return Inline(start=self.start, before=self.previous())
 
     def link(self) -> Inline:
         """The inline of a link's text, which starts after the link's ``[``."""
-        return Inline(start=False, heading=self.heading, cell=self.cell, before="[")
+        return Inline(start=False, before="[")
 
     def last(self) -> str:
         """The last character written, ``""`` when none."""
