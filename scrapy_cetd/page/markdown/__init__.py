@@ -34,15 +34,17 @@ reads back as the same text, in the same structure:
   digit); elsewhere the text is written plain.
 
 Literal characters are escaped with a backslash only where they would change the meaning
-(:mod:`.escape`): ``Evidently [the two suspects] did not`` and ``snake_case`` are written as
-they are, ``[x](y)`` in text is ``[x\\](y)``. Each piece of text (an element's text or tail)
-is escaped on its own, and at its edges as if anything could follow: ``` ` ``` always; ``\\``
-before punctuation; ``*``, ``~`` and ``_`` unless their run stands between two
-spaces (``_`` also between two letters or digits); ``]`` before ``(``; a bracket no other
-matches in a link's text; ``<`` that may open a tag or an autolink; ``&`` that may make an
-entity; ``|`` in a table's cells; at the start of a line what would start a block (a heading,
-a quote, a list item, a thematic break, a setext underline, a table's delimiter row, a link
-reference definition, the ``.`` or ``)`` of a number: ``1986\\. That year``).
+(:mod:`.escape`): ``Evidently [the two suspects] did not``, ``snake_case`` and ``Q&A`` are
+written as they are, ``[x](y)`` in text is ``[x\\](y)``. The text of a block comes from many
+elements, so a block is escaped once it is written, each character knowing its neighbours:
+``` ` ``` where a run as long follows in the block (it would open a code span); ``\\``
+before punctuation; ``*``, ``~`` and ``_`` unless their run stands between two spaces (``_``
+also between two letters or digits); ``]`` before ``(``; a bracket no other matches in a
+link's text; ``<`` before an HTML tag or an autolink; ``&`` before an entity or a character
+reference; ``|`` in a table's cells; at the start of a line what would start a block (a
+heading, a quote, a list item, a thematic break, a setext underline, a table's delimiter row,
+a code fence, the ``.`` or ``)`` of a number: ``1986\\. That year``), and at a block's start a
+link reference definition.
 
 The text is the one :func:`~scrapy_cetd.page.output.element_text` reads from the same tree:
 whitespace is collapsed, nothing is added but the Markdown syntax and image descriptions.

@@ -264,8 +264,7 @@ def _opening_ticks(runs: list[tuple[int, int, bool]], escaped: set[int]) -> list
     backticks of a code span it would lengthen them. The runs ``runs`` (start, end, whether
     text) are read from the last: a run of text no later run matches stays as it is, unless
     ``escaped`` holds its start already. An escaped backtick still closes a code span (a
-    backslash escapes nothing inside one), as a run of one: ``\\`\\``` after a single
-    ``` ` ``` makes one."""
+    backslash escapes nothing inside one), as a run of one: an escaped run counts as that."""
     escaping: list[int] = []
     later: set[int] = set()
     for i in range(len(runs) - 1, -1, -1):
