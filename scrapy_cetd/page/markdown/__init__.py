@@ -38,13 +38,13 @@ Literal characters are escaped with a backslash only where they would change the
 written as they are, ``[x](y)`` in text is ``[x\\](y)``. The text of a block comes from many
 elements, so a block is escaped once it is written, each character knowing its neighbours:
 ``` ` ``` where a run as long follows in the block (it would open a code span); ``\\``
-before punctuation; ``*``, ``~`` and ``_`` unless their run stands between two spaces (``_``
-also between two letters or digits); ``]`` before ``(``; a bracket no other matches in a
-link's text; ``<`` before an HTML tag or an autolink; ``&`` before an entity or a character
-reference; ``|`` in a table's cells; at the start of a line what would start a block (a
-heading, a quote, a list item, a thematic break, a setext underline, a table's delimiter row,
-a code fence, the ``.`` or ``)`` of a number: ``1986\\. That year``), and at a block's start a
-link reference definition.
+before punctuation; ``*``, ``_`` and ``~`` where their run could open or close emphasis or
+strikethrough with another run of the block (``5 * 3``, ``snake_case`` and ``per seat*``
+stay); ``]`` before ``(``; a bracket no other matches in a link's text; ``<`` before an HTML
+tag or an autolink; ``&`` before an entity or a character reference; ``|`` in a table's
+cells; at the start of a line what would start a block (a heading, a quote, a list item, a
+thematic break, a setext underline, a table's delimiter row, a code fence, the ``.`` or ``)``
+of a number: ``1986\\. That year``), and at a block's start a link reference definition.
 
 The text is the one :func:`~scrapy_cetd.page.output.element_text` reads from the same tree:
 whitespace is collapsed, nothing is added but the Markdown syntax and image descriptions.

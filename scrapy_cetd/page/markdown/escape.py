@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from html.entities import html5
+from typing import NamedTuple
 
 SPACES = re.compile(r"\s+")
 _MARKUP, _MARKUP_END, _LABEL, _LABEL_END = "\x01", "\x02", "\x03", "\x04"
@@ -49,12 +50,14 @@ address (``<3@x.example>``)."""
 _REFERENCE = re.compile(r"#[0-9]{1,7};|#[xX][0-9a-fA-F]{1,6};|([A-Za-z][A-Za-z0-9]{1,31};)")
 """After ``&``: a character reference, or what is an entity if its name is one (:data:`html5`):
 ``AT&T``, ``Q&A`` and ``&nbsp`` without its ``;`` are text."""
-_LINE_START = re.compile(r"#{1,6}(?: |$)|>|-(?: |$)|[- ]+$|\+(?: |$)|=+$|[|:-](?=[|: -]*$)|```")
+_LINE_START = re.compile(
+    r"#{1,6}(?: |$)|>|[-+*](?: |$)|[- ]+$|(?:\* *){3,}$|(?:_ *){3,}$|=+$|[|:-](?=[|: -]*$)"
+    r"|```|~~~"
+)
 """At the start of a line, what would start a block: an ATX heading, a quote, a list item, a
-thematic break or a setext underline (of ``-`` or ``=`` alone), a table's delimiter row
-(``|``, ``:`` and ``-`` alone), or a code fence of backticks (one of ``~`` is escaped as
-they are anywhere). A line that goes on after a hard break ends with its ``\\``,
-so that ``$`` is the block's end."""
+thematic break (of ``-``, ``*`` or ``_``) or a setext underline (of ``-`` or ``=``), a table's
+delimiter row (``|``, ``:`` and ``-`` alone), or a code fence. A line that goes on after a
+hard break ends with its ``\\``, so that ``$`` is the block's end."""
 _TASK = re.compile(r"\[[ xX]\](?: |$)")
 """At the start of a block, a task list item's box (``[ ]``, in an item of a list)."""
 _NUMBER = re.compile(r"\d{1,9}(?=[.)](?: |$))")
@@ -143,15 +146,17 @@ class _Block:
         chars, text = self.chars, self.text
         escaped: set[int] = set()
         ticks: list[tuple[int, int, bool]] = []
+        delimiters: dict[str, list[_Delimiter]] = {"*": [], "_": [], "~": []}
         for match in _SPECIAL.finditer(chars):
             start, end = match.span()
             char = chars[start]
-            if char in "`*_~":
-                for run_start, run_end, is_text in self._runs(start, end):
-                    if char == "`":
-                        ticks.append((run_start, run_end, is_text))
-                    elif is_text and self._delimits(char, run_start, run_end):
-                        escaped.update(range(run_start, run_end))
+            if char == "`":
+                ticks.extend(self._runs(start, end))
+                continue
+            if char in delimiters:
+                delimiters[char].extend(
+                    self._delimiter(char, run) for run in self._runs(start, end)
+                )
                 continue
             if not text[start]:
                 continue
@@ -173,6 +178,8 @@ class _Block:
                 escape = False  # "[": in a link's text, or at a line's start (below)
             if escape:
                 escaped.add(start)
+        for runs in delimiters.values():
+            escaped.update(_pairing(runs))
         for brackets in self.labels:
             escaped.update(_unmatched(chars, brackets))
         if line_start:
@@ -192,15 +199,30 @@ class _Block:
                 runs[-1] = (runs[-1][0], at + 1, runs[-1][2])
         return runs
 
-    def _delimits(self, char: str, start: int, end: int) -> bool:
-        """Whether a run of ``*``, ``_`` or ``~`` may open or close emphasis or
-        strikethrough: unless it stands between two spaces (``5 * 3``) or, for ``_``,
-        between two letters or digits (``snake_case``)."""
+    def _delimiter(self, char: str, run: tuple[int, int, bool]) -> _Delimiter:
+        """A run of ``*``, ``_`` or ``~`` and whether it may open or close emphasis or
+        strikethrough, by what it touches, as CommonMark reads a delimiter run (a run of
+        markup is taken as both)."""
+        start, end, is_text = run
+        if not is_text:
+            return _Delimiter(start, end, False, True, True)
         before = self.chars[start - 1] if start else ""
         after = self.chars[end : end + 1]
-        if before == after == " ":
-            return False
-        return not (char == "_" and before.isalnum() and after.isalnum())
+        opens = closes = False
+        for symbols in (False, True):  # a symbol is punctuation since CommonMark 0.31 only
+            space_before, space_after = not before or before.isspace(), not after or after.isspace()
+            mark_before, mark_after = (
+                _is_punctuation(before, symbols),
+                _is_punctuation(after, symbols),
+            )
+            left = not space_after and (not mark_after or space_before or mark_before)
+            right = not space_before and (not mark_before or space_after or mark_after)
+            if char == "_":  # inside a word it neither opens nor closes
+                opens = opens or (left and (not right or mark_before))
+                closes = closes or (right and (not left or mark_after))
+            else:
+                opens, closes = opens or left, closes or right
+        return _Delimiter(start, end, True, opens, closes)
 
     def _line_starts(self, escaped: set[int]) -> None:
         """Add to ``escaped`` what would start a block at the start of a line (see
@@ -216,7 +238,11 @@ class _Block:
             if start >= len(chars) or not text[start] or start in escaped:
                 continue
             if _LINE_START.match(chars, start) is not None:
-                escaped.add(start)
+                end = start + 1
+                if chars[start] in "*_~":  # the whole run: what is left of it would be one
+                    while end < len(chars) and chars[end] == chars[start] and text[end]:
+                        end += 1
+                escaped.update(range(start, end))
             elif start == 0 and chars[0] == "[":
                 if _TASK.match(chars) is not None or self._definition():
                     escaped.add(0)
@@ -240,6 +266,49 @@ class _Block:
             if after != "(":
                 return after == ":"
         return False
+
+
+class _Delimiter(NamedTuple):
+    """A run of ``*``, ``_`` or ``~``: where, whether text, whether it may open or close."""
+
+    start: int
+    end: int
+    text: bool
+    opens: bool
+    closes: bool
+
+
+def _pairing(runs: list[_Delimiter]) -> list[int]:
+    """The characters of the runs of text among ``runs`` (of one character, in order) that
+    could make emphasis or strikethrough: a run that may open with one after it that may
+    close, or that may close with one before it that may open (each other run taken as it
+    is written, escaped or not: escaping changes none of what a run touches); and a run that
+    touches markup of its character (``*`` then a bold's ``**``), whose run it would
+    lengthen. ``5 * 3``, ``snake_case``, ``~4 GB`` and a lone ``*`` are written as they
+    are."""
+    escaped: list[int] = []
+    opener = False
+    later_closers = [False] * (len(runs) + 1)
+    for i in range(len(runs) - 1, -1, -1):
+        later_closers[i] = later_closers[i + 1] or runs[i].closes
+    for i, run in enumerate(runs):
+        if run.text:
+            touches = (i > 0 and runs[i - 1].end == run.start) or (
+                i + 1 < len(runs) and runs[i + 1].start == run.end
+            )
+            if touches or (run.opens and later_closers[i + 1]) or (run.closes and opener):
+                escaped.extend(range(run.start, run.end))
+        opener = opener or run.opens
+    return escaped
+
+
+def _is_punctuation(char: str, symbols: bool) -> bool:
+    """Whether ``char`` is punctuation to a delimiter: ASCII punctuation, a Unicode one, and
+    a Unicode symbol when ``symbols``."""
+    if not char:
+        return False
+    category = unicodedata.category(char)[0]
+    return char in _PUNCTUATION or category == "P" or (symbols and category == "S")
 
 
 def _unmatched(chars: str, brackets: list[int]) -> list[int]:

@@ -140,7 +140,7 @@ def test_what_follows_an_element_s_text_in_the_block_decides_its_escapes() -> No
         "\\&amp;, \\&#39;, &nbsp without, &foo; &",
         "5 * 3",
         "C:\\dir\\",
-        "a\\\\\\*",
+        "a\\\\*",
         "x <y \\<b>",
         "a\\\n\\------",
     ]
@@ -172,6 +172,36 @@ def test_brackets_split_across_elements_of_a_link_s_text_match() -> None:
     ]
     assert link_texts(markdown) == links(page)
     assert images(markdown) == ["[i"]
+    assert squeezed(markdown_text(markdown)) == squeezed(text_of(page))
+
+
+def test_a_delimiter_is_escaped_only_where_it_could_open_or_close_with_another() -> None:
+    """A run of ``*``, ``_`` or ``~`` makes emphasis or strikethrough only with another that
+    it could open or close (as CommonMark reads what each touches, a symbol taken as
+    punctuation or not): a lone one, or one that may only close before any opener, is text
+    as it is; at a line's start, a list item, a thematic break or a fence is escaped."""
+    page = (
+        "<body><p>per seat*</p><p>a*b*c</p><p>*****Notes*****</p><p>~4 GB, 2*3, x_ and _y</p>"
+        "<p>* x</p><p>***</p><p>* * *</p><p>___</p><p>~~~ a</p><p>€*x* and ¶*y*</p>"
+        "<p>a*<b>b</b>*</p><p>Fields with an asterisk <span>*</span> are required*</p></body>"
+    )
+    markdown = body_markdown(page)
+    assert markdown.split("\n\n") == [
+        "per seat*",
+        "a\\*b\\*c",
+        "\\*\\*\\*\\*\\*Notes\\*\\*\\*\\*\\*",
+        "~4 GB, 2*3, x_ and _y",
+        "\\* x",
+        "\\*\\*\\*",
+        "\\* * *",
+        "\\_\\_\\_",
+        "\\~\\~\\~ a",
+        "€\\*x\\* and ¶\\*y\\*",
+        "a\\*b\\*",
+        "Fields with an asterisk * are required*",
+    ]
+    assert {t.type for t in tokens(markdown)} == {"paragraph_open", "paragraph_close", "inline"}
+    assert inline_kinds(markdown) == {"text"}
     assert squeezed(markdown_text(markdown)) == squeezed(text_of(page))
 
 
