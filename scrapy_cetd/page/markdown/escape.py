@@ -29,6 +29,8 @@ _MARKS = re.compile(f"([{_MARK_CHARS}])")
 _NO_MARKS = dict.fromkeys(map(ord, _MARK_CHARS))
 _SPECIAL = re.compile(r"[\\\[\]<&|!]|`+|\*+|_+|~+")
 """What may be escaped: each is decided by its neighbours in the block (:func:`resolve`)."""
+_SPECIAL_OR_MARK = re.compile(f"[{_MARK_CHARS}\\\\`\\[\\]<&|!*_~]")
+"""What makes a block more than text that only its line's start may change."""
 _BRACKETS = re.compile(r"[\[\]]")
 _PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 """ASCII punctuation: what a backslash escapes (before anything else it is a backslash)."""
@@ -94,6 +96,13 @@ def resolve(draft: str, *, line_start: bool, cell: bool = False) -> str:
     characters that would change its meaning escaped, at the start of each line too when
     ``line_start`` (not in a heading, whose line starts with its ``#``, nor in a cell), and
     ``|`` when ``cell``."""
+    if _SPECIAL_OR_MARK.search(draft) is None:  # text alone, of one line: most blocks
+        if line_start and _LINE_START.match(draft) is not None:
+            return "\\" + draft
+        number = _NUMBER.match(draft) if line_start else None
+        if number is not None:
+            return f"{draft[: number.end()]}\\{draft[number.end() :]}"
+        return draft
     block = _Block(draft)
     escaped = block.escapes(line_start=line_start, cell=cell)
     if not escaped:
@@ -179,12 +188,14 @@ class _Block:
             if escape:
                 escaped.add(start)
         for runs in delimiters.values():
-            escaped.update(_pairing(runs))
+            if runs:
+                escaped.update(_pairing(runs))
         for brackets in self.labels:
             escaped.update(_unmatched(chars, brackets))
         if line_start:
             self._line_starts(escaped)
-        escaped.update(_opening_ticks(ticks, escaped))
+        if ticks:
+            escaped.update(_opening_ticks(ticks, escaped))
         return escaped
 
     def _runs(self, start: int, end: int) -> list[tuple[int, int, bool]]:

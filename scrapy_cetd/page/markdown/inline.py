@@ -112,7 +112,11 @@ class Inline:
         line between two ``<br>`` that holds zero-width characters alone, as the text drops
         it) and its last break: dropped before the escaping, which reads each line to its
         end."""
-        lines = self.content().split(_BREAK)  # a hard break: the only newline inline
-        content = _BREAK.join(line for line in lines if not blank(plain(line)))
+        if not self.parts:
+            return ""
+        content = self.content()
+        if _BREAK in content:  # a hard break: the only newline inline
+            lines = content.split(_BREAK)
+            content = _BREAK.join(line for line in lines if not blank(plain(line)))
         line_start = not self.heading and not self.cell
         return resolve(content, line_start=line_start, cell=self.cell).strip(" ")
