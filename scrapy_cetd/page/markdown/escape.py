@@ -64,7 +64,8 @@ _TASK = re.compile(r"\[[ xX]\](?: |$)")
 """At the start of a block, a task list item's box (``[ ]``, in an item of a list)."""
 _NUMBER = re.compile(r"\d{1,9}(?=[.)](?: |$))")
 """At the start of a line, the number of an ordered list item (whose ``.`` or ``)`` is
-escaped)."""
+escaped): at the block's start any, after a hard break 1 only (CommonMark lets no other
+number interrupt a paragraph)."""
 
 
 def markup(markdown: str) -> str:
@@ -259,7 +260,8 @@ class _Block:
                     escaped.add(0)
             else:
                 number = _NUMBER.match(chars, start)
-                if number is not None:
+                # after a hard break, only a list that starts at 1 interrupts the paragraph
+                if number is not None and (start == 0 or int(number[0]) == 1):
                     escaped.add(number.end())
 
     def _definition(self) -> bool:

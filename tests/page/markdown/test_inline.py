@@ -38,9 +38,12 @@ def test_neighbours_in_two_elements_keep_their_meaning() -> None:
 
 
 def test_hard_breaks_and_double_breaks() -> None:
-    markdown = body_markdown("<body><p>one<br>2. two<br><br>three<br></p></body>")
-    assert markdown == "one\\\n2\\. two\n\nthree"
+    """After a hard break, a number then ``.`` is escaped only when it is 1: no list that
+    starts at another number interrupts a paragraph."""
+    markdown = body_markdown("<body><p>one<br>2. two<br>1. three<br><br>four<br></p></body>")
+    assert markdown == "one\\\n2. two\\\n1\\. three\n\nfour"
     assert [t.type for t in tokens(markdown)].count("paragraph_open") == 2
+    assert [t.type for t in tokens(markdown)].count("ordered_list_open") == 0
 
 
 @pytest.mark.parametrize(
