@@ -14,9 +14,9 @@ from itertools import chain
 
 from lxml import etree
 
-from scrapy_cetd.limits import check_deadline
+from scrapy_cetd.limits import CHECK_EVERY, check_deadline
 from scrapy_cetd.page.dom import local_tag
-from scrapy_cetd.page.markdown.tags import CELLS, CHECK_EVERY, HEADINGS, ROW_GROUPS, SKIPPED
+from scrapy_cetd.page.markdown.tags import CELLS, HEADINGS, ROW_GROUPS, SKIPPED
 
 _TABLE_PARTS = frozenset({"caption", "colgroup", "col", "tr", *ROW_GROUPS})
 _LAYOUT_MARKERS = frozenset({"table", "p", "ul", "ol", "dl", "pre", "blockquote", "hr", *HEADINGS})

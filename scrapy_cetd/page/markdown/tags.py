@@ -1,14 +1,11 @@
 """The tags by what the Markdown makes of them (headings, emphasis, code spans, lists, the
-parts of a table, the blocks that end a paragraph, the elements never written), and how often
-a walk over the tree checks the deadline: shared by the writer's walk and the walk that finds
-the layout tables, so that both read a tree the same way."""
+parts of a table, the blocks that end a paragraph, the elements never written): shared by the
+writer's walk and the walk that finds the layout tables, so that both read a tree the same way."""
 
 from __future__ import annotations
 
 from scrapy_cetd.page.dom import BLOCK_TAGS, UNSHOWN_CONTENT_TAGS
 
-CHECK_EVERY = 4095
-"""A walk checks the extraction's deadline when its step count has all these bits set."""
 HEADINGS = {f"h{n}": n for n in range(1, 7)}
 """Each heading's tag and its level: the number of ``#`` that open its line."""
 EMPHASIS = {"b": "**", "strong": "**", "i": "*", "em": "*", "del": "~~", "s": "~~", "strike": "~~"}

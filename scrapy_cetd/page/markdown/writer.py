@@ -14,7 +14,7 @@ import re
 
 from lxml import etree
 
-from scrapy_cetd.limits import check_deadline
+from scrapy_cetd.limits import CHECK_EVERY, check_deadline
 from scrapy_cetd.page.dom import deep_proxies, local_tag
 from scrapy_cetd.page.markdown.blocks import fence, language
 from scrapy_cetd.page.markdown.frames import Frame, Stack
@@ -25,7 +25,6 @@ from scrapy_cetd.page.markdown.spans import Spans
 from scrapy_cetd.page.markdown.tables import Tables
 from scrapy_cetd.page.markdown.tags import (
     BLOCKS,
-    CHECK_EVERY,
     HEADINGS,
     LISTS,
     ROW_GROUPS,
