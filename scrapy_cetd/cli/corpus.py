@@ -159,7 +159,18 @@ def _write_stats(name: str, summary: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Check the command line and the paths, run the corpus, then print its summary."""
+    """Check the command line and the paths, run the corpus, then print its summary. A
+    Ctrl-C that stops the run before its summary (one that comes before the run has begun,
+    or a second one) prints how to resume and gives status 130, as an interrupted run does."""
+    try:
+        return _run(args)
+    except KeyboardInterrupt:
+        print(f"interrupted; run the same command again to resume from {args.out}.parts/")
+        return 130
+
+
+def _run(args: argparse.Namespace) -> int:
+    """What :func:`run` does, Ctrl-C aside."""
     try:
         from scrapy_cetd import corpus  # noqa: PLC0415 - needs the optional corpus extra
     except ImportError as error:
@@ -210,9 +221,6 @@ def run(args: argparse.Namespace) -> int:
             progress=args.progress,
             echo=True,
         )
-    except KeyboardInterrupt:  # a second Ctrl-C: stop at once
-        print(f"interrupted; run the same command again to resume from {args.out}.parts/")
-        return 130
     except (ValueError, OSError) as error:
         raise CommandError(str(error)) from None
     print(summary.format())

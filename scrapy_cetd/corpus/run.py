@@ -9,10 +9,11 @@ skips the inputs already done with the same settings and redoes those that chang
 belong to no input of the current run are deleted.
 
 **Stopping.** The first Ctrl-C (``SIGINT``) asks the run to stop: no new file is begun, the
-files in progress are dropped at their next record (their unfinished parts removed), the
-finished parts are kept, and :func:`run_corpus` returns a summary that says it was
-interrupted; running the same command again resumes. A second Ctrl-C raises
-:class:`KeyboardInterrupt` at once.
+files in progress are dropped at their next record (their unfinished parts removed; a worker
+still busy shortly after is terminated), the finished parts are kept, and :func:`run_corpus`
+returns a summary that says it was interrupted; running the same command again resumes. A
+second Ctrl-C raises :class:`KeyboardInterrupt` at once. The worker processes never take the
+signal themselves (:func:`~scrapy_cetd.corpus.workers.start_pool`).
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ from scrapy_cetd.corpus.workers import (
     Stopped,
     marker_of,
     parts_in_workers,
-    start_pool,
+    worker_pool,
     write_part,
 )
 from scrapy_cetd.corpus.writers import ExactDedup, assemble, output_format
@@ -191,8 +192,9 @@ def run_corpus(
         if jobs == 1 or not todo:
             in_turn(None)
         else:
-            pool, counter, stop_event = start_pool(jobs)
-            stack.enter_context(pool)
+            pool, counter, stop_event = stack.enter_context(
+                worker_pool(jobs, lambda: stop.requested)
+            )
             if len(todo) >= jobs:
                 summaries.update(
                     parts_in_workers(

@@ -7,6 +7,7 @@ import dataclasses
 import json
 import os
 import signal
+import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
@@ -25,6 +26,14 @@ _BATCH_PAGES = 8
 
 _BATCHES_PER_JOB = 4
 """Tasks in flight per worker process: keeps every worker busy while bounding memory."""
+
+_STOP_GRACE = 0.5
+"""Seconds the workers are given, once the run is asked to stop, to drop their files at their
+next record; a worker still busy then (loading the metadata's libraries before its first page,
+or on a slow page) is terminated."""
+
+_POLL = 0.2
+"""Seconds between two looks at the workers and at whether the run was asked to stop."""
 
 
 class Progress(Protocol):
@@ -74,18 +83,46 @@ def _stop_requested() -> bool:
     return _STOP is not None and bool(_STOP.is_set())
 
 
+@contextlib.contextmanager
+def _sigint_held() -> Iterator[None]:
+    """``SIGINT`` held back (blocked) in this thread while it starts a process, which inherits
+    the mask through ``fork`` and ``exec``: a Ctrl-C never reaches a fork server importing the
+    package, nor the workers forked from it (either would die of it, and the pool with it).
+    This process loses nothing: a Ctrl-C is taken by another of its threads, or stays pending
+    until the block ends. Outside the main thread, or where signals cannot be held (Windows),
+    it does nothing."""
+    holdable = hasattr(signal, "pthread_sigmask")
+    if not holdable or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+
 def start_pool(jobs: int) -> tuple[ProcessPoolExecutor, Any, Any]:
     """A pool of ``jobs`` worker processes, the page counter they share with this one and the
     event that asks them to stop.
 
     The workers are started from a fork server that has already imported this package (cheap,
-    and safe with the threads of this process), or spawned where there is no fork server.
+    and safe with the threads of this process), or spawned where there is no fork server. The
+    fork server is started here with ``SIGINT`` blocked (:func:`_sigint_held`), which it
+    passes on to the workers it forks: a Ctrl-C sent to the process group (a terminal's)
+    while they start cannot kill them, and :func:`_init_worker` has them ignore it.
     """
     import multiprocessing  # noqa: PLC0415 - only with more than one job
 
     if "forkserver" in multiprocessing.get_all_start_methods():
+        from multiprocessing import forkserver, resource_tracker  # noqa: PLC0415 - as above
+
         context: Any = multiprocessing.get_context("forkserver")
         context.set_forkserver_preload(["scrapy_cetd.corpus"])
+        # The resource tracker unblocks the signals it blocks while it starts: first, alone.
+        resource_tracker.ensure_running()
+        with _sigint_held():
+            forkserver.ensure_running()
     else:
         context = multiprocessing.get_context("spawn")
     counter = context.Value("q", 0)
@@ -94,6 +131,35 @@ def start_pool(jobs: int) -> tuple[ProcessPoolExecutor, Any, Any]:
         jobs, mp_context=context, initializer=_init_worker, initargs=(counter, stop)
     )
     return pool, counter, stop
+
+
+def terminate_workers(pool: ProcessPoolExecutor) -> None:
+    """Terminate the worker processes of ``pool`` without waiting for the tasks they are
+    running, and shut it down, its tasks not yet begun cancelled (what
+    ``terminate_workers()`` does from Python 3.14)."""
+    processes = list((pool._processes or {}).values())  # public only from Python 3.14
+    for process in processes:
+        process.terminate()
+    pool.shutdown(wait=True, cancel_futures=True)
+
+
+@contextlib.contextmanager
+def worker_pool(
+    jobs: int, stop_requested: Callable[[], bool]
+) -> Iterator[tuple[ProcessPoolExecutor, Any, Any]]:
+    """:func:`start_pool`, shut down on leaving: once its tasks are done, or at once (its
+    workers terminated, :func:`terminate_workers`) when the run was asked to stop or an
+    exception leaves, so that a Ctrl-C never waits for a batch or a slow page."""
+    pool, counter, stop = start_pool(jobs)
+    done = False
+    try:
+        yield pool, counter, stop
+        done = not stop_requested()
+    finally:
+        if done:
+            pool.shutdown(wait=True)
+        else:
+            terminate_workers(pool)
 
 
 def _batches(items: Iterator[WarcPage | Skipped]) -> Iterator[list[WarcPage | Skipped]]:
@@ -111,23 +177,37 @@ def _batches(items: Iterator[WarcPage | Skipped]) -> Iterator[list[WarcPage | Sk
         yield batch
 
 
+def _result(future: Future[list[Outcome]], should_stop: Callable[[], bool]) -> list[Outcome]:
+    """The outcomes of a batch once its worker has them; :class:`Stopped` as soon as
+    ``should_stop()`` says so while waiting (a worker can take seconds on one page)."""
+    while not wait([future], timeout=_POLL).done:
+        if should_stop():
+            raise Stopped
+    return future.result()
+
+
 def _outcomes(
-    path: str, settings: CorpusSettings, pool: ProcessPoolExecutor, jobs: int
+    path: str,
+    settings: CorpusSettings,
+    pool: ProcessPoolExecutor,
+    jobs: int,
+    should_stop: Callable[[], bool],
 ) -> Iterator[Outcome]:
     """The outcomes of one file in file order: read here, extracted by ``pool``.
 
     Only ``jobs * _BATCHES_PER_JOB`` batches are in flight at a time, so memory stays flat
     however large the file: the reader waits for the workers, not the other way round. When
-    the caller stops early, the batches not yet begun are cancelled.
+    the caller stops early, the batches not yet begun are cancelled; a wait for a batch ends
+    with :class:`Stopped` once ``should_stop()``.
     """
     pending: deque[Future[list[Outcome]]] = deque()
     try:
         for batch in _batches(iter_pages(path, max_bytes=settings.max_bytes)):
             pending.append(pool.submit(extract_batch, batch, settings))
             while len(pending) >= jobs * _BATCHES_PER_JOB:
-                yield from pending.popleft().result()
+                yield from _result(pending.popleft(), should_stop)
         while pending:
-            yield from pending.popleft().result()
+            yield from _result(pending.popleft(), should_stop)
     finally:
         for future in pending:
             future.cancel()
@@ -155,16 +235,20 @@ def write_part(
     with a marker is always whole. ``pool`` (an executor and its size) extracts the pages
     while this process reads the file; without it, this process does both.
 
-    ``should_stop`` is asked before each record: when it says so, the unfinished part is
-    removed and :class:`Stopped` raised. A file that cannot be read to its end (an
-    :class:`OSError`, or no WARC data) gets no part: its summary's ``error`` says why.
+    ``should_stop`` is asked before each record (and, with ``pool``, while a batch is
+    awaited): when it says so, the unfinished part is removed and :class:`Stopped` raised. A
+    file that cannot be read to its end (an :class:`OSError`, or no WARC data) gets no part:
+    its summary's ``error`` says why.
     """
     summary = FileSummary(path)
     started = time.perf_counter()
-    temporary = part.with_name(part.name + ".tmp")
+    temporary, marker_temporary = _temporaries(part)
     writer = open_writer(temporary, fmt, settings.fields)
     try:
-        outcomes = _outcomes(path, settings, *pool) if pool else extract_file(path, settings)
+        if pool:
+            outcomes = _outcomes(path, settings, *pool, should_stop)
+        else:
+            outcomes = extract_file(path, settings)
         for outcome in outcomes:
             if should_stop():
                 raise Stopped(path)
@@ -186,11 +270,15 @@ def write_part(
         return summary
     summary.seconds = round(time.perf_counter() - started, 3)
     os.replace(temporary, part)
-    marker = marker_of(part)
-    marker_temporary = marker.with_name(marker.name + ".tmp")
     marker_temporary.write_text(json.dumps(dataclasses.asdict(summary)), encoding="utf-8")
-    os.replace(marker_temporary, marker)
+    os.replace(marker_temporary, marker_of(part))
     return summary
+
+
+def _temporaries(part: Path) -> tuple[Path, Path]:
+    """The names :func:`write_part` writes ``part`` and its marker under until complete."""
+    marker = marker_of(part)
+    return part.with_name(part.name + ".tmp"), marker.with_name(marker.name + ".tmp")
 
 
 def parts_in_workers(
@@ -207,31 +295,45 @@ def parts_in_workers(
 ) -> dict[str, FileSummary]:
     """Each input file read, extracted and written by one worker, as many files at a time as
     there are workers: a file is handed out when a worker is free, not queued at the start.
-    The bar follows the page counter the workers share. Once ``stop_requested()``, no file is
-    handed out and the workers are told (``stop``) to drop the files they are in."""
+    The bar follows the page counter the workers share.
+
+    Once ``stop_requested()``, no file is handed out and the workers are told (``stop``) to
+    drop the files they are in; those still at work :data:`_STOP_GRACE` seconds later, or when
+    this ends by an exception (a second Ctrl-C), are terminated and their unfinished parts
+    removed here."""
     waiting = iter(todo)
-    running: dict[Future[FileSummary], str] = {}
+    running: dict[Future[FileSummary], tuple[str, Path]] = {}
     summaries: dict[str, FileSummary] = {}
     shown = 0
+    stopped_at: float | None = None
     bar.set_description_str(f"{len(todo)} files")
-    while True:
-        stopping = stop_requested()
-        if stopping:
-            stop.set()
-        while not stopping and len(running) < jobs:
-            task = next(waiting, None)
-            if task is None:
+    try:
+        while True:
+            if stopped_at is None and stop_requested():
+                stopped_at = time.monotonic()
+                stop.set()
+            while stopped_at is None and len(running) < jobs:
+                task = next(waiting, None)
+                if task is None:
+                    break
+                path, part = task
+                running[pool.submit(write_part, path, part, fmt, settings)] = task
+            if not running:
                 break
-            path, part = task
-            running[pool.submit(write_part, path, part, fmt, settings)] = path
-        if not running:
-            break
-        finished, _ = wait(running, timeout=0.2, return_when=FIRST_COMPLETED)
-        for future in finished:
-            path = running.pop(future)
-            with contextlib.suppress(Stopped):
-                summaries[path] = future.result()
-        pages = counter.value
-        bar.update(pages - shown)
-        shown = pages
+            if stopped_at is not None and time.monotonic() - stopped_at > _STOP_GRACE:
+                break
+            finished, _ = wait(running, timeout=_POLL, return_when=FIRST_COMPLETED)
+            for future in finished:
+                path, _ = running.pop(future)
+                with contextlib.suppress(Stopped):
+                    summaries[path] = future.result()
+            pages = counter.value
+            bar.update(pages - shown)
+            shown = pages
+    finally:
+        if running:
+            terminate_workers(pool)
+            for _, part in running.values():
+                for temporary in _temporaries(part):
+                    temporary.unlink(missing_ok=True)
     return summaries

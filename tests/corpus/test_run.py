@@ -462,6 +462,54 @@ def test_ctrl_c_stops_within_seconds_and_the_rerun_resumes_without_duplicates(
     assert not parts.exists()
 
 
+@pytest.mark.parametrize(
+    ("files", "after"),
+    [(2, 0.0), (2, 1.0), (1, 1.0)],
+    ids=["files-in-workers-at-once", "files-in-workers-later", "pages-in-workers-later"],
+)
+def test_ctrl_c_while_the_workers_start_stops_as_cleanly(
+    tmp_path: Path, files: int, after: float
+) -> None:
+    """Ctrl-C to the whole process group while the pool starts (its fork server importing
+    the package, its workers being born, then loading the metadata's libraries before their
+    first page): the command exits 130 within seconds, says it was interrupted, prints no
+    traceback, and leaves no process and no unfinished part behind. A worker takes a whole
+    file when there are as many files as workers, and batches of pages of one file when
+    there are fewer."""
+    copies_of_the_warc(tmp_path / "in", files)
+    parts = tmp_path / "rows.jsonl.parts"
+    command = [
+        sys.executable, "-m", "scrapy_cetd.cli", "corpus", str(tmp_path / "in"),
+        "--out", str(tmp_path / "rows.jsonl"), "--jobs", "2", "--no-progress",
+    ]  # fmt: skip
+    process = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
+    )
+    deadline = time.monotonic() + 120
+    while not parts.is_dir() and time.monotonic() < deadline:  # the pool starts next
+        assert process.poll() is None, process.communicate()
+        time.sleep(0.01)
+    time.sleep(after)
+    os.killpg(process.pid, signal.SIGINT)
+    interrupted = time.monotonic()
+    stdout, stderr = process.communicate(timeout=60)
+    waited = time.monotonic() - interrupted
+
+    assert process.returncode == 130, (stdout, stderr)
+    assert "Traceback" not in stderr and "Error" not in stderr, stderr
+    assert "run the same command again to resume" in stdout
+    assert waited < 5, waited
+    assert not list(parts.glob("*.tmp"))
+    while time.monotonic() < interrupted + 10:  # the fork server and the workers end too
+        try:
+            os.killpg(process.pid, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.1)
+    else:
+        pytest.fail("processes of the command outlive it")
+
+
 def test_an_input_that_is_no_warc_is_an_error(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
