@@ -36,7 +36,7 @@ from scrapy_cetd.page.decoding import (
 )
 from scrapy_cetd.page.dom import count_elements, require_element
 from scrapy_cetd.page.finish import document_base, finish_html
-from scrapy_cetd.page.metadata import load_libraries, page_metadata
+from scrapy_cetd.page.metadata import load_libraries, read_metadata
 from scrapy_cetd.page.output import text_only
 from scrapy_cetd.page.page_types import PageType, classify_tree
 from scrapy_cetd.page.parse import (
@@ -47,7 +47,7 @@ from scrapy_cetd.page.parse import (
     page_tree,
     selector_root,
 )
-from scrapy_cetd.result import EmptyReason, ExtractionResult, Reason, sanitize
+from scrapy_cetd.result import EmptyReason, ExtractionResult, Metadata, Reason, sanitize
 
 Page = Source | bytearray | memoryview | etree._ElementTree | Selector | TextResponse
 """What :func:`extract` takes: a :data:`~scrapy_cetd.page.parse.Source` (``str``, ``bytes``,
@@ -131,9 +131,12 @@ class CompletingExtractor:
         result = sanitize(result)
         base_url = document_base(tree, url)
         try:
-            found = None
+            found: Metadata | None = None
+            cut_short: tuple[str, ...] = ()
             if outputs.metadata:
-                found = page_metadata(tree, url=url, text=result.text, page_type=result.page_type)
+                found, cut_short = read_metadata(
+                    tree, url=url, text=result.text, page_type=result.page_type
+                )
                 check_deadline("after reading the metadata")  # htmldate's search never stops
             finished = finish_html(
                 result.html,
@@ -152,7 +155,7 @@ class CompletingExtractor:
             metadata=found,
             markdown=finished.markdown,
             title=found.title if found is not None and found.title else result.title,
-            notes=result.notes + finished.notes,
+            notes=result.notes + cut_short + finished.notes,
         )
 
 
@@ -229,7 +232,9 @@ def extract(
     With ``metadata=True`` the result's ``metadata`` holds the page's headline, authors, dates,
     language and site (:func:`~scrapy_cetd.page.metadata.page_metadata`, its language
     identified from the extracted text), read within what is left of ``time_budget``; it stays
-    ``None`` when a limit refused the page or the budget ran out. Without it nothing is read.
+    ``None`` when a limit refused the page or the budget ran out, and its ``published`` date
+    is ``None`` with a ``date-search-cut-short`` note when the budget left was too short to
+    search the page for it. Without it nothing is read.
     With ``markdown=True`` the result's ``markdown`` holds the main content as Markdown
     (:mod:`scrapy_cetd.page.markdown`), under the same conditions. The links and images of
     ``html`` (and of the Markdown) are absolute against ``url`` and the page's ``<base href>``;

@@ -151,7 +151,8 @@ class ExtractionResult:
     ignored because it names no text encoding, bytes the encoding does not read (the kinds of
     :data:`scrapy_cetd.page.decoding.NOTE_KINDS`), links left relative past the growth bound
     (:data:`scrapy_cetd.page.finish.LINKS_LEFT_RELATIVE`), outputs given up for the time budget
-    (:data:`scrapy_cetd.api.OUTPUTS_GIVEN_UP`)."""
+    (:data:`scrapy_cetd.api.OUTPUTS_GIVEN_UP`), a date search it cut short
+    (:data:`scrapy_cetd.page.metadata.DATE_SEARCH_CUT_SHORT`)."""
     metadata: Metadata | None = None
     """The page's headline, authors, dates, language... when asked for
     (``extract(..., metadata=True)``); ``None`` otherwise."""

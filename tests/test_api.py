@@ -257,7 +257,7 @@ def test_completing_extractor_pickles_and_gives_up_its_outputs_past_the_budget(
     def out_of_time(*args: object, **kwargs: object) -> None:
         raise LimitExceededError(Reason.TIME_BUDGET, "no time left")
 
-    monkeypatch.setattr(api, "page_metadata", out_of_time)
+    monkeypatch.setattr(api, "read_metadata", out_of_time)
     late = completing.extract(parse(STORM_PAGE), url=url)
     assert late.text == full.text
     assert late.metadata is None and late.markdown is None
@@ -284,19 +284,19 @@ def test_metadata_read_past_the_budget_is_given_up(monkeypatch: pytest.MonkeyPat
     """htmldate's search cannot be stopped once started: metadata it finishes after the
     deadline is not returned, as the budget says (the text is)."""
     from scrapy_cetd import api
-    from scrapy_cetd.page.metadata import page_metadata
+    from scrapy_cetd.page.metadata import read_metadata
     from scrapy_cetd.result import Metadata
 
     finished = []
 
-    def slow(tree: etree._Element, **kwargs: Any) -> Metadata:
-        found = page_metadata(tree, **kwargs)
+    def slow(tree: etree._Element, **kwargs: Any) -> tuple[Metadata, tuple[str, ...]]:
+        found = read_metadata(tree, **kwargs)
         while extract_seconds_left() > 0:
             time.sleep(0.01)  # a search that runs past the deadline without checking it
         finished.append(found)
         return found
 
-    monkeypatch.setattr(api, "page_metadata", slow)
+    monkeypatch.setattr(api, "read_metadata", slow)
     late = extract(STORM_PAGE, metadata=True, time_budget=0.5)
     assert finished and finished[0] is not None
     assert late.text and late.metadata is None
@@ -434,3 +434,24 @@ def test_links_left_relative_past_the_growth_bound_are_noted() -> None:
     assert result.markdown is not None
     assert len(result.html) < 10 * len(page) and len(result.markdown) < 10 * len(page)
     assert [note.split(":")[0] for note in result.notes] == ["links-left-relative"]
+
+
+def test_a_date_search_cut_short_by_the_budget_is_in_the_notes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With the metadata, a result whose date search the time budget cut short says so in its
+    notes (``date-search-cut-short``), after the extractor's and before the HTML's."""
+    from scrapy_cetd.page.metadata import DATE_SEARCH_CUT_SHORT, date_search
+
+    body = "<article><h1>Council approves</h1><p>Posted July 13, 2002</p>" + (
+        "<p>The council approved the budget after a long debate.</p>" * 5
+    )
+    page = f"<html><body>{body}</article></body></html>"
+    found = extract(page, metadata=True, page_type="article", time_budget=5)
+    assert found.metadata is not None and found.metadata.published == "2002-07-13"
+    assert not found.notes
+    monkeypatch.setattr(date_search, "_SECONDS_PER_CANDIDATE", 100.0)
+    cut = extract(page, metadata=True, page_type="article", time_budget=5)
+    assert cut.metadata is not None and cut.metadata.published is None
+    assert [note.split(":")[0] for note in cut.notes] == [DATE_SEARCH_CUT_SHORT]
+    assert cut.text == found.text

@@ -20,6 +20,7 @@ from scrapy_cetd.page.decoding import (
     UNDECODABLE_BYTES,
 )
 from scrapy_cetd.page.finish import LINKS_LEFT_RELATIVE
+from scrapy_cetd.page.metadata import DATE_SEARCH_CUT_SHORT
 
 _ENCODINGS = "(docs: Corpus runs and encodings)"
 
@@ -33,6 +34,8 @@ NOTE_MEANINGS: Mapping[str, str] = {
     "(docs: Markdown, absolute links and the clean HTML)",
     OUTPUTS_GIVEN_UP: "rows whose metadata, Markdown or absolute links were given up for the "
     "time budget (docs: Robustness and limits)",
+    DATE_SEARCH_CUT_SHORT: "rows without a published date whose date search the time budget "
+    "cut short (docs: Page metadata)",
 }
 """What the rows with each kind of note had, for the summary's ``note`` lines, and the page of
 the documentation that says more: the notes come from decoding, from finishing the HTML and

@@ -29,6 +29,7 @@ from corpuskit import (
 import scrapy_cetd
 from scrapy_cetd.corpus import CorpusSettings, CorpusSummary, run_corpus
 from scrapy_cetd.extractors.cetd_plus import CetdPlusExtractor
+from scrapy_cetd.limits import DEFAULT_TIME_BUDGET as COMMAND_BUDGET  # the step's timeout
 
 datatrove = pytest.importorskip("datatrove")
 from datatrove.data import Document  # type: ignore[import-untyped]  # noqa: E402
@@ -211,7 +212,7 @@ def test_metadata_given_up_at_the_budget_leaves_the_keys(monkeypatch: pytest.Mon
     def late(*args: Any, **kwargs: Any) -> Any:
         raise LimitExceededError(Reason.TIME_BUDGET, "reading the metadata")
 
-    monkeypatch.setattr(api, "page_metadata", late)
+    monkeypatch.setattr(api, "read_metadata", late)
     found = CetdExtractor(metadata=True).extract_document(STORM_PAGE, None)
     assert found["text"]
     assert set(found["metadata"]) == {
@@ -365,7 +366,7 @@ def test_the_reader_hands_on_the_pages_the_command_extracts(
     folder, summary, rows = mixed
     reader = CetdWarcReader(str(folder))
     documents = list(reader.run())
-    extracted = list(CetdExtractor(timeout=30).run(iter(documents)))
+    extracted = list(CetdExtractor(timeout=COMMAND_BUDGET).run(iter(documents)))
     by_url = {doc.metadata["url"]: doc for doc in extracted}
     assert sorted(by_url) == [
         "https://news.test/1",
@@ -412,7 +413,7 @@ def test_a_damaged_file_does_not_stop_the_pipeline(
     LocalPipelineExecutor(
         pipeline=[
             CetdWarcReader(str(folder)),
-            CetdExtractor(timeout=30),
+            CetdExtractor(timeout=COMMAND_BUDGET),
             JsonlWriter(str(tmp_path)),
         ],
         tasks=1,
@@ -478,7 +479,7 @@ def run_both(
     warcs = tmp_path / "warcs"
     warcs.mkdir()
     write_warc(warcs / "pages.warc.gz", records)
-    step = CetdExtractor(timeout=30, max_bytes=max_bytes)
+    step = CetdExtractor(timeout=COMMAND_BUDGET, max_bytes=max_bytes)
     documents = list(step.run(iter(CetdWarcReader(str(warcs), max_bytes=reader_max_bytes).run())))
     out = tmp_path / "rows.jsonl"
     settings = CorpusSettings(metadata=False, max_bytes=max_bytes)
@@ -556,5 +557,5 @@ def test_a_document_of_another_reader_gets_the_step_s_notes_alone() -> None:
         Document(text=story_page(1).decode(), id="1", metadata={}),
         Document(text=story_page(2).decode(), id="2", metadata={"notes": None}),
     ]
-    found = list(CetdExtractor(timeout=30).run(iter(documents)))
+    found = list(CetdExtractor(timeout=COMMAND_BUDGET).run(iter(documents)))
     assert [(doc.id, doc.metadata["notes"]) for doc in found] == [("1", []), ("2", [])]

@@ -7,6 +7,7 @@ from scrapy_cetd.api import OUTPUTS_GIVEN_UP
 from scrapy_cetd.corpus.summary import NOTE_MEANINGS, CorpusSummary, FileSummary
 from scrapy_cetd.page.decoding import NOTE_KINDS
 from scrapy_cetd.page.finish import LINKS_LEFT_RELATIVE
+from scrapy_cetd.page.metadata import DATE_SEARCH_CUT_SHORT
 
 
 def note_lines(notes: dict[str, int]) -> dict[str, str]:
@@ -19,7 +20,7 @@ def note_lines(notes: dict[str, int]) -> dict[str, str]:
 def test_each_kind_of_note_is_described_in_its_own_words() -> None:
     """Only the decoding notes point at the docs on encodings; the time budget's and the
     links' notes point at their own pages."""
-    kinds = [*NOTE_KINDS, LINKS_LEFT_RELATIVE, OUTPUTS_GIVEN_UP]
+    kinds = [*NOTE_KINDS, LINKS_LEFT_RELATIVE, OUTPUTS_GIVEN_UP, DATE_SEARCH_CUT_SHORT]
     assert set(NOTE_MEANINGS) == set(kinds)
     shown = note_lines(dict.fromkeys(kinds, 2))
     assert sorted(shown) == sorted(kinds)
@@ -29,6 +30,7 @@ def test_each_kind_of_note_is_described_in_its_own_words() -> None:
     assert "time budget" in shown[OUTPUTS_GIVEN_UP]
     assert "encodings" not in shown[OUTPUTS_GIVEN_UP]
     assert "encodings" not in shown[LINKS_LEFT_RELATIVE]
+    assert "time budget" in shown[DATE_SEARCH_CUT_SHORT]
 
 
 def test_a_kind_of_note_of_one_s_own_extractor_points_at_the_notes_column() -> None:

@@ -13,7 +13,7 @@ import threading
 import warnings
 from contextvars import ContextVar
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
 import lxml.html
 from lxml import etree
@@ -60,7 +60,14 @@ is dated from what it declares."""
 _SECONDS_PER_CANDIDATE = 0.025
 """The worst time htmldate's extensive mode takes per text that looks like a date (dateparser
 tries every language it knows on a text it cannot read, 18 to 25 milliseconds): a part of the
-page is read only when the time budget left allows for all of them."""
+page is read only when the time budget left allows for all of them. Under a short budget this
+leaves the written date of an article unread (60 such texts need 1.5 s): the result then says
+so (:data:`DATE_SEARCH_CUT_SHORT`)."""
+DATE_SEARCH_CUT_SHORT = "date-search-cut-short"
+"""The kind of note (``"date-search-cut-short: <why>"``) of a result whose search for a
+publication date (:func:`published_date`) was cut short because the time budget left did not
+allow it: the page is dated from what it declares, or not at all, where a longer budget may
+find its date."""
 _EXTENSIVE_MAX_ELEMENTS = 10_000
 """The most elements in a part of the page that htmldate's extensive mode reads. Its XPath over
 the text of the part's paragraphs and headings costs the number of texts times their depth
@@ -106,6 +113,25 @@ pages send at most 35 in one search."""
 _DATEPARSER_LEFT: ContextVar[int | None] = ContextVar("scrapy_cetd_dateparser_left", default=None)
 """The texts the search running in this context may still send to dateparser (``None``: no
 search of ours is running, and htmldate's other callers are not bounded)."""
+_CUT_SHORT: ContextVar[list[str] | None] = ContextVar("scrapy_cetd_date_cut_short", default=None)
+"""Why the time budget cut short the search running in this context, if it did."""
+
+
+class DateFound(NamedTuple):
+    """What :func:`published_date` found."""
+
+    date: str | None
+    """The publication date, ISO 8601, or ``None``."""
+    cut_short: str | None
+    """Why the time budget cut the search short (a :data:`DATE_SEARCH_CUT_SHORT` note), or
+    ``None`` when it was not."""
+
+
+def _cut_short(why: str) -> None:
+    """Note that the time budget cut the running search short, the first time only."""
+    cuts = _CUT_SHORT.get()
+    if cuts is not None and not cuts:
+        cuts.append(f"{DATE_SEARCH_CUT_SHORT}: {why}")
 
 
 def html_tree(root: etree._Element) -> etree._Element:
@@ -133,7 +159,10 @@ class _BoundedDateParser:
         left = _DATEPARSER_LEFT.get()
         if left is not None:
             budget = time_left()
-            if left <= 0 or (budget is not None and budget < _SECONDS_PER_CANDIDATE):
+            if budget is not None and budget < _SECONDS_PER_CANDIDATE:
+                _cut_short(f"{budget:.3f} s left of the time budget for dateparser's next text")
+                raise _DatingStoppedError
+            if left <= 0:
                 raise _DatingStoppedError
             _DATEPARSER_LEFT.set(left - 1)
         return self.parser.get_date_data(text)
@@ -189,25 +218,36 @@ def _date_candidates(part: etree._Element) -> int:
 
 def _affords_search(characters: int) -> bool:
     """Whether the time budget left (if any) allows htmldate's fast mode to search a text of
-    this many ``characters``, at :data:`_SECONDS_PER_CHARACTER`."""
+    this many ``characters``, at :data:`_SECONDS_PER_CHARACTER` (noted when it does not)."""
     left = time_left()
-    return left is None or characters * _SECONDS_PER_CHARACTER <= left
+    if left is None or characters * _SECONDS_PER_CHARACTER <= left:
+        return True
+    _cut_short(f"{left:.3f} s left of the time budget for a search of {characters} characters")
+    return False
 
 
 def _affords_extensive(part: etree._Element) -> bool:
     """Whether htmldate's extensive mode may read ``part``: at most
     :data:`_EXTENSIVE_MAX_ELEMENTS` elements, a bounded reading of the elements it reads whole
     (:func:`_reads_little`), and at most :data:`_EXTENSIVE_MAX_CANDIDATES` texts that look
-    like dates, for which the time budget left allows :data:`_SECONDS_PER_CANDIDATE` each."""
+    like dates, for which the time budget left allows :data:`_SECONDS_PER_CANDIDATE` each
+    (noted when it does not)."""
     if _count(_ELEMENTS, part) > _EXTENSIVE_MAX_ELEMENTS:
         return False
     if not _reads_little(part, extensive=True):
         return False
     candidates = _date_candidates(part)
+    if candidates > _EXTENSIVE_MAX_CANDIDATES:
+        return False
     left = time_left()
-    return candidates <= _EXTENSIVE_MAX_CANDIDATES and (
-        left is None or candidates * _SECONDS_PER_CANDIDATE <= left
+    if left is None or candidates * _SECONDS_PER_CANDIDATE <= left:
+        return True
+    milliseconds = round(_SECONDS_PER_CANDIDATE * 1000)
+    _cut_short(
+        f"{left:.3f} s left of the time budget for {candidates} texts that look like dates "
+        f"({milliseconds} ms each)"
     )
+    return False
 
 
 def _reads_little(part: etree._Element, *, extensive: bool, characters: int | None = None) -> bool:
@@ -301,8 +341,9 @@ def _headline_section(root: etree._Element) -> etree._Element | None:
     return section
 
 
-def published_date(root: etree._Element, url: str | None, page_type: str | None) -> str | None:
-    """The publication date htmldate finds in the page of ``root``, whose address is ``url``:
+def published_date(root: etree._Element, url: str | None, page_type: str | None) -> DateFound:
+    """The publication date htmldate finds in the page of ``root``, whose address is ``url``
+    (and why the time budget cut the search short, if it did):
     in its fast mode on the whole page, then, on an article (``page_type``) where that finds
     none, in its extensive mode (the dates written in the text, ``November 2, 2022``) on the
     headline's section (:func:`_headline_section`), then on the whole page.
@@ -323,12 +364,16 @@ def published_date(root: etree._Element, url: str | None, page_type: str | None)
     (comments, releases) and get the fast mode alone. A shop's pages
     (:data:`_UNDATED_TYPES`) are not searched at all: ``None``."""
     if page_type in _UNDATED_TYPES:
-        return None
+        return DateFound(None, None)
+    cuts: list[str] = []
     allowance = _DATEPARSER_LEFT.set(_DATEPARSER_CALLS)
+    noting = _CUT_SHORT.set(cuts)
     try:
-        return _published(root, url, page_type)
+        found = _published(root, url, page_type)
     finally:
+        _CUT_SHORT.reset(noting)
         _DATEPARSER_LEFT.reset(allowance)
+    return DateFound(found, None if found is not None or not cuts else cuts[0])
 
 
 def _published(root: etree._Element, url: str | None, page_type: str | None) -> str | None:

@@ -100,11 +100,25 @@ def page_metadata(
     The tree is read, never modified. A tree parsed as XML, whose elements are in the XHTML
     namespace, is read as the page parsed as HTML (:func:`.date_search.html_tree`): the sources
     are found by their tags' bare names."""
+    return read_metadata(tree, url=url, text=text, page_type=page_type)[0]
+
+
+def read_metadata(
+    tree: etree._Element,
+    *,
+    url: str | None = None,
+    text: str | None = None,
+    page_type: str | None = None,
+) -> tuple[Metadata, tuple[str, ...]]:
+    """:func:`page_metadata`, and the notes of what the time budget cut short (a
+    :data:`~.date_search.DATE_SEARCH_CUT_SHORT` note when the date search was), for the
+    result's ``notes``."""
     root = tree.getroottree().getroot()
     if namespaced(root):
         root = html_tree(root)
     reader = _Reader(root, url)
-    return reader.metadata(text, page_type)
+    found = reader.metadata(text, page_type)
+    return found, reader.notes
 
 
 def load_libraries() -> None:
@@ -148,6 +162,8 @@ class _Reader:
         self.declared_language: str | None = None
         self.json_items: list[dict[str, Any]] = []
         self.microdata: dict[str, list[etree._Element]] = {}
+        self.notes: tuple[str, ...] = ()
+        """What the time budget cut short, set by :meth:`metadata`."""
         for k, element in enumerate(attribute_owners(root, _SOURCES)):
             self._read_element(element)
             if not k % CHECK_EVERY:
@@ -211,7 +227,10 @@ class _Reader:
             or iso(self._microdata_value("datePublished"))
             or first_iso(self._all_meta(_META_PUBLISHED[2:]))
         )
-        published = earliest(declared, published_date(self.root, self.url, page_type))
+        searched = published_date(self.root, self.url, page_type)
+        published = earliest(declared, searched.date)
+        if published is None and searched.cut_short is not None:
+            self.notes = (searched.cut_short,)
         modified = (
             iso(json_string(article.get("dateModified")))
             or iso(self._microdata_value("dateModified"))

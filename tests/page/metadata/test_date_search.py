@@ -11,7 +11,12 @@ from lxml import etree
 from metadatakit import page
 
 from scrapy_cetd.limits import deadline
-from scrapy_cetd.page.metadata import date_search, page_metadata
+from scrapy_cetd.page.metadata import (
+    DATE_SEARCH_CUT_SHORT,
+    date_search,
+    page_metadata,
+    read_metadata,
+)
 
 
 def test_time_element_and_url_date_through_htmldate() -> None:
@@ -263,3 +268,29 @@ def test_a_page_too_large_for_the_time_left_is_dated_from_its_declarations() -> 
     declared = page(head="<meta property='article:published_time' content='2021-01-02'>")
     with deadline(0.05):
         assert page_metadata(declared, page_type="listing").published == "2021-01-02"
+
+
+def test_a_date_search_the_time_budget_cuts_short_says_so() -> None:
+    """The extensive search reads an article's part only when the time left allows
+    ``_SECONDS_PER_CANDIDATE`` for each text that looks like a date: under a shorter budget
+    the written date is not read, and the notes say why, where a longer budget finds it.
+    A page dated all the same, or whose search was not cut, has no such note."""
+    numbers = "".join(f"<p>Ref. {1000 + n} {2000 + n}</p>" for n in range(40))
+    body = f"<article><h1>Council approves</h1><p>July 13, 2002</p>{numbers}</article>"
+    root = page(body=body)
+    needed = 41 * date_search._SECONDS_PER_CANDIDATE
+    with deadline(needed / 2):
+        found, notes = read_metadata(root, page_type="article")
+    assert found.published is None
+    assert len(notes) == 1 and notes[0].startswith(f"{DATE_SEARCH_CUT_SHORT}: ")
+    assert "texts that look like dates (25 ms each)" in notes[0]
+    with deadline(needed * 4):
+        assert read_metadata(root, page_type="article") == (
+            page_metadata(root, page_type="article"),
+            (),
+        )
+    assert page_metadata(root, page_type="article").published == "2002-07-13"
+    declared = page("<meta property='article:published_time' content='2002-07-14'>", body)
+    with deadline(needed / 2):
+        found, notes = read_metadata(declared, page_type="article")
+    assert (found.published, notes) == ("2002-07-14", ())
