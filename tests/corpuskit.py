@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gzip
 import json
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -71,15 +72,24 @@ def response(url: str, head: str, body: bytes) -> tuple[str, bytes]:
     return url, head.replace("\n", "\r\n").encode() + b"\r\n" + body
 
 
-def write_warc(path: Path, records: list[tuple[str, bytes]], *, gzipped: bool = True) -> None:
-    """A WARC of ``response`` records (url, HTTP message), one gzip member each."""
+def write_warc(
+    path: Path,
+    records: Sequence[tuple[str, bytes] | tuple[str, bytes, Mapping[str, str]]],
+    *,
+    gzipped: bool = True,
+) -> None:
+    """A WARC of ``response`` records (url, HTTP message, and WARC headers to add, if any),
+    one gzip member each."""
     with path.open("wb") as file:
         writer = GzipWriter(file) if gzipped else None
-        for url, block in records:
+        for url, block, *more in records:
             record = WarcRecord()
             record.init_headers(WarcRecordType.response, content_length=len(block))
             record.headers.append("WARC-Target-URI", url)
             record.headers.append("Content-Type", "application/http; msgtype=response")
+            for extra in more:
+                for name, value in extra.items():
+                    record.headers.append(name, value)
             record.set_bytes_content(block)
             if writer is None:
                 record.write(file)

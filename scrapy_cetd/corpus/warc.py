@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 import zlib
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
@@ -54,7 +55,7 @@ limit as the Scrapy add-on's ``CETD_MAX_BODY_SIZE``."""
 SKIP_REASONS: Mapping[str, str] = {
     "not_response": "a WARC record other than an HTTP response (warcinfo, request, metadata, …)",
     "http_status": "an HTTP response whose status is not 2xx",
-    "not_html": "a response Scrapy would not treat as HTML (by Content-Type, URL, then body)",
+    "not_html": "a response that is not HTML (by Content-Type, else URL, payload type, body)",
     "too_large": "a body over the size limit, as stored or once decoded",
     "truncated": "a record or gzip member that ends early (a cut-off file, a wrong length)",
     "corrupt": "a stretch of data that cannot be read as WARC (a damaged gzip member, an "
@@ -299,6 +300,46 @@ def _records(stream: Stream, name: str, max_bytes: int) -> Iterator[WarcPage | S
             return
 
 
+_HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
+"""The payload types of ``WARC-Identified-Payload-Type`` that are HTML."""
+
+_HTML_START = re.compile(
+    r"\s*(?:<\?xml[^>]*>\s*)?(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html|head)[\s>/]", re.I | re.S
+)
+"""The start of an HTML document, an XML declaration, comments and whitespace aside:
+``<!DOCTYPE html``, or an ``<html>`` or ``<head>`` tag, attributes and all (Scrapy's sniff
+of a body knows only ``<html>`` and ``<!doctype html>`` to the letter, so ``<html
+lang="en">`` is no HTML to it)."""
+
+_BOMS = ((b"\xef\xbb\xbf", "utf-8"), (b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be"))
+
+
+def _starts_as_html(body: bytes) -> bool:
+    """Whether ``body`` (not content-encoded) begins as an HTML document: after a byte order
+    mark, whitespace and comments, a doctype of HTML or an ``<html>`` or ``<head>`` tag."""
+    start = body[:2048]
+    for bom, codec in _BOMS:
+        if start.startswith(bom):
+            return _HTML_START.match(start[len(bom) :].decode(codec, "ignore")) is not None
+    return _HTML_START.match(start.decode("latin-1")) is not None
+
+
+def _is_html(content_type: str | None, identified: str | None, url: str, body: bytes) -> bool:
+    """Whether a response is HTML: as Scrapy's ``responsetypes`` says from its
+    ``Content-Type``, its URL, then its body; without a ``Content-Type``, also when the WARC's
+    ``WARC-Identified-Payload-Type`` (a crawler's sniff, such as Common Crawl's) names HTML or
+    the body begins as HTML (:func:`_starts_as_html`). A body that is no document after all
+    (a PDF, an image, JSON) is skipped as ``undecodable`` when it is extracted."""
+    headers = Headers({"Content-Type": content_type} if content_type else {})
+    kind = responsetypes.from_args(headers=headers, url=url, body=body[:4096])
+    if issubclass(kind, HtmlResponse):
+        return True
+    if content_type:
+        return False
+    payload_type = (identified or "").split(";")[0].strip().lower()
+    return payload_type in _HTML_TYPES or _starts_as_html(body)
+
+
 def _page_or_skip(record: WarcRecord, max_bytes: int, name: str, offset: int) -> WarcPage | Skipped:
     """One record: a page to extract, or why not (headers first, then at most ``max_bytes``)."""
     headers = record.headers
@@ -323,10 +364,7 @@ def _page_or_skip(record: WarcRecord, max_bytes: int, name: str, offset: int) ->
     if url is None or http is None or status is None:
         return Skipped("undecodable", url, record_id, "no target URI or no HTTP status line")
     content_type = http.get("Content-Type")
-    scrapy_headers = Headers({"Content-Type": content_type} if content_type else {})
-    if not issubclass(
-        responsetypes.from_args(headers=scrapy_headers, url=url, body=body[:4096]), HtmlResponse
-    ):
+    if not _is_html(content_type, headers.get("WARC-Identified-Payload-Type"), url, body):
         return Skipped("not_html", url, record_id, content_type or "no Content-Type")
     encodings = tuple(
         token.strip().lower()

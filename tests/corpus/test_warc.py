@@ -107,9 +107,17 @@ def test_damaged_warcs_keep_every_good_record_and_count_every_loss(
 
     out, stats = tmp_path / "rows.jsonl", tmp_path / "stats.json"
     status, stdout, _ = corpus(
-        capsys, str(packed), str(plain), str(cut), "--out", str(out), "-j", "1",
-        "--stats", str(stats),
-    )  # fmt: skip
+        capsys,
+        str(packed),
+        str(plain),
+        str(cut),
+        "--out",
+        str(out),
+        "-j",
+        "1",
+        "--stats",
+        str(stats),
+    )
 
     assert status == 0
     summary = json.loads(stats.read_text())
@@ -140,9 +148,7 @@ def test_the_reader_keeps_the_small_records_read_ahead_of_a_damage(tmp_path: Pat
     """Hundreds of small records fit in one read-ahead of the reader: none of them may be lost
     with the damaged member, the cut-off end or junk after the last member."""
     ok = "HTTP/1.1 200 OK\nContent-Type: text/html\n"
-    records = [
-        response(f"http://a.test/{n}", ok, b"<p>page %d</p>" % n) for n in range(300)
-    ]  # fmt: skip
+    records = [response(f"http://a.test/{n}", ok, b"<p>page %d</p>" % n) for n in range(300)]
     whole_path = tmp_path / "whole.warc.gz"
     write_warc(whole_path, records)
     whole = whole_path.read_bytes()
@@ -425,3 +431,51 @@ def test_a_zstandard_frame_is_decompressed_a_chunk_at_a_time(tmp_path: Path) -> 
         "https://a.test/0",
     ]
     assert peak < size // 16
+
+
+def test_html_without_a_content_type_is_known_by_the_payload_type_or_its_first_tag(
+    tmp_path: Path,
+) -> None:
+    """Without a ``Content-Type``, a response is a page when the WARC's identified payload
+    type names HTML, or when its body begins as HTML (a byte order mark, whitespace, a
+    comment or an XML declaration before an ``<html>`` tag with attributes, ``<head>`` or a
+    doctype, in any case), which Scrapy's sniff of a body misses. A declared type other
+    than HTML is followed, and a PDF, an image or JSON without one stay out."""
+    page = b"<p>Text of the page.</p></body></html>"
+    head = "HTTP/1.1 200 OK\n"
+
+    def identified(url: str, body: bytes, payload_type: str) -> tuple[str, bytes, dict[str, str]]:
+        return (*response(url, head, body), {"WARC-Identified-Payload-Type": payload_type})
+
+    xmlns = b'<html xmlns="http://www.w3.org/1999/xhtml" lang="en"><body>'
+    records: list[tuple[str, bytes] | tuple[str, bytes, dict[str, str]]] = [
+        response("https://t.test/class", head, b'<html class="no-js"><body>' + page),
+        response("https://t.test/xmlns", head, xmlns + page),
+        response("https://t.test/bom", head, b"\xef\xbb\xbf\n <!-- x -->\n<!DOCTYPE HTML>" + page),
+        response("https://t.test/xml", head, b'<?xml version="1.0"?>\n<html lang="en">' + page),
+        response("https://t.test/head", head, b"<HEAD><title>T</title></HEAD>" + page),
+        identified("https://t.test/identified", b"<div>" + page, "text/html"),
+        identified("https://t.test/xhtml", b"<div>" + page, "application/xhtml+xml"),
+        response("https://t.test/plain", f"{head}Content-Type: text/plain\n", xmlns + page),
+        response("https://t.test/pdf", head, b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n"),
+        response("https://t.test/png", head, b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"),
+        response("https://t.test/json", head, b'{"html": "<html lang=en>"}'),
+        identified("https://t.test/json-identified", b'{"a": 1}', "application/json"),
+        response("https://t.test/div", head, b"<div>" + page),
+    ]
+    path = tmp_path / "no-type.warc.gz"
+    write_warc(path, records)
+    items = list(iter_pages(path))
+    pages = [item.url for item in items if isinstance(item, WarcPage)]
+    assert pages == [
+        "https://t.test/class",
+        "https://t.test/xmlns",
+        "https://t.test/bom",
+        "https://t.test/xml",
+        "https://t.test/head",
+        "https://t.test/identified",
+        "https://t.test/xhtml",
+    ]
+    skipped = {item.url: item.reason for item in items if isinstance(item, Skipped)}
+    assert set(skipped.values()) == {"not_html"}
+    assert len(skipped) == 6
