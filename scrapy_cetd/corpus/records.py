@@ -94,7 +94,8 @@ class PageHtml:
     notes: tuple[str, ...]
     """What decoding repaired or guessed (:data:`~scrapy_cetd.page.decoding.NOTE_KINDS`): the
     notes that ``extract()`` of those bytes adds to the row's ``notes``, after the
-    extractor's own."""
+    extractor's own; then the record's (:meth:`~scrapy_cetd.corpus.warc.WarcPage.notes`), as
+    the row has them last."""
 
 
 def page_html(page: WarcPage, max_bytes: int = DEFAULT_MAX_BYTES) -> PageHtml | Skipped:
@@ -123,7 +124,7 @@ def page_html(page: WarcPage, max_bytes: int = DEFAULT_MAX_BYTES) -> PageHtml | 
     undecodable = undecodable_note(response)
     if undecodable is not None:
         notes += (undecodable,)
-    return PageHtml(response.text, len(body), notes)
+    return PageHtml(response.text, len(body), notes + page.notes())
 
 
 def extract_page(page: WarcPage, settings: CorpusSettings) -> Outcome:
@@ -182,7 +183,7 @@ def extract_page(page: WarcPage, settings: CorpusSettings) -> Outcome:
         "extractor_version": VERSION,
         "reason": result.reason,
         "reason_code": None if result.reason_code is None else result.reason_code.value,
-        "notes": list(result.notes),
+        "notes": [*result.notes, *page.notes()],
     }
     if settings.html:
         row["html"] = result.html

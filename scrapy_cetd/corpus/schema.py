@@ -20,7 +20,11 @@ SCHEMA: Mapping[str, tuple[str, str]] = {
     "id": ("string", "the ``WARC-Record-ID`` of the response record"),
     "url": ("string", "the ``WARC-Target-URI``"),
     "date": ("string", "the ``WARC-Date`` (when the page was crawled), ISO 8601"),
-    "file_path": ("string", "the WARC file the record was read from, as given"),
+    "file_path": (
+        "string",
+        "the WARC file the record was read from, as given (the command makes a local path "
+        "absolute)",
+    ),
     "warc_offset": (
         "int64",
         "where the record starts in that file: the offset of its gzip member (of the record "

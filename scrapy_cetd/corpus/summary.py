@@ -10,7 +10,7 @@ from typing import Any
 from scrapy_cetd.api import OUTPUTS_GIVEN_UP
 from scrapy_cetd.corpus.records import Outcome
 from scrapy_cetd.corpus.settings import FILTER_REASONS
-from scrapy_cetd.corpus.warc import SKIP_REASONS, Skipped
+from scrapy_cetd.corpus.warc import PAYLOAD_TRUNCATED, SKIP_REASONS, Skipped
 from scrapy_cetd.limits import LIMITS
 from scrapy_cetd.page.decoding import (
     CHARSET_GUESSED,
@@ -36,6 +36,8 @@ NOTE_MEANINGS: Mapping[str, str] = {
     "time budget (docs: Robustness and limits)",
     DATE_SEARCH_CUT_SHORT: "rows without a published date whose date search the time budget "
     "cut short (docs: Page metadata)",
+    PAYLOAD_TRUNCATED: "rows whose WARC record holds only part of the payload (WARC-Truncated; "
+    "docs: Corpus extraction)",
 }
 """What the rows with each kind of note had, for the summary's ``note`` lines, and the page of
 the documentation that says more: the notes come from decoding, from finishing the HTML and

@@ -66,6 +66,12 @@ SKIP_REASONS: Mapping[str, str] = {
 }
 """Why a record gives no row, by the name the summary counts it under."""
 
+PAYLOAD_TRUNCATED = "payload-truncated"
+"""The kind of note (``"payload-truncated: length"``) of a row whose WARC record says, in its
+``WARC-Truncated`` header, that the crawler stored only part of the payload: ``length`` (over
+its size limit: Common Crawl keeps the first MiB), ``time``, ``disconnect`` or
+``unspecified``. The page is extracted as far as it was stored."""
+
 
 @dataclasses.dataclass(frozen=True)
 class WarcPage:
@@ -86,6 +92,16 @@ class WarcPage:
     offset: int = 0
     """Where the record starts in that file (the ``offset_of`` of the streams of
     :mod:`scrapy_cetd.corpus.streams`)."""
+    truncated: str | None = None
+    """The record's ``WARC-Truncated`` header, why the crawler stored only part of the payload
+    (``length``, ``time``, ``disconnect``, ``unspecified``), or ``None``."""
+
+    def notes(self) -> tuple[str, ...]:
+        """What the record says of its payload, for the row's ``notes``: a
+        :data:`PAYLOAD_TRUNCATED` note when the crawler cut it short."""
+        if self.truncated is None:
+            return ()
+        return (f"{PAYLOAD_TRUNCATED}: {self.truncated.strip() or 'unspecified'}",)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -382,6 +398,7 @@ def _page_or_skip(record: WarcRecord, max_bytes: int, name: str, offset: int) ->
         body=body,
         file_path=name,
         offset=offset,
+        truncated=headers.get("WARC-Truncated"),
     )
 
 

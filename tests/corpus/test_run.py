@@ -374,6 +374,45 @@ def test_the_notes_are_a_column_of_every_row(
     assert schema.field("notes").type == pa.list_(pa.string())
 
 
+def test_a_record_the_crawler_truncated_says_so_in_its_row(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A record whose ``WARC-Truncated`` header says the crawler stored part of the payload
+    (Common Crawl cuts bodies past 1 MiB: ``length``) gives the row of what was stored, with a
+    ``payload-truncated`` note, last, counted in the stats; the other records have none."""
+    ok = "HTTP/1.1 200 OK\nContent-Type: text/html; charset=utf-8\n"
+    cut = ARTICLE[: len(ARTICLE) // 2]
+    warc = tmp_path / "truncated.warc.gz"
+    write_warc(
+        warc,
+        [
+            (*response("http://a.test/cut", ok, cut), {"WARC-Truncated": "length"}),
+            (*response("http://a.test/slow", ok, ARTICLE), {"WARC-Truncated": "time"}),
+            response("http://a.test/ok", ok, ARTICLE),
+        ],
+    )
+    out, stats = tmp_path / "rows.jsonl", tmp_path / "stats.json"
+    assert (
+        corpus(capsys, str(warc), "--out", str(out), "--jobs", "1", "--stats", str(stats))[0] == 0
+    )
+    rows = read_jsonl(out)
+    assert [row["notes"] for row in rows] == [
+        ["payload-truncated: length"],
+        ["payload-truncated: time"],
+        [],
+    ]
+    assert rows[0]["text"] == scrapy_cetd.extract(cut, encoding="utf-8").text
+    assert json.loads(stats.read_text())["notes"] == {"payload-truncated": 2}
+    pages = [item for item in iter_pages(warc) if isinstance(item, WarcPage)]
+    assert [page.truncated for page in pages] == ["length", "time", None]
+    html = [records.page_html(page) for page in pages]
+    assert [page.notes for page in html if isinstance(page, records.PageHtml)] == [
+        ("payload-truncated: length",),
+        ("payload-truncated: time",),
+        (),
+    ]
+
+
 def test_the_summary_says_which_options_the_extractor_had(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from scrapy_cetd.api import OUTPUTS_GIVEN_UP
 from scrapy_cetd.corpus.summary import NOTE_MEANINGS, CorpusSummary, FileSummary
+from scrapy_cetd.corpus.warc import PAYLOAD_TRUNCATED
 from scrapy_cetd.page.decoding import NOTE_KINDS
 from scrapy_cetd.page.finish import LINKS_LEFT_RELATIVE
 from scrapy_cetd.page.metadata import DATE_SEARCH_CUT_SHORT
@@ -20,7 +21,13 @@ def note_lines(notes: dict[str, int]) -> dict[str, str]:
 def test_each_kind_of_note_is_described_in_its_own_words() -> None:
     """Only the decoding notes point at the docs on encodings; the time budget's and the
     links' notes point at their own pages."""
-    kinds = [*NOTE_KINDS, LINKS_LEFT_RELATIVE, OUTPUTS_GIVEN_UP, DATE_SEARCH_CUT_SHORT]
+    kinds = [
+        *NOTE_KINDS,
+        LINKS_LEFT_RELATIVE,
+        OUTPUTS_GIVEN_UP,
+        DATE_SEARCH_CUT_SHORT,
+        PAYLOAD_TRUNCATED,
+    ]
     assert set(NOTE_MEANINGS) == set(kinds)
     shown = note_lines(dict.fromkeys(kinds, 2))
     assert sorted(shown) == sorted(kinds)
