@@ -4,7 +4,7 @@
 extracts, where datatrove's examples put its ``WarcReader``) ->
 :class:`~scrapy_cetd.corpus.datatrove_step.CetdExtractor` (where they put its ``Trafilatura``
 step) -> a language filter -> JSON Lines writer, on datatrove's local executor. Needs
-``pip install 'scrapy-cetd[datatrove]'``.
+``pip install -e '.[datatrove]'`` in scrapy-cetd's checkout.
 
 Usage: ``python example_project/datatrove_pipeline.py WARC_FOLDER OUT_FOLDER [--languages en]
 [--tasks 1] [--workers 1]``; the bundled crawl of the example site is in ``tests/data``.

@@ -22,6 +22,9 @@ from scrapy_cetd.cli.options import (
 from scrapy_cetd.limits import DEFAULT_MAX_NODES, DEFAULT_TIME_BUDGET
 from scrapy_cetd.page.page_types import PAGE_TYPES
 
+_CORPUS_EXTRA = "pip install -e '.[corpus]' in scrapy-cetd's checkout"
+"""How to install the corpus extra (the package is not on PyPI yet)."""
+
 
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the command and its arguments to ``commands`` (the top parser's subparsers)."""
@@ -176,7 +179,7 @@ def _run(args: argparse.Namespace) -> int:
     except ImportError as error:
         if (error.name or "").startswith("scrapy_cetd"):
             raise  # a fault of scrapy-cetd's own, not a missing extra
-        hint = "" if "pip install" in str(error) else ": pip install 'scrapy-cetd[corpus]'"
+        hint = "" if "pip install" in str(error) else f": {_CORPUS_EXTRA}"
         raise CommandError(f"{error}{hint}") from None
     options = checked_options(args.algorithm, parse_options(args.option))
     languages = tuple(code for code in (args.languages or "").split(",") if code.strip())

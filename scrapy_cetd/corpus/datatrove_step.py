@@ -20,7 +20,7 @@ document's text after :class:`CetdExtractor` is the text of the command's row fo
 model ships inside its package); it sets ``language`` and ``language_score`` in the metadata
 under the names datatrove's own ``LanguageFilter`` (fastText, whose model is fetched on first
 use) gives them, so either can follow the extractor. Install with
-``pip install 'scrapy-cetd[datatrove]'``.
+``pip install -e '.[datatrove]'`` in scrapy-cetd's checkout (it is not on PyPI yet).
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ try:
 except ImportError as error:  # pragma: no cover - depends on the installed extras
     raise ImportError(
         "scrapy_cetd.corpus.datatrove_step needs the datatrove extra: "
-        "pip install 'scrapy-cetd[datatrove]'"
+        "pip install -e '.[datatrove]' in scrapy-cetd's checkout"
     ) from error
 
 from scrapy_cetd.api import CompletingExtractor, Outputs, extract_with

@@ -327,7 +327,7 @@ def _zstd(name: str) -> Any:
     except ImportError:
         raise UnreadableWarcError(
             f"{name} is a Zstandard-compressed WARC file, which needs Python 3.14 or "
-            "backports.zstd: pip install 'scrapy-cetd[zstd]'"
+            "backports.zstd: pip install -e '.[zstd]' in scrapy-cetd's checkout"
         ) from None
     return zstd
 

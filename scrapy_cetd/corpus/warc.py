@@ -32,7 +32,8 @@ try:
     from fastwarc import ArchiveIterator, WarcRecord, WarcRecordType
 except ImportError as error:  # pragma: no cover - depends on the installed extras
     raise ImportError(
-        "scrapy_cetd.corpus needs the corpus extra: pip install 'scrapy-cetd[corpus]'"
+        "scrapy_cetd.corpus needs the corpus extra: pip install -e '.[corpus]' in "
+        "scrapy-cetd's checkout"
     ) from error
 from scrapy.http import Headers, HtmlResponse
 from scrapy.responsetypes import responsetypes

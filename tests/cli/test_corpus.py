@@ -98,7 +98,7 @@ def test_corpus_without_its_extra_names_the_extra(
         monkeypatch.delitem(sys.modules, name)  # imported again, and fails
     monkeypatch.setitem(sys.modules, "fastwarc", None)  # as if it were not installed
     assert main(["corpus", "in.warc.gz", "--out", "rows.jsonl"]) == 1
-    assert "pip install 'scrapy-cetd[corpus]'" in capsys.readouterr().err
+    assert "pip install -e '.[corpus]' in scrapy-cetd's checkout" in capsys.readouterr().err
     monkeypatch.setitem(sys.modules, "scrapy_cetd.corpus", None)  # a fault of its own
     with pytest.raises(ImportError):
         main(["corpus", "in.warc.gz", "--out", "rows.jsonl"])
