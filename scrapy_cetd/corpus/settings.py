@@ -79,12 +79,14 @@ class CorpusSettings:
     """Keep only rows whose ``text`` has at least this many words (whitespace-separated)."""
     page_types: tuple[str, ...] = ()
     """Keep only rows whose ``page_type`` is one of these (:data:`PAGE_TYPES`); empty: any. A
-    row without a type is dropped when this is set. A filter the extractor cannot meet (an
+    row without a type, or without text (which keeps its page's type), is dropped when this is
+    set. A filter the extractor cannot meet (an
     algorithm that does not classify pages, cetd-plus with ``detect_page_type=False`` and no
     ``page_type``, or a forced ``page_type`` left out) is a ``ValueError``."""
     min_page_type_confidence: float | None = None
     """Keep only rows whose ``page_type_confidence`` is at least this (0 to 1): the classifier's
-    probability, so that a corpus keeps the pages typed with confidence. A ``ValueError`` with
+    probability, so that a corpus keeps the pages typed with confidence; a row without text is
+    dropped, as by ``page_types``. A ``ValueError`` with
     an extractor that gives no page type, as for ``page_types``."""
 
     def __post_init__(self) -> None:
@@ -164,11 +166,14 @@ class CorpusSettings:
             return "language_score"
         if self.min_words is not None and len(row["text"].split()) < self.min_words:
             return "min_words"
-        if self.page_types and row["page_type"] not in self.page_types:
+        # A row without text keeps its page's type (the page was typed before it was found
+        # empty), but a filter of pages by type keeps pages with content of that type.
+        empty = not row["text"]
+        if self.page_types and (empty or row["page_type"] not in self.page_types):
             return "page_type"
         confidence = self.min_page_type_confidence
         if confidence is not None and (
-            row["page_type_confidence"] is None or row["page_type_confidence"] < confidence
+            empty or row["page_type_confidence"] is None or row["page_type_confidence"] < confidence
         ):
             return "page_type_confidence"
         return None

@@ -39,6 +39,11 @@ def test_page_type_filters_keep_the_types_asked_for_typed_with_confidence() -> N
         "page_type_confidence"
     )
     assert CorpusSettings().rejects(typed_row(None, None)) is None
+    # A row left empty (no visible text) keeps its page's type, and either filter drops it.
+    empty: Row = {**typed_row("article", 0.9), "text": "", "language": None}
+    assert CorpusSettings(page_types=("article",)).rejects(empty) == "page_type"
+    assert CorpusSettings(min_page_type_confidence=0.6).rejects(empty) == "page_type_confidence"
+    assert CorpusSettings().rejects(empty) is None
     assert settings.filters == {
         "page_types": ["article", "documentation"],
         "min_page_type_confidence": 0.6,
