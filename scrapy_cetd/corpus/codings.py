@@ -60,21 +60,41 @@ def unchunked(body: bytes, limit: int) -> bytes:
     return b"".join(chunks)
 
 
-def decoded(body: bytes, encodings: Sequence[str], max_bytes: int) -> bytes:
-    """``body`` with its transfer and content codings undone, last applied first.
+CODING_ALREADY_UNDONE = "coding-already-undone"
+"""The kind of note (``"coding-already-undone: gzip"``) of a page whose ``Content-Encoding``
+says ``gzip`` but whose body was stored decoded (it begins as markup, where gzip data begins
+with its magic number): the body is read as it stands, as a ``chunked`` body stored decoded
+is."""
+
+_GZIP_MAGIC = b"\x1f\x8b"
+
+_MARKUP_START = re.compile(rb"(?:\xef\xbb\xbf)?\s*<")
+"""The start of a body that is markup (a UTF-8 byte order mark, whitespace, then ``<``):
+never the start of gzip data."""
+
+
+def decoded(body: bytes, encodings: Sequence[str], max_bytes: int) -> tuple[bytes, tuple[str, ...]]:
+    """``body`` with its transfer and content codings undone, last applied first, and the
+    notes of what was not undone: a ``gzip`` coding whose body was stored decoded (markup,
+    not gzip data) is taken as it stands, with a :data:`CODING_ALREADY_UNDONE` note.
 
     Raises :class:`ValueError` for a coding that is unknown or does not decode, and
     :class:`OverflowError` when the decoded body exceeds ``max_bytes``.
     """
+    notes: list[str] = []
     for coding in reversed(encodings):
         if coding == "chunked":
             body = unchunked(body, max_bytes + 1)
             if len(body) > max_bytes:
                 raise OverflowError(f"over {max_bytes} bytes once {coding} decoded")
             continue
+        gzip = coding in ("gzip", "x-gzip")
+        if gzip and not body.startswith(_GZIP_MAGIC) and _MARKUP_START.match(body):
+            notes.append(f"{CODING_ALREADY_UNDONE}: {coding}")
+            continue
         source = io.BytesIO(body)
         decoder: _Decoder
-        if coding in ("gzip", "x-gzip"):
+        if gzip:
             decoder = GzipReader(source)
         elif coding == "deflate":
             decoder = GzipReader(source, zlib=True)
@@ -90,4 +110,4 @@ def decoded(body: bytes, encodings: Sequence[str], max_bytes: int) -> bytes:
             raise ValueError(f"{coding}: {error}") from None
         if len(body) > max_bytes:
             raise OverflowError(f"over {max_bytes} bytes once {coding} decoded")
-    return body
+    return body, tuple(notes)

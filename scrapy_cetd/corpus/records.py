@@ -67,12 +67,14 @@ def _page_title(body: bytes, page: WarcPage) -> str | None:
     return None
 
 
-def _page_body(page: WarcPage, max_bytes: int) -> bytes | Skipped:
+def _page_body(page: WarcPage, max_bytes: int) -> tuple[bytes, tuple[str, ...]] | Skipped:
     """The body of ``page`` with its content and transfer codings undone
-    (:func:`~scrapy_cetd.corpus.codings.decoded`), or why it cannot be: ``too_large``,
-    ``undecodable``."""
+    (:func:`~scrapy_cetd.corpus.codings.decoded`) and the notes of the record and its codings
+    for the row (a coding found already undone, then :meth:`WarcPage.notes`), or why it
+    cannot be: ``too_large``, ``undecodable``."""
     try:
-        return decoded(page.body, page.encodings, max_bytes)
+        body, notes = decoded(page.body, page.encodings, max_bytes)
+        return body, notes + page.notes()
     except OverflowError as error:
         return Skipped("too_large", page.url, page.record_id, str(error))
     except ValueError as error:
@@ -94,8 +96,8 @@ class PageHtml:
     notes: tuple[str, ...]
     """What decoding repaired or guessed (:data:`~scrapy_cetd.page.decoding.NOTE_KINDS`): the
     notes that ``extract()`` of those bytes adds to the row's ``notes``, after the
-    extractor's own; then the record's (:meth:`~scrapy_cetd.corpus.warc.WarcPage.notes`), as
-    the row has them last."""
+    extractor's own; then those of the record and its codings (a coding found already undone,
+    :meth:`~scrapy_cetd.corpus.warc.WarcPage.notes`), as the row has them last."""
 
 
 def page_html(page: WarcPage, max_bytes: int = DEFAULT_MAX_BYTES) -> PageHtml | Skipped:
@@ -112,9 +114,10 @@ def page_html(page: WarcPage, max_bytes: int = DEFAULT_MAX_BYTES) -> PageHtml | 
     body over ``max_bytes`` is ``too_large``; one whose codings do not decode, or that holds
     no document, ``undecodable``.
     """
-    body = _page_body(page, max_bytes)
-    if isinstance(body, Skipped):
-        return body
+    found = _page_body(page, max_bytes)
+    if isinstance(found, Skipped):
+        return found
+    body, record_notes = found
     response = html_response(body, url=page.url, encoding=page.charset)
     problem = document_problem(response.body, response.text)
     if problem is not None:
@@ -124,7 +127,7 @@ def page_html(page: WarcPage, max_bytes: int = DEFAULT_MAX_BYTES) -> PageHtml | 
     undecodable = undecodable_note(response)
     if undecodable is not None:
         notes += (undecodable,)
-    return PageHtml(response.text, len(body), notes + page.notes())
+    return PageHtml(response.text, len(body), notes + record_notes)
 
 
 def extract_page(page: WarcPage, settings: CorpusSettings) -> Outcome:
@@ -139,9 +142,10 @@ def extract_page(page: WarcPage, settings: CorpusSettings) -> Outcome:
     document is skipped as ``undecodable``. The row is made whatever the filters of
     ``settings`` say: :meth:`CorpusSettings.rejects` is asked separately.
     """
-    body = _page_body(page, settings.max_bytes)
-    if isinstance(body, Skipped):
-        return body
+    found = _page_body(page, settings.max_bytes)
+    if isinstance(found, Skipped):
+        return found
+    body, record_notes = found
     try:
         result = extract(
             body,
@@ -183,7 +187,7 @@ def extract_page(page: WarcPage, settings: CorpusSettings) -> Outcome:
         "extractor_version": VERSION,
         "reason": result.reason,
         "reason_code": None if result.reason_code is None else result.reason_code.value,
-        "notes": [*result.notes, *page.notes()],
+        "notes": [*result.notes, *record_notes],
     }
     if settings.html:
         row["html"] = result.html

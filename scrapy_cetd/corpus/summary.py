@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from scrapy_cetd.api import OUTPUTS_GIVEN_UP
+from scrapy_cetd.corpus.codings import CODING_ALREADY_UNDONE
 from scrapy_cetd.corpus.records import Outcome
 from scrapy_cetd.corpus.settings import FILTER_REASONS
 from scrapy_cetd.corpus.warc import PAYLOAD_TRUNCATED, SKIP_REASONS, Skipped
@@ -38,6 +39,8 @@ NOTE_MEANINGS: Mapping[str, str] = {
     "cut short (docs: Page metadata)",
     PAYLOAD_TRUNCATED: "rows whose WARC record holds only part of the payload (WARC-Truncated; "
     "docs: Corpus extraction)",
+    CODING_ALREADY_UNDONE: "rows whose body was stored decoded, its Content-Encoding kept "
+    "(docs: Corpus extraction)",
 }
 """What the rows with each kind of note had, for the summary's ``note`` lines, and the page of
 the documentation that says more: the notes come from decoding, from finishing the HTML and

@@ -170,3 +170,28 @@ def test_a_chunked_body_keeps_what_comes_after_damage_and_stays_within_the_limit
     )
     assert isinstance(skipped, Skipped)
     assert skipped.reason == "too_large"
+
+
+def test_a_body_stored_decoded_with_its_gzip_header_is_read_as_it_stands() -> None:
+    """A crawler that stored the body decoded but kept ``Content-Encoding: gzip``: a body
+    that begins as markup (never gzip data, which begins with its magic number) is read as
+    it stands, with a ``coding-already-undone`` note in its row and in the HTML a datatrove
+    step is handed; a body that is neither gzip data nor markup is still ``undecodable``."""
+
+    def gzip_page(body: bytes, encodings: tuple[str, ...] = ("gzip",)) -> WarcPage:
+        return dataclasses.replace(chunked_page(body), encodings=encodings)
+
+    expected = scrapy_cetd.extract(ARTICLE, url="http://a.test/").text
+    for body in (ARTICLE, b"\xef\xbb\xbf\n  " + ARTICLE):
+        row = extract_page(gzip_page(body), CorpusSettings())
+        assert not isinstance(row, Skipped)
+        assert row["text"] == expected
+        assert row["notes"] == ["coding-already-undone: gzip"]
+        html = page_html(gzip_page(body))
+        assert isinstance(html, PageHtml) and html.notes == ("coding-already-undone: gzip",)
+    chunked_too = extract_page(gzip_page(chunked(ARTICLE), ("gzip", "chunked")), CorpusSettings())
+    assert not isinstance(chunked_too, Skipped) and chunked_too["text"] == expected
+    row = extract_page(gzip_page(gzip.compress(ARTICLE)), CorpusSettings())
+    assert not isinstance(row, Skipped) and row["notes"] == []
+    skipped = extract_page(gzip_page(b"\x00\x01binary" + ARTICLE), CorpusSettings())
+    assert isinstance(skipped, Skipped) and skipped.reason == "undecodable"

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from scrapy_cetd.api import OUTPUTS_GIVEN_UP
+from scrapy_cetd.corpus.codings import CODING_ALREADY_UNDONE
 from scrapy_cetd.corpus.summary import NOTE_MEANINGS, CorpusSummary, FileSummary
 from scrapy_cetd.corpus.warc import PAYLOAD_TRUNCATED
 from scrapy_cetd.page.decoding import NOTE_KINDS
@@ -27,6 +28,7 @@ def test_each_kind_of_note_is_described_in_its_own_words() -> None:
         OUTPUTS_GIVEN_UP,
         DATE_SEARCH_CUT_SHORT,
         PAYLOAD_TRUNCATED,
+        CODING_ALREADY_UNDONE,
     ]
     assert set(NOTE_MEANINGS) == set(kinds)
     shown = note_lines(dict.fromkeys(kinds, 2))
