@@ -44,7 +44,28 @@ class Damage:
     """Where the damaged data begins, as a position of the stream."""
 
 
-class PlainStream:
+class _Forward:
+    """What FastWARC reads a stream through: ``read()`` and ``tell()`` (positions in the data
+    it reads), a ``seek()`` that may only stay where it is, and a ``close()`` that leaves the
+    file open (:func:`~scrapy_cetd.corpus.warc.iter_pages` closes it, after the last
+    segment)."""
+
+    _position: int
+
+    def tell(self) -> int:
+        return self._position
+
+    def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
+        target = offset if whence == io.SEEK_SET else self._position + offset
+        if whence not in (io.SEEK_SET, io.SEEK_CUR) or target != self._position:
+            raise io.UnsupportedOperation("the stream is read forward only")
+        return self._position
+
+    def close(self) -> None:
+        """Nothing to do: the caller closes the file."""
+
+
+class PlainStream(_Forward):
     """An uncompressed WARC file, read forward; :meth:`resync` restarts it at the next record."""
 
     def __init__(self, raw: IO[bytes]) -> None:
@@ -56,16 +77,6 @@ class PlainStream:
         data = self._raw.read(size if size >= 0 else CHUNK)
         self._position += len(data)
         return data
-
-    def tell(self) -> int:
-        return self._position
-
-    def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
-        return _seek_nowhere(self._position, offset, whence)
-
-    def close(self) -> None:
-        """Nothing to do: :func:`~scrapy_cetd.corpus.warc.iter_pages` closes the file, after
-        the last segment."""
 
     def forget(self, before: int) -> None:
         """Nothing to forget: positions are offsets in the file."""
@@ -85,14 +96,6 @@ class PlainStream:
         return True
 
 
-def _seek_nowhere(position: int, offset: int, whence: int) -> int:
-    """A stream's ``seek()`` that reads forward only: it may only stay at ``position``."""
-    target = offset if whence == io.SEEK_SET else position + offset
-    if whence not in (io.SEEK_SET, io.SEEK_CUR) or target != position:
-        raise io.UnsupportedOperation("the stream is read forward only")
-    return position
-
-
 def _find(raw: IO[bytes], start: int, pattern: bytes) -> int | None:
     """The offset of the first ``pattern`` at or after ``start`` in ``raw``, read a chunk at a
     time; ``None`` when there is none."""
@@ -110,7 +113,7 @@ def _find(raw: IO[bytes], start: int, pattern: bytes) -> int | None:
     return None
 
 
-class Members:
+class Members(_Forward):
     """The decompressed data of a file compressed in independent parts (gzip members,
     Zstandard frames), part after part, that stops where the data goes bad and can go on at
     the next part: :class:`GzipMembers` and :class:`ZstdFrames` say how a part is
@@ -176,16 +179,6 @@ class Members:
         del self._out[:size]
         self._position += len(data)
         return data
-
-    def tell(self) -> int:
-        return self._position
-
-    def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
-        return _seek_nowhere(self._position, offset, whence)
-
-    def close(self) -> None:
-        """Nothing to do: :func:`~scrapy_cetd.corpus.warc.iter_pages` closes the file, after
-        the last segment."""
 
     def _stop(self, reason: str, detail: str) -> None:
         if self._inflater is not None:
