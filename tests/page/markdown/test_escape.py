@@ -19,6 +19,19 @@ from markdownkit import (
     tokens,
 )
 
+PARAGRAPHS = {"paragraph_open", "paragraph_close", "inline"}
+"""The tokens of Markdown that holds paragraphs and nothing else."""
+
+
+def block_kinds(markdown: str) -> set[str]:
+    """The kinds of the tokens markdown-it-py reads ``markdown`` into."""
+    return {token.type for token in tokens(markdown)}
+
+
+def assert_reads_back(markdown: str, page: str) -> None:
+    """``markdown`` reads back as the text of ``page``, spaces aside."""
+    assert squeezed(markdown_text(markdown)) == squeezed(text_of(page))
+
 
 def test_literal_markdown_characters_are_escaped_where_they_would_change_meaning() -> None:
     page = (
@@ -33,7 +46,7 @@ def test_literal_markdown_characters_are_escaped_where_they_would_change_meaning
     kinds = {token.type for token in tokens(markdown)}
     assert kinds == {"paragraph_open", "paragraph_close", "inline"}
     assert inline_kinds(markdown) == {"text"}
-    assert squeezed(markdown_text(markdown)) == squeezed(text_of(page))
+    assert_reads_back(markdown, page)
 
 
 def test_brackets_are_escaped_only_where_they_would_make_a_link() -> None:
@@ -58,7 +71,7 @@ def test_brackets_are_escaped_only_where_they_would_make_a_link() -> None:
     assert markdown.count("\\") == 12  # the eight above, and before [label]:, (y), (w), [ ]
     assert inline_kinds(markdown) == {"text", "link_open", "link_close", "image", "hardbreak"}
     assert images(markdown) == ["a] [b"]
-    assert squeezed(markdown_text(markdown)) == squeezed(text_of(page))
+    assert_reads_back(markdown, page)
 
 
 def test_characters_are_not_escaped_where_they_mean_nothing() -> None:
@@ -73,9 +86,9 @@ def test_characters_are_not_escaped_where_they_mean_nothing() -> None:
     )
     markdown = body_markdown(page)
     assert markdown.count("\\") == 2  # the path's
-    assert {t.type for t in tokens(markdown)} == {"paragraph_open", "paragraph_close", "inline"}
+    assert block_kinds(markdown) == PARAGRAPHS
     assert inline_kinds(markdown) == {"text"}
-    assert squeezed(markdown_text(markdown)) == squeezed(text_of(page))
+    assert_reads_back(markdown, page)
 
 
 def test_a_line_that_would_be_a_table_s_delimiter_row_is_escaped() -> None:
@@ -83,8 +96,8 @@ def test_a_line_that_would_be_a_table_s_delimiter_row_is_escaped() -> None:
     table (``a | b`` then ``:--``), even with every ``|`` escaped."""
     page = "<body><p>a | b<br>:--</p><p>|a<br>:-</p><p>a|b<br>-|-</p><p>x<br>- -</p></body>"
     markdown = body_markdown(page)
-    assert {t.type for t in tokens(markdown)} == {"paragraph_open", "paragraph_close", "inline"}
-    assert squeezed(markdown_text(markdown)) == squeezed(text_of(page))
+    assert block_kinds(markdown) == PARAGRAPHS
+    assert_reads_back(markdown, page)
 
 
 def test_a_backslash_before_a_link_does_not_make_its_bang_an_image() -> None:
@@ -119,8 +132,8 @@ def test_a_backtick_is_escaped_only_where_a_code_span_could_close() -> None:
         "y",
         "a`b",
     ]
-    assert {t.type for t in tokens(markdown)} == {"paragraph_open", "paragraph_close", "inline"}
-    assert squeezed(markdown_text(markdown)) == squeezed(text_of(page))
+    assert block_kinds(markdown) == PARAGRAPHS
+    assert_reads_back(markdown, page)
 
 
 def test_what_follows_an_element_s_text_in_the_block_decides_its_escapes() -> None:
@@ -144,9 +157,9 @@ def test_what_follows_an_element_s_text_in_the_block_decides_its_escapes() -> No
         "x <y \\<b>",
         "a\\\n\\------",
     ]
-    assert {t.type for t in tokens(markdown)} == {"paragraph_open", "paragraph_close", "inline"}
+    assert block_kinds(markdown) == PARAGRAPHS
     assert inline_kinds(markdown) == {"text", "strong_open", "strong_close", "hardbreak"}
-    assert squeezed(markdown_text(markdown)) == squeezed(text_of(page))
+    assert_reads_back(markdown, page)
 
 
 def test_brackets_split_across_elements_of_a_link_s_text_match() -> None:
@@ -172,7 +185,7 @@ def test_brackets_split_across_elements_of_a_link_s_text_match() -> None:
     ]
     assert link_texts(markdown) == links(page)
     assert images(markdown) == ["[i"]
-    assert squeezed(markdown_text(markdown)) == squeezed(text_of(page))
+    assert_reads_back(markdown, page)
 
 
 def test_a_delimiter_is_escaped_only_where_it_could_open_or_close_with_another() -> None:
@@ -200,9 +213,9 @@ def test_a_delimiter_is_escaped_only_where_it_could_open_or_close_with_another()
         "a\\*b\\*",
         "Fields with an asterisk * are required*",
     ]
-    assert {t.type for t in tokens(markdown)} == {"paragraph_open", "paragraph_close", "inline"}
+    assert block_kinds(markdown) == PARAGRAPHS
     assert inline_kinds(markdown) == {"text"}
-    assert squeezed(markdown_text(markdown)) == squeezed(text_of(page))
+    assert_reads_back(markdown, page)
 
 
 def test_a_link_reference_definition_is_escaped_only_where_one_could_start() -> None:
@@ -222,7 +235,7 @@ def test_a_link_reference_definition_is_escaped_only_where_one_could_start() -> 
         "[[z](https://x.example/)]: w",
     ]
     assert inline_kinds(markdown) == {"text", "hardbreak", "link_open", "link_close"}
-    assert squeezed(markdown_text(markdown)) == squeezed(text_of(page))
+    assert_reads_back(markdown, page)
 
 
 def test_a_less_than_sign_is_escaped_only_before_a_tag_or_an_autolink() -> None:
@@ -237,7 +250,7 @@ def test_a_less_than_sign_is_escaped_only_before_a_tag_or_an_autolink() -> None:
         "\\<n>, \\</strong>, \\<a href='x'>, \\<http://x>, \\<3@x.example>, \\<!-- x, \\<?x",
     ]
     assert inline_kinds(markdown) == {"text"}
-    assert squeezed(markdown_text(markdown)) == squeezed(text_of(page))
+    assert_reads_back(markdown, page)
 
 
 def test_control_characters_of_a_tree_are_not_written() -> None:
@@ -353,7 +366,7 @@ def check_inline(markdown: str, html: str) -> None:
 def test_text_in_a_paragraph_reads_back_as_itself(first: str, second: str) -> None:
     page = f"<body><p>{first}</p><p>{second}</p></body>"
     markdown = body_markdown(page)
-    assert {t.type for t in tokens(markdown)} <= {"paragraph_open", "paragraph_close", "inline"}
+    assert block_kinds(markdown) <= PARAGRAPHS
     check_inline(markdown, page)
 
 
