@@ -258,15 +258,18 @@ def clean_attributes(root: etree._Element) -> bool:
         attributes = element.attrib
         if not attributes:
             continue
-        drop = [name for name in attributes if name not in SEMANTIC_ATTRIBUTES]
-        if not drop:
+        kept = [(name, value) for name, value in attributes.items() if name in SEMANTIC_ATTRIBUTES]
+        if len(kept) == len(attributes):
             continue
         language = ""
         if local_tag(element) in ("pre", "code"):
             names = (attributes.get("class") or "").split()
             language = next((name for name in names if _LANGUAGE_CLASS.match(name)), "")
-        for name in drop:
-            del attributes[name]
+        # Cleared and set again, not deleted by name: lxml refuses to delete a name it reads
+        # as a namespace (``{`` left by damaged markup); the kept names are plain ones.
+        attributes.clear()
+        for name, value in kept:
+            attributes[name] = value
         if language:
             attributes["class"] = language
         changed = True

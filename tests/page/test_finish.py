@@ -80,6 +80,19 @@ def test_clean_mode_keeps_the_semantic_attributes_only() -> None:
     assert element_text(content_tree(cleaned)) == element_text(content_tree(html))
 
 
+def test_clean_mode_drops_attribute_names_lxml_cannot_delete_by_name() -> None:
+    """A damaged page can leave an attribute named ``{`` (found by the fuzzer), which lxml
+    reads as the start of a namespace and refuses to delete by name."""
+    html = (
+        "<body><article><h1>Title</h1><p { ='x' class='lead' title='T' {x}y='z'>"
+        + "Storm text goes here and on. " * 20
+        + "</p></article></body>"
+    )
+    result = extract(html, clean_html=True)
+    assert result.text == extract(html).text
+    assert '<p title="T">Storm text' in result.html
+
+
 def test_document_base() -> None:
     tree = lxml.html.document_fromstring("<html><head><base href='../up/'></head><body></body>")
     assert document_base(tree, "https://example.com/a/b/c") == "https://example.com/a/up/"
