@@ -22,7 +22,7 @@ from scrapy_cetd.extractors.cset import CSetExtractor
 from scrapy_cetd.extractors.registry import ALGORITHMS, DEFAULT_ALGORITHM, get_extractor
 from scrapy_cetd.limits import check_deadline, time_left
 from scrapy_cetd.page.page_types import PAGE_TYPES, PageType
-from scrapy_cetd.result import EmptyReason, ExtractionResult, Metadata, Reason
+from scrapy_cetd.result import EmptyReason, ExtractionResult, Metadata, NoteKind, Reason
 from scrapy_cetd.tps import (
     TagPathRegion,
     TagPathSplit,
@@ -54,6 +54,7 @@ __all__ = [
     "ExtractionResult",
     "Extractor",
     "Metadata",
+    "NoteKind",
     "PageType",
     "Reason",
     "SmoothedCompositeTextDensityExtractor",

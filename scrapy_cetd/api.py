@@ -47,21 +47,20 @@ from scrapy_cetd.page.parse import (
     page_tree,
     selector_root,
 )
-from scrapy_cetd.result import EmptyReason, ExtractionResult, Metadata, Reason, sanitize
+from scrapy_cetd.result import (
+    EmptyReason,
+    ExtractionResult,
+    Metadata,
+    NoteKind,
+    Reason,
+    sanitize,
+)
 
 Page = Source | bytearray | memoryview | etree._ElementTree | Selector | TextResponse
 """What :func:`extract` takes: a :data:`~scrapy_cetd.page.parse.Source` (``str``, ``bytes``,
 an lxml element), or the same page as a crawl or lxml hands it over: other bytes-like
 objects, a tree (``lxml.html.parse()``), a parsel or Scrapy ``Selector``, a Scrapy
 response."""
-
-
-OUTPUTS_GIVEN_UP = "outputs-given-up"
-"""The kind of note (``"outputs-given-up: metadata and markdown: <why>"`` in
-:attr:`~scrapy_cetd.result.ExtractionResult.notes`) of a result whose metadata, Markdown, clean
-HTML or absolute links were asked for and given up, as the time budget ran out while they
-were written: the text stands, ``metadata`` or ``markdown`` is ``None``, and the HTML is the
-extractor's own (its attributes all kept, its links as the page wrote them)."""
 
 
 @dataclass(frozen=True)
@@ -146,7 +145,9 @@ class CompletingExtractor:
             )
         except LimitExceededError as error:
             given_up = _given_up(outputs, absolute=bool(result.html and base_url))
-            note = (f"{OUTPUTS_GIVEN_UP}: {_listed(given_up)}: {error}",) if given_up else ()
+            note: tuple[str, ...] = ()
+            if given_up:
+                note = (NoteKind.OUTPUTS_GIVEN_UP.note(f"{_listed(given_up)}: {error}"),)
             html = result.html if outputs.html else ""
             return replace(result, html=html, notes=result.notes + note)
         return replace(
@@ -293,7 +294,7 @@ class ReadPage:
     url: str | None
     """Its URL: the one given, else a response's."""
     notes: tuple[str, ...]
-    """What decoding repaired (:data:`~scrapy_cetd.page.decoding.NOTE_KINDS`)."""
+    """What decoding repaired (its :class:`~scrapy_cetd.result.NoteKind` notes)."""
     elements: int | None
     """Its number of elements, when ``max_nodes`` asks for it."""
 

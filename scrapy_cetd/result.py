@@ -81,6 +81,72 @@ class Reason(str, Enum):
         return self.value
 
 
+class NoteKind(str, Enum):
+    """The kind of a note of :attr:`ExtractionResult.notes`, for programs.
+
+    A note says what was repaired or bounded on the way to a result, as
+    ``"<kind>: <detail>"`` (:meth:`note`): the kind for programs, then the details for people.
+    A program reads the kind before the first colon (``note.partition(":")[0]``) and compares
+    it with a member, which equals its value; ``str()`` gives the value too. The same kinds
+    open the notes of a corpus row's ``notes`` column, are counted in a corpus run's summary
+    and are the suffix of the Scrapy stat ``cetd/note_count/<kind>``.
+
+    The notes themselves stay strings: an extractor of one's own may add notes of kinds of
+    its own, which travel and are counted as these are.
+    """
+
+    HTTP_CHARSET_IGNORED = "http-charset-ignored"
+    """The HTTP charset was ignored, as a browser ignores it: it names no text encoding of
+    the WHATWG Encoding Standard (``hex``, ``base64``, ``utf-7``...), or UTF-16 for bytes that
+    are not UTF-16; the ``<meta>`` charset and detection decided. From decoding the page's
+    bytes."""
+    META_CHARSET_IGNORED = "meta-charset-ignored"
+    """The ``<meta>`` charset was ignored, for the same reasons as an HTTP charset; detection
+    decided. From decoding the page's bytes."""
+    META_CHARSET_UTF16 = "meta-charset-utf-16"
+    """The ``<meta>`` charset names UTF-16 and the page was read as UTF-8, as the HTML
+    standard says (markup read from the bytes is not UTF-16). From decoding the page's
+    bytes."""
+    UNDECODABLE_BYTES = "undecodable-bytes"
+    """Byte sequences of the body that its encoding does not read, each now U+FFFD in the
+    text; the detail says how many. From decoding the page's bytes."""
+    CHARSET_GUESSED = "charset-guessed"
+    """Nothing declares the encoding and the body is not UTF-8: it was read in an encoding
+    guessed from its bytes, which the detail names, and which may be wrong. From decoding the
+    page's bytes."""
+    LINKS_LEFT_RELATIVE = "links-left-relative"
+    """Links of the HTML were left relative, as making them all absolute against the page's
+    URL would have grown the HTML past its bound; the detail says how many. From finishing
+    the HTML."""
+    OUTPUTS_GIVEN_UP = "outputs-given-up"
+    """The metadata, Markdown, clean HTML or absolute links asked for were given up, as the
+    time budget ran out while they were written: the text stands, ``metadata`` or
+    ``markdown`` is ``None`` and the HTML is the extractor's own; the detail names what was
+    given up, and why. From :func:`scrapy_cetd.extract` (and a crawl's or a corpus's
+    extraction)."""
+    DATE_SEARCH_CUT_SHORT = "date-search-cut-short"
+    """The search for a publication date in the page's text was cut short, as the time budget
+    left did not allow it: the page is dated from what it declares, or not at all, where a
+    longer budget may find its date; the detail says how much time was left for how many
+    texts. From reading the metadata (``metadata=True``)."""
+    PAYLOAD_TRUNCATED = "payload-truncated"
+    """The WARC record says, in its ``WARC-Truncated`` header, that the crawler stored only
+    part of the payload; the detail gives why: ``length`` (over the crawler's size limit),
+    ``time``, ``disconnect`` or ``unspecified``. The page is extracted as far as it was
+    stored. From reading a WARC record (``scrapy-cetd corpus``, the datatrove reader)."""
+    CODING_ALREADY_UNDONE = "coding-already-undone"
+    """The ``Content-Encoding`` says ``gzip`` (the detail), but the body was stored decoded: it
+    begins as markup, where gzip data begins with its magic number, and is read as it stands.
+    From reading a WARC record (``scrapy-cetd corpus``, the datatrove reader)."""
+
+    def __str__(self) -> str:
+        return self.value
+
+    def note(self, detail: str) -> str:
+        """The note of this kind that says ``detail``: ``"<kind>: <detail>"``."""
+        return f"{self.value}: {detail}"
+
+
 @dataclass(frozen=True)
 class Metadata:
     """The metadata of one page, read by :func:`scrapy_cetd.page.metadata.page_metadata`; a
@@ -147,12 +213,10 @@ class ExtractionResult:
     page_type_confidence: float | None = None
     """The classifier's probability for :attr:`page_type` (1.0 when the type was forced)."""
     notes: tuple[str, ...] = ()
-    """What was repaired or bounded on the way, each ``"<kind>: <detail>"``: a charset label
-    ignored because it names no text encoding, bytes the encoding does not read (the kinds of
-    :data:`scrapy_cetd.page.decoding.NOTE_KINDS`), links left relative past the growth bound
-    (:data:`scrapy_cetd.page.finish.LINKS_LEFT_RELATIVE`), outputs given up for the time budget
-    (:data:`scrapy_cetd.api.OUTPUTS_GIVEN_UP`), a date search it cut short
-    (:data:`scrapy_cetd.page.metadata.DATE_SEARCH_CUT_SHORT`)."""
+    """What was repaired or bounded on the way, each ``"<kind>: <detail>"``, its kind a
+    :class:`NoteKind` (a charset label ignored because it names no text encoding, bytes the
+    encoding does not read, links left relative past the growth bound, outputs given up for the
+    time budget, a date search it cut short) or one of an extractor of one's own."""
     metadata: Metadata | None = None
     """The page's headline, authors, dates, language... when asked for
     (``extract(..., metadata=True)``); ``None`` otherwise."""

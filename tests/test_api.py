@@ -441,7 +441,7 @@ def test_a_date_search_cut_short_by_the_budget_is_in_the_notes(
 ) -> None:
     """With the metadata, a result whose date search the time budget cut short says so in its
     notes (``date-search-cut-short``), after the extractor's and before the HTML's."""
-    from scrapy_cetd.page.metadata import DATE_SEARCH_CUT_SHORT, date_search
+    from scrapy_cetd.page.metadata import date_search
 
     body = "<article><h1>Council approves</h1><p>Posted July 13, 2002</p>" + (
         "<p>The council approved the budget after a long debate.</p>" * 5
@@ -453,5 +453,5 @@ def test_a_date_search_cut_short_by_the_budget_is_in_the_notes(
     monkeypatch.setattr(date_search, "_SECONDS_PER_CANDIDATE", 100.0)
     cut = extract(page, metadata=True, page_type="article", time_budget=5)
     assert cut.metadata is not None and cut.metadata.published is None
-    assert [note.split(":")[0] for note in cut.notes] == [DATE_SEARCH_CUT_SHORT]
+    assert [note.split(":")[0] for note in cut.notes] == ["date-search-cut-short"]
     assert cut.text == found.text

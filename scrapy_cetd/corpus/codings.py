@@ -12,6 +12,8 @@ from typing import Protocol
 from fastwarc import GzipReader, ZstdReader
 from fastwarc.stream_io import BrotliReader
 
+from scrapy_cetd.result import NoteKind
+
 
 class _Decoder(Protocol):
     def read(self, size: int = ...) -> bytes: ...
@@ -60,12 +62,6 @@ def unchunked(body: bytes, limit: int) -> bytes:
     return b"".join(chunks)
 
 
-CODING_ALREADY_UNDONE = "coding-already-undone"
-"""The kind of note (``"coding-already-undone: gzip"``) of a page whose ``Content-Encoding``
-says ``gzip`` but whose body was stored decoded (it begins as markup, where gzip data begins
-with its magic number): the body is read as it stands, as a ``chunked`` body stored decoded
-is."""
-
 _GZIP_MAGIC = b"\x1f\x8b"
 
 _MARKUP_START = re.compile(rb"(?:\xef\xbb\xbf)?\s*<")
@@ -76,7 +72,8 @@ never the start of gzip data."""
 def decoded(body: bytes, encodings: Sequence[str], max_bytes: int) -> tuple[bytes, tuple[str, ...]]:
     """``body`` with its transfer and content codings undone, last applied first, and the
     notes of what was not undone: a ``gzip`` coding whose body was stored decoded (markup,
-    not gzip data) is taken as it stands, with a :data:`CODING_ALREADY_UNDONE` note.
+    not gzip data) is taken as it stands, as a ``chunked`` body stored decoded is, with a
+    :attr:`~scrapy_cetd.result.NoteKind.CODING_ALREADY_UNDONE` note.
 
     Raises :class:`ValueError` for a coding that is unknown or does not decode, and
     :class:`OverflowError` when the decoded body exceeds ``max_bytes``.
@@ -90,7 +87,7 @@ def decoded(body: bytes, encodings: Sequence[str], max_bytes: int) -> tuple[byte
             continue
         gzip = coding in ("gzip", "x-gzip")
         if gzip and not body.startswith(_GZIP_MAGIC) and _MARKUP_START.match(body):
-            notes.append(f"{CODING_ALREADY_UNDONE}: {coding}")
+            notes.append(NoteKind.CODING_ALREADY_UNDONE.note(coding))
             continue
         source = io.BytesIO(body)
         decoder: _Decoder

@@ -94,7 +94,7 @@ class PageHtml:
     size differs from it for every page not written in UTF-8 (twice as large for Cyrillic in
     windows-1251, half as large for UTF-16)."""
     notes: tuple[str, ...]
-    """What decoding repaired or guessed (:data:`~scrapy_cetd.page.decoding.NOTE_KINDS`): the
+    """What decoding repaired or guessed (its :class:`~scrapy_cetd.result.NoteKind` notes): the
     notes that ``extract()`` of those bytes adds to the row's ``notes``, after the
     extractor's own; then those of the record and its codings (a coding found already undone,
     :meth:`~scrapy_cetd.corpus.warc.WarcPage.notes`), as the row has them last."""

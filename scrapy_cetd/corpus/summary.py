@@ -7,44 +7,53 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from scrapy_cetd.api import OUTPUTS_GIVEN_UP
-from scrapy_cetd.corpus.codings import CODING_ALREADY_UNDONE
 from scrapy_cetd.corpus.records import Outcome
 from scrapy_cetd.corpus.settings import FILTER_REASONS
-from scrapy_cetd.corpus.warc import PAYLOAD_TRUNCATED, SKIP_REASONS, Skipped
+from scrapy_cetd.corpus.warc import SKIP_REASONS, Skipped
 from scrapy_cetd.limits import LIMITS
-from scrapy_cetd.page.decoding import (
-    CHARSET_GUESSED,
-    HTTP_CHARSET_IGNORED,
-    META_CHARSET_IGNORED,
-    META_CHARSET_UTF16,
-    UNDECODABLE_BYTES,
-)
-from scrapy_cetd.page.finish import LINKS_LEFT_RELATIVE
-from scrapy_cetd.page.metadata import DATE_SEARCH_CUT_SHORT
+from scrapy_cetd.result import NoteKind
 
 _ENCODINGS = "(docs: Corpus runs and encodings)"
 
 NOTE_MEANINGS: Mapping[str, str] = {
-    HTTP_CHARSET_IGNORED: f"rows whose HTTP charset names no text encoding {_ENCODINGS}",
-    META_CHARSET_IGNORED: f"rows whose <meta> charset names no text encoding {_ENCODINGS}",
-    META_CHARSET_UTF16: f"rows whose <meta> charset says UTF-16, read as UTF-8 {_ENCODINGS}",
-    UNDECODABLE_BYTES: f"rows with bytes their encoding does not read, U+FFFD {_ENCODINGS}",
-    CHARSET_GUESSED: f"rows whose encoding nothing declares, read by a guess {_ENCODINGS}",
-    LINKS_LEFT_RELATIVE: "rows whose links were left relative, past the growth bound "
-    "(docs: Markdown, absolute links and the clean HTML)",
-    OUTPUTS_GIVEN_UP: "rows whose metadata, Markdown or absolute links were given up for the "
-    "time budget (docs: Robustness and limits)",
-    DATE_SEARCH_CUT_SHORT: "rows without a published date whose date search the time budget "
-    "cut short (docs: Page metadata)",
-    PAYLOAD_TRUNCATED: "rows whose WARC record holds only part of the payload (WARC-Truncated; "
-    "docs: Corpus extraction)",
-    CODING_ALREADY_UNDONE: "rows whose body was stored decoded, its Content-Encoding kept "
-    "(docs: Corpus extraction)",
+    NoteKind.HTTP_CHARSET_IGNORED: f"rows whose HTTP charset names no text encoding {_ENCODINGS}",
+    NoteKind.META_CHARSET_IGNORED: (
+        f"rows whose <meta> charset names no text encoding {_ENCODINGS}"
+    ),
+    NoteKind.META_CHARSET_UTF16: (
+        f"rows whose <meta> charset says UTF-16, read as UTF-8 {_ENCODINGS}"
+    ),
+    NoteKind.UNDECODABLE_BYTES: (
+        f"rows with bytes their encoding does not read, U+FFFD {_ENCODINGS}"
+    ),
+    NoteKind.CHARSET_GUESSED: (
+        f"rows whose encoding nothing declares, read by a guess {_ENCODINGS}"
+    ),
+    NoteKind.LINKS_LEFT_RELATIVE: (
+        "rows whose links were left relative, past the growth bound "
+        "(docs: Markdown, absolute links and the clean HTML)"
+    ),
+    NoteKind.OUTPUTS_GIVEN_UP: (
+        "rows whose metadata, Markdown or absolute links were given up for the time budget "
+        "(docs: Robustness and limits)"
+    ),
+    NoteKind.DATE_SEARCH_CUT_SHORT: (
+        "rows without a published date whose date search the time budget cut short "
+        "(docs: Page metadata)"
+    ),
+    NoteKind.PAYLOAD_TRUNCATED: (
+        "rows whose WARC record holds only part of the payload (WARC-Truncated; "
+        "docs: Corpus extraction)"
+    ),
+    NoteKind.CODING_ALREADY_UNDONE: (
+        "rows whose body was stored decoded, its Content-Encoding kept (docs: Corpus extraction)"
+    ),
 }
-"""What the rows with each kind of note had, for the summary's ``note`` lines, and the page of
-the documentation that says more: the notes come from decoding, from finishing the HTML and
-from the time budget, so a pointer to the encodings fits only some."""
+"""What the rows with each kind of note (each :class:`~scrapy_cetd.result.NoteKind`) had, for
+the summary's ``note`` lines, and the page of the documentation that says more: the notes come
+from decoding, from finishing the HTML, from the time budget and from the WARC record, so a
+pointer to the encodings fits only some. Keyed by the members, which equal the kinds the rows'
+notes are counted under."""
 
 _OTHER_NOTE = "rows with a note of this kind (see their notes column)"
 """The summary's words for a kind of note :data:`NOTE_MEANINGS` does not know (an extractor

@@ -47,6 +47,7 @@ from scrapy_cetd.corpus.streams import (
     is_zstd,
 )
 from scrapy_cetd.limits import DEFAULT_MAX_BODY_SIZE
+from scrapy_cetd.result import NoteKind
 
 DEFAULT_MAX_BYTES: int = DEFAULT_MAX_BODY_SIZE
 """Pages with a larger body (before or after decoding) are skipped as ``too_large``; the same
@@ -66,12 +67,6 @@ SKIP_REASONS: Mapping[str, str] = {
     "extract_error": "the extractor raised an exception",
 }
 """Why a record gives no row, by the name the summary counts it under."""
-
-PAYLOAD_TRUNCATED = "payload-truncated"
-"""The kind of note (``"payload-truncated: length"``) of a row whose WARC record says, in its
-``WARC-Truncated`` header, that the crawler stored only part of the payload: ``length`` (over
-its size limit: Common Crawl keeps the first MiB), ``time``, ``disconnect`` or
-``unspecified``. The page is extracted as far as it was stored."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -99,10 +94,11 @@ class WarcPage:
 
     def notes(self) -> tuple[str, ...]:
         """What the record says of its payload, for the row's ``notes``: a
-        :data:`PAYLOAD_TRUNCATED` note when the crawler cut it short."""
+        :attr:`~scrapy_cetd.result.NoteKind.PAYLOAD_TRUNCATED` note when the crawler cut it
+        short (Common Crawl keeps the first MiB of a payload)."""
         if self.truncated is None:
             return ()
-        return (f"{PAYLOAD_TRUNCATED}: {self.truncated.strip() or 'unspecified'}",)
+        return (NoteKind.PAYLOAD_TRUNCATED.note(self.truncated.strip() or "unspecified"),)
 
 
 @dataclasses.dataclass(frozen=True)

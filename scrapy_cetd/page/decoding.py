@@ -5,7 +5,8 @@ The order is Scrapy's and the browsers': the BOM, the HTTP charset, the ``<meta>
 then detection; undecodable bytes become U+FFFD. A charset label is honoured only when it
 names a text encoding of the WHATWG Encoding Standard, the list browsers use
 (:func:`choose_decoding`): a label such as ``hex``, ``base64`` or ``unicode_escape`` names a
-Python codec no browser knows, and is ignored with a note (:data:`NOTE_KINDS`), as a browser
+Python codec no browser knows, and is ignored with a note (a
+:class:`~scrapy_cetd.result.NoteKind`), as a browser
 ignores a label it does not know. What the text is parsed into is :mod:`scrapy_cetd.page.parse`.
 """
 
@@ -26,6 +27,8 @@ from w3lib.encoding import (
     resolve_encoding,
 )
 from webencodings.labels import LABELS as WHATWG_LABELS
+
+from scrapy_cetd.result import NoteKind
 
 BLANK_URL = "about:blank"
 """The URL of a page given without one, as Scrapy's responses need a URL."""
@@ -50,21 +53,6 @@ _UTF16_SNIFF = 1024
 """A body labelled UTF-16 without a BOM is UTF-16 only when a NUL byte occurs in this many
 leading bytes: HTML markup is ASCII, which UTF-16 writes with a NUL byte per character."""
 
-HTTP_CHARSET_IGNORED = "http-charset-ignored"
-META_CHARSET_IGNORED = "meta-charset-ignored"
-META_CHARSET_UTF16 = "meta-charset-utf-16"
-UNDECODABLE_BYTES = "undecodable-bytes"
-CHARSET_GUESSED = "charset-guessed"
-NOTE_KINDS = (
-    HTTP_CHARSET_IGNORED,
-    META_CHARSET_IGNORED,
-    META_CHARSET_UTF16,
-    UNDECODABLE_BYTES,
-    CHARSET_GUESSED,
-)
-"""The kinds of decoding note: each note starts with its kind and a colon."""
-
-
 _HEADER_CHARSET = re.compile(r"""(?:^|;)[ \t]*charset=(?:"([\w-]+)"|([\w-]+))""", re.IGNORECASE)
 """The charset label of a ``Content-Type`` value, as w3lib reads it (a short header value)."""
 
@@ -80,7 +68,8 @@ class Decoding:
     detect: bool = False
     """Set ``encoding`` by detection, as Scrapy detects a page without a label."""
     notes: tuple[str, ...] = ()
-    """Why a declared charset was not honoured (``"<kind>: <detail>"``, :data:`NOTE_KINDS`)."""
+    """Why a declared charset was not honoured (``"<kind>: <detail>"``, the kind a
+    :class:`~scrapy_cetd.result.NoteKind`)."""
     guessed: bool = False
     """Nothing declares the encoding (no BOM, no label honoured) and the body is not UTF-8:
     its encoding is guessed from its bytes (see :func:`guessed_note`)."""
@@ -121,7 +110,9 @@ def choose_decoding(body: bytes, content_type: str | None) -> Decoding:
             problem = f"names the WHATWG {whatwg.name} encoding, which decodes no text"
         else:
             problem = "is not a text encoding of the WHATWG Encoding Standard"
-        notes.append(f"{HTTP_CHARSET_IGNORED}: the HTTP charset {label!r:.60} {problem}")
+        notes.append(
+            NoteKind.HTTP_CHARSET_IGNORED.note(f"the HTTP charset {label!r:.60} {problem}")
+        )
     declared = html_body_declared_encoding(body)
     if declared is None:
         return Decoding(keep_charset=False, notes=tuple(notes), guessed=not _is_utf8(body))
@@ -129,13 +120,16 @@ def choose_decoding(body: bytes, content_type: str | None) -> Decoding:
         return Decoding(keep_charset=False, notes=tuple(notes))
     if declared in _UTF16:
         notes.append(
-            f"{META_CHARSET_UTF16}: the <meta> charset names {declared}, read as UTF-8 as the "
-            "HTML standard says"
+            NoteKind.META_CHARSET_UTF16.note(
+                f"the <meta> charset names {declared}, read as UTF-8 as the HTML standard says"
+            )
         )
         return Decoding(keep_charset=False, encoding="utf-8", notes=tuple(notes))
     notes.append(
-        f"{META_CHARSET_IGNORED}: the <meta> charset {declared!r:.60} is not a text encoding "
-        "of the WHATWG Encoding Standard"
+        NoteKind.META_CHARSET_IGNORED.note(
+            f"the <meta> charset {declared!r:.60} is not a text encoding of the WHATWG "
+            "Encoding Standard"
+        )
     )
     return Decoding(keep_charset=False, detect=True, notes=tuple(notes), guessed=not _is_utf8(body))
 
@@ -157,8 +151,10 @@ def guessed_note(plan: Decoding, encoding: str) -> tuple[str, ...]:
     if not plan.guessed:
         return ()
     return (
-        f"{CHARSET_GUESSED}: no charset is declared and the body is not UTF-8: read as "
-        f"{encoding}, guessed from its bytes",
+        NoteKind.CHARSET_GUESSED.note(
+            f"no charset is declared and the body is not UTF-8: read as {encoding}, guessed "
+            "from its bytes"
+        ),
     )
 
 
@@ -214,9 +210,8 @@ def undecodable_note(response: TextResponse) -> str | None:
         replaced -= _held(response.body, "\ufffd", response.encoding)
     if replaced <= 0:
         return None
-    return (
-        f"{UNDECODABLE_BYTES}: {replaced} byte sequence(s) of the body are not "
-        f"{response.encoding} and read as U+FFFD"
+    return NoteKind.UNDECODABLE_BYTES.note(
+        f"{replaced} byte sequence(s) of the body are not {response.encoding} and read as U+FFFD"
     )
 
 

@@ -20,6 +20,7 @@ from lxml import etree
 from scrapy_cetd.limits import CHECK_EVERY, PARSER_MAX_DEPTH, check_deadline
 from scrapy_cetd.page.dom import local_tag
 from scrapy_cetd.page.markdown import to_markdown
+from scrapy_cetd.result import NoteKind
 
 URL_ATTRIBUTES = ("href", "src", "poster", "cite", "action", "formaction", "longdesc", "background")
 """Attributes that hold one URL, made absolute by :func:`absolute_links` (``srcset`` too)."""
@@ -276,11 +277,6 @@ def clean_attributes(root: etree._Element) -> bool:
     return changed
 
 
-LINKS_LEFT_RELATIVE = "links-left-relative"
-"""The kind of note (``"links-left-relative: <detail>"`` in
-:attr:`~scrapy_cetd.result.ExtractionResult.notes`) of an extraction whose links were not all
-made absolute, as that would have grown its HTML past :data:`URL_GROWTH`."""
-
 URL_GROWTH = 4
 """Making the links absolute may make an extraction's HTML longer by at most this many times
 its length (plus :data:`URL_GROWTH_FLOOR`): far more than real pages need (their links grow by
@@ -298,7 +294,8 @@ class Finished(NamedTuple):
     markdown: str | None
     """Its Markdown, when asked for; else ``None``."""
     notes: tuple[str, ...] = ()
-    """:data:`LINKS_LEFT_RELATIVE` when links were left relative."""
+    """A :attr:`~scrapy_cetd.result.NoteKind.LINKS_LEFT_RELATIVE` note when links were left
+    relative, as making them absolute would have grown the HTML past :data:`URL_GROWTH`."""
 
 
 def finish_html(
@@ -325,5 +322,5 @@ def finish_html(
         changed = clean_attributes(root) or changed
     if changed:
         html = lxml.html.tostring(root, encoding="unicode", with_tail=False)
-    notes = (f"{LINKS_LEFT_RELATIVE}: {left} kept relative",) if left else ()
+    notes = (NoteKind.LINKS_LEFT_RELATIVE.note(f"{left} kept relative"),) if left else ()
     return Finished(html, text, notes)

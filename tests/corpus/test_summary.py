@@ -3,13 +3,17 @@
 
 from __future__ import annotations
 
-from scrapy_cetd.api import OUTPUTS_GIVEN_UP
-from scrapy_cetd.corpus.codings import CODING_ALREADY_UNDONE
 from scrapy_cetd.corpus.summary import NOTE_MEANINGS, CorpusSummary, FileSummary
-from scrapy_cetd.corpus.warc import PAYLOAD_TRUNCATED
-from scrapy_cetd.page.decoding import NOTE_KINDS
-from scrapy_cetd.page.finish import LINKS_LEFT_RELATIVE
-from scrapy_cetd.page.metadata import DATE_SEARCH_CUT_SHORT
+from scrapy_cetd.result import NoteKind
+
+DECODING = (
+    NoteKind.HTTP_CHARSET_IGNORED,
+    NoteKind.META_CHARSET_IGNORED,
+    NoteKind.META_CHARSET_UTF16,
+    NoteKind.UNDECODABLE_BYTES,
+    NoteKind.CHARSET_GUESSED,
+)
+"""The kinds of note that decoding a page's bytes gives."""
 
 
 def note_lines(notes: dict[str, int]) -> dict[str, str]:
@@ -20,26 +24,19 @@ def note_lines(notes: dict[str, int]) -> dict[str, str]:
 
 
 def test_each_kind_of_note_is_described_in_its_own_words() -> None:
-    """Only the decoding notes point at the docs on encodings; the time budget's and the
-    links' notes point at their own pages."""
-    kinds = [
-        *NOTE_KINDS,
-        LINKS_LEFT_RELATIVE,
-        OUTPUTS_GIVEN_UP,
-        DATE_SEARCH_CUT_SHORT,
-        PAYLOAD_TRUNCATED,
-        CODING_ALREADY_UNDONE,
-    ]
-    assert set(NOTE_MEANINGS) == set(kinds)
+    """Every kind has its meaning; only the decoding notes point at the docs on encodings, the
+    time budget's and the links' notes point at their own pages."""
+    assert set(NOTE_MEANINGS) == set(NoteKind)
+    kinds = [kind.value for kind in NoteKind]
     shown = note_lines(dict.fromkeys(kinds, 2))
     assert sorted(shown) == sorted(kinds)
     assert len(set(shown.values())) == len(kinds)
-    for kind in NOTE_KINDS:
+    for kind in DECODING:
         assert shown[kind].endswith("(docs: Corpus runs and encodings)")
-    assert "time budget" in shown[OUTPUTS_GIVEN_UP]
-    assert "encodings" not in shown[OUTPUTS_GIVEN_UP]
-    assert "encodings" not in shown[LINKS_LEFT_RELATIVE]
-    assert "time budget" in shown[DATE_SEARCH_CUT_SHORT]
+    assert "time budget" in shown[NoteKind.OUTPUTS_GIVEN_UP]
+    assert "encodings" not in shown[NoteKind.OUTPUTS_GIVEN_UP]
+    assert "encodings" not in shown[NoteKind.LINKS_LEFT_RELATIVE]
+    assert "time budget" in shown[NoteKind.DATE_SEARCH_CUT_SHORT]
 
 
 def test_a_kind_of_note_of_one_s_own_extractor_points_at_the_notes_column() -> None:

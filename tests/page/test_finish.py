@@ -9,7 +9,6 @@ from lxml import etree
 
 from scrapy_cetd import extract
 from scrapy_cetd.page.finish import (
-    LINKS_LEFT_RELATIVE,
     URL_GROWTH,
     URL_GROWTH_FLOOR,
     absolute_links,
@@ -194,14 +193,14 @@ def test_links_are_made_absolute_within_a_bound_on_the_growth_of_the_html() -> N
     bound = (URL_GROWTH + 1) * len(html) + URL_GROWTH_FLOOR
     assert len(finished) <= bound and markdown is not None and len(markdown) <= bound
     assert 0 < finished.count(base) < 100
-    assert notes == (f"{LINKS_LEFT_RELATIVE}: {100 - finished.count(base)} kept relative",)
+    assert notes == (f"links-left-relative: {100 - finished.count(base)} kept relative",)
     for written_longer in "& <\u00e9":  # "&amp;", "%20", "%3C", "%C3%A9": counted as written
         base = "https://example.com/" + written_longer * 20_000 + "/"
         finished, markdown, _ = finish_html(html, base_url=base, markdown=True)
         assert len(finished) <= bound and markdown is not None and len(markdown) <= bound
     srcset = "<div><img src='x.png' srcset='" + ",".join(["a"] * 100_000) + "'></div>"
     finished, _, notes = finish_html(srcset, base_url="https://example.com/" + "b" * 2_000)
-    assert len(finished) < 2 * len(srcset) and notes == (f"{LINKS_LEFT_RELATIVE}: 1 kept relative",)
+    assert len(finished) < 2 * len(srcset) and notes == ("links-left-relative: 1 kept relative",)
     ordinary = "<div><a href='/x'>x</a><img srcset='a.png 1x, b.png 2x'></div>"
     assert finish_html(ordinary, base_url="https://example.com/").notes == ()
 

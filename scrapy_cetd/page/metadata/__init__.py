@@ -17,13 +17,11 @@ dates a page declares, :mod:`.date_search` for htmldate's search, :mod:`.languag
 value goes through.
 """
 
-from scrapy_cetd.page.metadata.date_search import DATE_SEARCH_CUT_SHORT
 from scrapy_cetd.page.metadata.language import language_identifier
 from scrapy_cetd.page.metadata.reader import load_libraries, page_metadata, read_metadata
 from scrapy_cetd.result import Metadata
 
 __all__ = [
-    "DATE_SEARCH_CUT_SHORT",
     "Metadata",
     "language_identifier",
     "load_libraries",

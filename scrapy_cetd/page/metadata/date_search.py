@@ -21,6 +21,7 @@ from lxml import etree
 from scrapy_cetd.limits import PARSER_MAX_DEPTH, check_deadline, time_left
 from scrapy_cetd.page.dom import has_depth
 from scrapy_cetd.page.parse import to_tree
+from scrapy_cetd.result import NoteKind
 
 _UNKNOWN_ZONE = r"tzname .* identified but not understood"
 """The start of the warning dateutil gives for a zone abbreviation it does not know."""
@@ -62,12 +63,7 @@ _SECONDS_PER_CANDIDATE = 0.025
 tries every language it knows on a text it cannot read, 18 to 25 milliseconds): a part of the
 page is read only when the time budget left allows for all of them. Under a short budget this
 leaves the written date of an article unread (60 such texts need 1.5 s): the result then says
-so (:data:`DATE_SEARCH_CUT_SHORT`)."""
-DATE_SEARCH_CUT_SHORT = "date-search-cut-short"
-"""The kind of note (``"date-search-cut-short: <why>"``) of a result whose search for a
-publication date (:func:`published_date`) was cut short because the time budget left did not
-allow it: the page is dated from what it declares, or not at all, where a longer budget may
-find its date."""
+so (:attr:`~scrapy_cetd.result.NoteKind.DATE_SEARCH_CUT_SHORT`)."""
 _EXTENSIVE_MAX_ELEMENTS = 10_000
 """The most elements in a part of the page that htmldate's extensive mode reads. Its XPath over
 the text of the part's paragraphs and headings costs the number of texts times their depth
@@ -123,7 +119,8 @@ class DateFound(NamedTuple):
     date: str | None
     """The publication date, ISO 8601, or ``None``."""
     cut_short: str | None
-    """Why the time budget cut the search short (a :data:`DATE_SEARCH_CUT_SHORT` note), or
+    """Why the time budget cut the search short (a
+    :attr:`~scrapy_cetd.result.NoteKind.DATE_SEARCH_CUT_SHORT` note), or
     ``None`` when it was not."""
 
 
@@ -131,7 +128,7 @@ def _cut_short(why: str) -> None:
     """Note that the time budget cut the running search short, the first time only."""
     cuts = _CUT_SHORT.get()
     if cuts is not None and not cuts:
-        cuts.append(f"{DATE_SEARCH_CUT_SHORT}: {why}")
+        cuts.append(NoteKind.DATE_SEARCH_CUT_SHORT.note(why))
 
 
 def html_tree(root: etree._Element) -> etree._Element:

@@ -111,8 +111,8 @@ def read_metadata(
     page_type: str | None = None,
 ) -> tuple[Metadata, tuple[str, ...]]:
     """:func:`page_metadata`, and the notes of what the time budget cut short (a
-    :data:`~.date_search.DATE_SEARCH_CUT_SHORT` note when the date search was), for the
-    result's ``notes``."""
+    :attr:`~scrapy_cetd.result.NoteKind.DATE_SEARCH_CUT_SHORT` note when the date search was), for
+    the result's ``notes``."""
     root = tree.getroottree().getroot()
     if namespaced(root):
         root = html_tree(root)
