@@ -3,6 +3,9 @@
 A dataset folder holds ``MANIFEST.json`` (the page list and its metadata), ``html/ID.html.gz``
 (the archived page, gzipped original bytes) and ``gold/ID.txt`` (the gold main content, UTF-8).
 Pages are read lazily, one at a time, so a whole dataset never has to sit in memory.
+
+:func:`systems_on_several_datasets` groups the systems' scores on several datasets, text or
+metadata, for their means over the datasets.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 __all__ = [
     "DATASETS_ENV",
@@ -23,6 +26,7 @@ __all__ = [
     "default_datasets_root",
     "find_datasets",
     "load_dataset",
+    "systems_on_several_datasets",
 ]
 
 DATASETS_ENV = "CETD_DATASETS"
@@ -190,6 +194,26 @@ def find_datasets(root: str | Path) -> list[Dataset]:
         raise ValueError(f"{folder} is not a folder of datasets: no such directory")
     found = [load_dataset(sub) for sub in folder.iterdir() if (sub / MANIFEST).is_file()]
     return sorted(found, key=lambda dataset: (dataset.name, str(dataset.path)))
+
+
+class _Scored(Protocol):
+    """A system's score on one dataset, as :func:`systems_on_several_datasets` groups them."""
+
+    @property
+    def system(self) -> str: ...
+
+
+_ScoreT = TypeVar("_ScoreT", bound=_Scored)
+
+
+def systems_on_several_datasets(scores: Iterable[_ScoreT]) -> dict[str, list[_ScoreT]]:
+    """The scores of each system of ``scores`` scored on more than one dataset, by system, in
+    the order the systems first appear: what a mean over datasets is taken of (a system
+    scored on one dataset has no mean)."""
+    by_system: dict[str, list[_ScoreT]] = {}
+    for score in scores:
+        by_system.setdefault(score.system, []).append(score)
+    return {system: rows for system, rows in by_system.items() if len(rows) >= 2}
 
 
 def default_datasets_root() -> Path | None:

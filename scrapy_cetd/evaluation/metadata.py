@@ -27,7 +27,7 @@ from time import perf_counter
 from typing import Any
 
 from scrapy_cetd.api import extract
-from scrapy_cetd.evaluation.datasets import Dataset, Page
+from scrapy_cetd.evaluation.datasets import Dataset, Page, systems_on_several_datasets
 from scrapy_cetd.extractors.registry import DEFAULT_ALGORITHM
 
 __all__ = [
@@ -271,13 +271,8 @@ def mean_metadata_scores(scores: Sequence[MetadataScore]) -> list[MetadataScore]
     datasets' rates, each dataset weighing the same (over the datasets that have that rate: a
     site name is scored on Readability's pages alone), the pages counted in each its sum, the
     median time over all their pages."""
-    by_system: dict[str, list[MetadataScore]] = {}
-    for score in scores:
-        by_system.setdefault(score.system, []).append(score)
     means = []
-    for system, rows in by_system.items():
-        if len(rows) < 2:
-            continue
+    for system, rows in systems_on_several_datasets(scores).items():
 
         def mean(
             rate: Callable[[MetadataScore], float | None], rows: list[MetadataScore] = rows

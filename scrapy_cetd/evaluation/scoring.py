@@ -14,7 +14,7 @@ from time import perf_counter
 from types import MappingProxyType
 from typing import Any
 
-from scrapy_cetd.evaluation.datasets import Dataset, Page
+from scrapy_cetd.evaluation.datasets import Dataset, Page, systems_on_several_datasets
 from scrapy_cetd.evaluation.metrics import (
     METRICS,
     PRF,
@@ -238,13 +238,8 @@ def evaluate(
 def mean_over_datasets(scores: Sequence[DatasetScore]) -> list[MeanScore]:
     """The :class:`MeanScore` of each system of ``scores`` scored on more than one dataset, in
     the order the systems first appear (a system scored on one dataset has no mean)."""
-    by_system: dict[str, list[DatasetScore]] = {}
-    for score in scores:
-        by_system.setdefault(score.system, []).append(score)
     means = []
-    for system, rows in by_system.items():
-        if len(rows) < 2:
-            continue
+    for system, rows in systems_on_several_datasets(scores).items():
         times = [page.ms for row in rows for page in row.per_page]
         metrics = {
             name: PRF(

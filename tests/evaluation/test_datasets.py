@@ -6,6 +6,7 @@ from __future__ import annotations
 import gzip
 import json
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,7 @@ from scrapy_cetd.evaluation.datasets import (
     default_datasets_root,
     find_datasets,
     load_dataset,
+    systems_on_several_datasets,
 )
 
 PAGES: dict[str, tuple[bytes, str, dict[str, Any]]] = {
@@ -158,6 +160,33 @@ def test_find_datasets_sorted_by_name(tmp_path: Path) -> None:
 def test_find_datasets_needs_a_folder(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="no such directory"):
         find_datasets(tmp_path / "missing")
+
+
+@dataclass(frozen=True)
+class Score:
+    """A system's score on one dataset, as the text's and the metadata's scores hold them."""
+
+    dataset: str
+    system: str
+
+
+def test_systems_on_several_datasets_in_the_order_they_first_appear() -> None:
+    """What the means over datasets are taken of: a system scored on one dataset is left out,
+    the others keep their scores in order, the systems in the order they first appear."""
+    scores = [
+        Score("big", "b"),
+        Score("big", "once"),
+        Score("big", "a"),
+        Score("small", "a"),
+        Score("small", "b"),
+        Score("third", "b"),
+    ]
+    grouped = systems_on_several_datasets(scores)
+    assert list(grouped) == ["b", "a"]
+    assert grouped["b"] == [scores[0], scores[4], scores[5]]
+    assert grouped["a"] == [scores[2], scores[3]]
+    assert systems_on_several_datasets(scores[:3]) == {}
+    assert systems_on_several_datasets([]) == {}
 
 
 def test_default_root_from_the_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
