@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+from collections.abc import Iterator
 from html import unescape as html_unescape
 from html.parser import HTMLParser
 from typing import NamedTuple
@@ -175,6 +176,23 @@ def _python_tree(html: str) -> etree._Element:
     return root
 
 
+def _with_attributes(
+    root: etree._Element, step: str
+) -> Iterator[tuple[etree._Element, etree._Attrib]]:
+    """The elements of ``root``'s tree that have attributes, in document order, each with its
+    attributes to change in place; the time budget is checked every
+    :data:`~scrapy_cetd.limits.CHECK_EVERY` elements, ``step`` naming what ran out of it.
+    The elements are all listed first, so that every proxy stays alive during the walk (see
+    :func:`scrapy_cetd.page.output._trim`)."""
+    elements = list(root.iter())
+    for i, element in enumerate(elements):
+        if i & CHECK_EVERY == CHECK_EVERY:
+            check_deadline(step)
+        attributes = element.attrib
+        if attributes:
+            yield element, attributes
+
+
 def absolute_links(
     root: etree._Element, base_url: str, *, growth: int | None = None
 ) -> tuple[bool, int]:
@@ -190,13 +208,7 @@ def absolute_links(
     changed = False
     left = 0
     room = growth
-    elements = list(root.iter())  # every proxy alive: see _trim
-    for i, element in enumerate(elements):
-        if i & CHECK_EVERY == CHECK_EVERY:
-            check_deadline("making the links absolute")
-        attributes = element.attrib
-        if not attributes:
-            continue
+    for _, attributes in _with_attributes(root, "making the links absolute"):
         for name in URL_ATTRIBUTES:
             value = attributes.get(name)
             if value is not None and value.strip():
@@ -252,13 +264,7 @@ def clean_attributes(root: etree._Element) -> bool:
     ``<code>``, the ``language-…`` class that names a code block's language); whether
     anything changed."""
     changed = False
-    elements = list(root.iter())
-    for i, element in enumerate(elements):
-        if i & CHECK_EVERY == CHECK_EVERY:
-            check_deadline("cleaning the attributes")
-        attributes = element.attrib
-        if not attributes:
-            continue
+    for element, attributes in _with_attributes(root, "cleaning the attributes"):
         kept = [(name, value) for name, value in attributes.items() if name in SEMANTIC_ATTRIBUTES]
         if len(kept) == len(attributes):
             continue
