@@ -338,12 +338,21 @@ def _headline_section(root: etree._Element) -> etree._Element | None:
     return section
 
 
-def published_date(root: etree._Element, url: str | None, page_type: str | None) -> DateFound:
+def published_date(
+    root: etree._Element, url: str | None, page_type: str | None, modified: str | None = None
+) -> DateFound:
     """The publication date htmldate finds in the page of ``root``, whose address is ``url``
     (and why the time budget cut the search short, if it did):
     in its fast mode on the whole page, then, on an article (``page_type``) where that finds
     none, in its extensive mode (the dates written in the text, ``November 2, 2022``) on the
     headline's section (:func:`_headline_section`), then on the whole page.
+
+    ``modified`` is the date the page declares it was last modified. Asked for the original
+    date, htmldate gives the modification date its header declares when it finds no other (its
+    reserve): a date of the day of ``modified`` is taken as that reserve, and on an article the
+    written date is searched as when nothing was found, the reserve kept unless the search
+    finds an earlier day (a post updated months after it was written would otherwise be dated
+    by its update; a later day is no publication date of a page modified before it).
 
     An article is dated content, and its date is often written in a byline next to its
     headline with no markup that the fast mode reads; the headline's section is searched
@@ -366,14 +375,16 @@ def published_date(root: etree._Element, url: str | None, page_type: str | None)
     allowance = _DATEPARSER_LEFT.set(_DATEPARSER_CALLS)
     noting = _CUT_SHORT.set(cuts)
     try:
-        found = _published(root, url, page_type)
+        found = _published(root, url, page_type, modified)
     finally:
         _CUT_SHORT.reset(noting)
         _DATEPARSER_LEFT.reset(allowance)
     return DateFound(found, None if found is not None or not cuts else cuts[0])
 
 
-def _published(root: etree._Element, url: str | None, page_type: str | None) -> str | None:
+def _published(
+    root: etree._Element, url: str | None, page_type: str | None, modified: str | None
+) -> str | None:
     root = html_tree(root)
     characters = _count(_TEXT_LENGTH, root)
     if (
@@ -382,18 +393,30 @@ def _published(root: etree._Element, url: str | None, page_type: str | None) -> 
         or not _affords_search(characters)
     ):
         return _htmldate(_declarations(root), url, extensive=False)
-    found = _htmldate(root, url, extensive=False)
-    if found is not None or page_type != "article":
-        return found
+    reserve = _htmldate(root, url, extensive=False)
+    if page_type != "article" or (reserve is not None and not _on_day(reserve, modified)):
+        return reserve
     section = _headline_section(root)
     for part in (root,) if section is None else (section, root):
         check_deadline("dating the article")
         if not _affords_extensive(part):
             break  # the whole page holds the section's and has less time left
         found = _htmldate(part, url, extensive=True)
-        if found is not None and _not_first_of_month(found):
+        if found is not None and _not_first_of_month(found) and _before(found, modified):
             return found
-    return None
+    return reserve
+
+
+def _on_day(found: str, modified: str | None) -> bool:
+    """Whether the date htmldate ``found`` is of the day of the declared ``modified`` date
+    (ISO 8601 both: the day is their first ten characters)."""
+    return modified is not None and found[:10] == modified[:10]
+
+
+def _before(found: str, modified: str | None) -> bool:
+    """Whether the date htmldate ``found`` is of a day before the declared ``modified`` date,
+    or the page declares none."""
+    return modified is None or found[:10] < modified[:10]
 
 
 def _htmldate(root: etree._Element, url: str | None, *, extensive: bool) -> str | None:

@@ -227,15 +227,17 @@ class _Reader:
             or iso(self._microdata_value("datePublished"))
             or first_iso(self._all_meta(_META_PUBLISHED[2:]))
         )
-        searched = published_date(self.root, self.url, page_type)
-        published = earliest(declared, searched.date)
-        if published is None and searched.cut_short is not None:
-            self.notes = (searched.cut_short,)
         modified = (
             iso(json_string(article.get("dateModified")))
             or iso(self._microdata_value("dateModified"))
             or first_iso(self._all_meta(_META_MODIFIED))
         )
+        # htmldate's fallback to the modification date matters only when nothing else dates
+        # the page: a declared publication date is the earlier one anyway
+        searched = published_date(self.root, self.url, page_type, None if declared else modified)
+        published = earliest(declared, searched.date)
+        if published is None and searched.cut_short is not None:
+            self.notes = (searched.cut_short,)
         canonical = self.links.get("canonical") or self._first_meta(("og:url",))
         image = json_string(image_url(article.get("image"))) or self._first_meta(_META_IMAGE)
         if image is None:

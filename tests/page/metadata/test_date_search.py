@@ -75,6 +75,35 @@ def test_an_article_date_written_next_to_its_headline_is_found() -> None:
     assert page_metadata(archive, page_type="article").published is None
 
 
+def test_an_article_dated_only_by_its_update_gets_the_earlier_date_written_by_its_headline() -> (
+    None
+):
+    """Asked for the original date, htmldate falls back to the modification date the header
+    declares (a WordPress post updated in October, written in April, as on a page of
+    ``wcxb_dev``): that day is searched past, as when htmldate finds nothing."""
+    updated = "<meta property='article:modified_time' content='2024-10-28T22:26:10+00:00'>"
+    body = (
+        "<main><div><header><h1>Organic pest control</h1>"
+        "<p>{written}</p><p>Updated on: October 28, 2024</p></header>"
+        "<p>Ladybugs eat aphids.</p></div></main>"
+    )
+    written = page(updated, body.format(written="April 26, 2024"))
+    found = page_metadata(written, page_type="article")
+    assert (found.published, found.modified) == ("2024-04-26", "2024-10-28T22:26:10+00:00")
+    # other types get the fast mode alone, as before
+    assert page_metadata(written, page_type="listing").published == "2024-10-28"
+    # an article with no other date, or only a later one, keeps the update's day
+    for text in ("Written by Jane Doe", "Reviewed on December 2, 2024"):
+        tree = page(updated, body.format(written=text))
+        assert page_metadata(tree, page_type="article").published == "2024-10-28"
+    # a publication date the page declares is kept: it is the earlier one
+    declared = page(
+        updated + "<meta property='article:published_time' content='2024-05-01'>",
+        body.format(written="April 26, 2024"),
+    )
+    assert page_metadata(declared, page_type="article").published == "2024-05-01"
+
+
 def test_an_article_date_far_from_its_headline_is_found_on_the_whole_page() -> None:
     body = (
         "<div class='top'><div><div><h1>Council approves the budget</h1></div></div></div>"
