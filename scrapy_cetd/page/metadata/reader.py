@@ -7,6 +7,7 @@ them, in order of trust, for each field of :class:`~scrapy_cetd.result.Metadata`
 from __future__ import annotations
 
 import contextlib
+import re
 import threading
 from collections.abc import Iterable, Sequence
 from functools import cache, partial
@@ -78,6 +79,8 @@ _META_AUTHORS = (
     *("sailthru.author", "twitter:creator"),
 )
 _META_SITE = ("og:site_name", "application-name", "citation_journal_title", "twitter:site")
+_HANDLE = re.compile(r"@(\w+)")
+"""An account's handle, as ``twitter:site`` names the site's account (``@GitLab``)."""
 _META_DESCRIPTION = ("og:description", "description", "twitter:description", "dc.description")
 _META_IMAGE = ("og:image", "og:image:url", "og:image:secure_url", "twitter:image")
 _META_TAGS = ("article:tag", "keywords", "news_keywords", "citation_keywords", "parsely-tags")
@@ -218,7 +221,7 @@ class _Reader:
             json_string(first_of_type(self.json_items, SITE_TYPES, "name"))
             or self._first_meta(_META_SITE[:3])
             or json_string(nested(article, "publisher", "name"))
-            or self._first_meta(_META_SITE[3:])
+            or _account_name(self._first_meta(_META_SITE[3:]))
         )
         declared = (
             first_iso(self._all_meta(_META_PUBLISHED[:2]))
@@ -329,6 +332,16 @@ class _Reader:
             locale = self._first_meta(("og:locale",))
             declared = language_tag(locale.replace("_", "-") if locale else None)
         return page_language(declared, text)
+
+
+def _account_name(value: str | None) -> str | None:
+    """The site's name in ``twitter:site``: the handle of the site's account without its
+    ``@`` (``@GitLab`` gives ``GitLab``), as a site's name is written; a value that is no
+    handle, as it stands."""
+    if value is None:
+        return None
+    handle = _HANDLE.fullmatch(value)
+    return handle.group(1) if handle else value
 
 
 def _element_value(element: etree._Element) -> str | None:

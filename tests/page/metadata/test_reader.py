@@ -68,6 +68,17 @@ def test_open_graph_and_article_meta() -> None:
     assert found.canonical_url == "https://money.example/2022/rates"
 
 
+def test_a_site_named_by_its_twitter_account_alone_gets_the_account_s_name() -> None:
+    # twitter:site is the handle of the site's account (GitLab's blog, in readability's
+    # cases, whose gold site name is GitLab), the last source of a site's name
+    handle = "<meta name='twitter:site' content='@GitLab'>"
+    assert page_metadata(page(handle)).site_name == "GitLab"
+    named = "<meta name='twitter:site' content='The Daily Example'>"
+    assert page_metadata(page(named)).site_name == "The Daily Example"
+    declared = "<meta property='og:site_name' content='GitLab Blog'>"
+    assert page_metadata(page(handle + declared)).site_name == "GitLab Blog"
+
+
 def test_citation_meta_of_a_paper() -> None:
     head = (
         "<meta name='citation_title' content='On the density of text'>"
