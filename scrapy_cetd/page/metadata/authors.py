@@ -23,8 +23,12 @@ _BYLINE_PREFIX = re.compile(
 """The byline prefixes trafilatura strips from authors' names ("by" and its equivalents in the
 languages it names), and no other words: the rest of the cleaning reads punctuation, digits
 and case, whatever the language."""
-_NAME_SEPARATORS = re.compile(r"\s*(?:[;|/&•·]|,(?!\s*(?:jr|sr)\b))\s*", re.IGNORECASE)
-"""Between two names of one byline string."""
+_NAME_SEPARATORS = re.compile(
+    r"\s*(?:[;|/&•·]|,(?!\s*(?:jr|sr)\b\.?\s*(?:$|[;|/&•·,])))\s*", re.IGNORECASE
+)
+"""Between two names of one byline string: not the comma before a name's suffix (``Martin
+Luther King, Jr.``), which ends the name, where ``Sr.`` before more words is a senior's job
+title (``Jane Doe, Sr. Director of Operations``)."""
 _FIELD_SEPARATORS = ("|", "•", "·")
 """What parts a byline's fields (the names, a date, a reading time), rather than two names."""
 _BYLINE_CUT = re.compile(r"\s+[-–—]\s+|\d|\S*@|https?:|\(|\[")

@@ -164,6 +164,14 @@ def test_author_cleaning() -> None:
     assert authors("Lucas Nolan22 Dec 2016") == ("Lucas Nolan",)
     assert authors("jane@example.com") == ()
     assert authors("https://www.facebook.com/someone") == ()
+    # a suffix ends a name; "Sr." before a job title is a senior's title, no suffix
+    assert authors("Martin Luther King, Jr.") == ("Martin Luther King, Jr",)
+    assert authors("John Smith, Sr., Reuters") == ("John Smith, Sr", "Reuters")
+    assert authors("Benjamin Johnson, Sr. Director of Operations, Atlas Van Lines") == (
+        "Benjamin Johnson",
+        "Sr. Director of Operations",
+        "Atlas Van Lines",
+    )
 
 
 def test_time_grows_linearly_with_the_depth_of_a_built_author_item() -> None:
