@@ -70,8 +70,9 @@ def _rest_of_title(heading: str, title: str) -> str | None:
 
 def _links_home(heading: etree._Element) -> bool:
     """Whether the text of ``heading`` is a link to a site's home page (a URL without a path):
-    the site's name as a logo, which templates put in an ``<h1>``, not the page's headline."""
-    for link in heading.iter("a"):
+    the site's name as a logo, which templates put in an ``<h1>``, or wrap an ``<h1>`` in
+    (``<a href="/"><h1>Site</h1></a>``), not the page's headline."""
+    for link in (*heading.iterancestors("a"), *heading.iter("a")):
         try:
             parts = urlsplit((link.get("href") or "").strip())
         except ValueError:

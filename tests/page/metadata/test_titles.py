@@ -21,6 +21,13 @@ def test_an_h1_that_links_home_is_the_site_s_logo_not_the_headline(home: str) ->
     assert found.title == "Building a UI pipeline - Part 1"
     section = "<h1><a href='/blog/'>Playful Tones</a></h1><p>Text.</p>"  # a link, not home
     assert page_metadata(page(head, section)).title == "Playful Tones"
+    # the link wrapped around the heading, as a Korean news site sets its name in its header
+    wrapped = f"<div id='header'><a href='{home}'><h1>Playful Tones</h1></a></div>"
+    wrapped += body[body.index("<article>") :]
+    found = page_metadata(page(head, wrapped), url="https://tones.example/blog/ui")
+    assert found.title == "Building a UI pipeline - Part 1"
+    around = "<a href='/blog/'><h1>Playful Tones</h1></a><p>Text.</p>"
+    assert page_metadata(page(head, around)).title == "Playful Tones"
 
 
 def test_title_site_name_suffix_and_prefix_are_stripped() -> None:
