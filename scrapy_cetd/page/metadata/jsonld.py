@@ -117,15 +117,38 @@ def image_url(value: object) -> object:
     return value
 
 
-def person_names(value: object) -> Iterator[str]:
-    """The names of a JSON-LD ``author``: a string, a person or organisation, or a list."""
+def by_id(items: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """The objects of ``items`` that have an ``@id``, by it (the first of each)."""
+    found: dict[str, dict[str, Any]] = {}
+    for item in items:
+        key = item.get("@id")
+        if isinstance(key, str):
+            found.setdefault(key, item)
+    return found
+
+
+def person_names(value: object, nodes: dict[str, dict[str, Any]] | None = None) -> Iterator[str]:
+    """The names of a JSON-LD ``author``: a string, a person or organisation, or a list. A
+    person without a name that gives the ``@id`` of one of ``nodes`` (:func:`by_id`) is that
+    object: a ``@graph`` names each thing once and refers to it elsewhere by its ``@id``, as
+    Yoast SEO's refers to the article's author (``"author": {"@id": ".../#/schema/person/…"}``)."""
     values = value if isinstance(value, list) else [value]
-    for person in values[:MAX_VALUES]:
+    for given in values[:MAX_VALUES]:
+        person = _referred(given, nodes) if nodes else given
         name = person.get("name") if isinstance(person, dict) else person
         if isinstance(name, list):
             name = name[0] if name else None
         if isinstance(name, str):
             yield json_text(name)
+
+
+def _referred(value: object, nodes: dict[str, dict[str, Any]]) -> object:
+    """``value``, or the object of ``nodes`` whose ``@id`` it gives when it has no name."""
+    if isinstance(value, dict) and not value.get("name"):
+        reference = value.get("@id")
+        if isinstance(reference, str):
+            return nodes.get(reference, value)
+    return value
 
 
 def keywords(value: object) -> list[str]:

@@ -32,6 +32,7 @@ from scrapy_cetd.page.metadata.date_search import bound_dateparser, html_tree, p
 from scrapy_cetd.page.metadata.declared_dates import earliest, first_iso, iso
 from scrapy_cetd.page.metadata.jsonld import (
     SITE_TYPES,
+    by_id,
     first_of_type,
     image_url,
     json_ld_items,
@@ -305,10 +306,11 @@ class _Reader:
         )
 
     def _authors(self, article: dict[str, Any]) -> tuple[str, ...]:
+        nodes = by_id(self.json_items)
         return first_names(
             [
-                person_names(article.get("author")),
-                person_names(article.get("creator")),
+                person_names(article.get("author"), nodes),
+                person_names(article.get("creator"), nodes),
                 (raw_value(author_name(element)) for element in self._microdata_authors()),
                 self._all_meta(_META_AUTHORS[:2]),
                 (first_last(name) for name in self._all_meta(_META_AUTHORS[2:3])),

@@ -46,6 +46,24 @@ def test_json_ld_graph_gives_every_field() -> None:
     )
 
 
+def test_an_author_named_by_its_id_in_the_graph_is_read_from_the_graph() -> None:
+    # Yoast SEO's graph: the article names its author by "@id", the person's name is its own
+    # object of the graph
+    person = "https://blog.example/#/schema/person/af6aff82"
+    graph = {
+        "@context": "https://schema.org",
+        "@graph": [
+            {"@type": "Article", "headline": "Só quem se Ama", "author": {"@id": person}},
+            {"@type": "Person", "@id": person, "name": "webnata"},
+        ],
+    }
+    assert page_metadata(page(json_ld(graph))).authors == ("webnata",)
+    # an "@id" the graph does not hold names nobody: the next source is read
+    graph["@graph"] = graph["@graph"][:1]
+    meta = "<meta name='author' content='Ana Souza'>"
+    assert page_metadata(page(json_ld(graph) + meta)).authors == ("Ana Souza",)
+
+
 def test_character_references_in_json_ld_are_decoded() -> None:
     # many CMSs write the HTML-escaped title and names into their JSON-LD
     tree = page(
