@@ -16,8 +16,13 @@ from scrapy_cetd.page.metadata.values import CHECK_EVERY, MAX_VALUES, clean, spl
 _MAX_SCRIPT = 2_000_000
 """Characters of one JSON-LD script that are parsed; a longer one is skipped (no page's
 metadata needs more, and :func:`json.loads` holds the whole structure in memory)."""
-_ARTICLE_LIKE = ARTICLE_TYPES | {"webpage", "itempage", "creativework", "videoobject", "recipe"}
-"""JSON-LD types whose ``headline``/``name``, dates and authors describe the page itself."""
+_ARTICLE_LIKE = ARTICLE_TYPES | {
+    *("webpage", "itempage", "creativework", "videoobject", "recipe"),
+    *("discussionforumposting", "socialmediaposting"),
+}
+"""JSON-LD types whose ``headline``/``name``, dates and authors describe the page itself: a
+forum thread's posting (Invision, XenForo, Discourse) is its first post, whose author and
+date are the thread's."""
 SITE_TYPES = frozenset({"website", "organization", "newsmediaorganization"})
 """JSON-LD types whose ``name`` is the site's."""
 

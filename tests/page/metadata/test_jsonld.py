@@ -64,6 +64,21 @@ def test_an_author_named_by_its_id_in_the_graph_is_read_from_the_graph() -> None
     assert page_metadata(page(json_ld(graph) + meta)).authors == ("Ana Souza",)
 
 
+def test_a_forum_thread_s_posting_describes_the_page() -> None:
+    # a forum's software describes the thread by its first post; htmldate alone reads the
+    # date of the thread's last reply
+    posting = {
+        "@context": "https://schema.org",
+        "@type": "DiscussionForumPosting",
+        "headline": "If the forum comes to an end soon",
+        "author": {"@type": "Person", "name": "ColdJ"},
+        "datePublished": "2024-06-14T16:22:54+03:00",
+    }
+    body = "<h1>If the forum comes to an end soon</h1><p>Reply, <time>June 29, 2024</time></p>"
+    found = page_metadata(page(json_ld(posting), body), page_type="forum")
+    assert (found.authors, found.published) == (("ColdJ",), "2024-06-14T16:22:54+03:00")
+
+
 def test_character_references_in_json_ld_are_decoded() -> None:
     # many CMSs write the HTML-escaped title and names into their JSON-LD
     tree = page(
