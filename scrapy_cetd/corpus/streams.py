@@ -3,7 +3,7 @@
 A WARC file is compressed one part per record (gzip members; Zstandard frames, one or a few
 per record), or not at all. :class:`GzipMembers` and :class:`ZstdFrames` decompress it part
 after part and stop where the data goes bad; :class:`PlainStream` reads an uncompressed file.
-Each can then go on at the next part (or the next line that begins a record):
+Each can then go on at the next part (or the next ``WARC/1.`` that begins a record):
 :func:`scrapy_cetd.corpus.warc.iter_pages` restarts FastWARC's iteration there, since
 FastWARC's own readers end the whole iteration at the first damaged member.
 
@@ -31,6 +31,8 @@ GZIP_MAGIC = b"\x1f\x8b\x08"
 
 RECORD_LINE = b"\nWARC/1."
 """The start of a line that begins a WARC record (its version line)."""
+RECORD_START = RECORD_LINE[1:]
+"""The start of a WARC record's version line."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -86,12 +88,14 @@ class PlainStream(_Forward):
         return position
 
     def resync(self, after: int) -> bool:
-        """Go on at the first line ``WARC/1.…`` that starts after position ``after``;
-        ``False`` (at the end of the file) when there is none."""
-        found = _find(self._raw, after, RECORD_LINE)
+        """Go on at the first ``WARC/1.…`` after position ``after``, at a line's start or not:
+        damage to the end of a record (the blank lines that close it) leaves the next one
+        right after the damaged bytes; ``False`` (at the end of the file) when there is none.
+        What is no record's start fails to read as one and is passed over with the damage."""
+        found = _find(self._raw, after + 1, RECORD_START)
         if found is None:
             return False
-        self._position = found + 1
+        self._position = found
         self._raw.seek(self._position)
         return True
 

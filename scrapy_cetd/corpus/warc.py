@@ -15,7 +15,7 @@ iteration at the first bad record, so records are read raw and decoded per recor
 iteration ends for good at a damaged gzip member or an invalid record header, so compressed
 files are decompressed part by part (:mod:`scrapy_cetd.corpus.streams`: gzip members,
 Zstandard frames), and the iteration is restarted after each damage, at the next part or the
-next line that starts a WARC record (:func:`iter_pages`).
+next ``WARC/1.`` that starts a record (:func:`iter_pages`).
 """
 
 from __future__ import annotations
@@ -203,14 +203,14 @@ def iter_pages(
     never raises, and is counted: a damaged gzip member or Zstandard frame, or an invalid
     record header, is one ``corrupt`` :class:`Skipped` (a stretch of unreadable data between
     two readable records counts once), a cut-off end one ``truncated``; reading goes on at the
-    next gzip member or Zstandard frame or, in an uncompressed file, at the next line that
-    starts a WARC record. Memory stays bounded: the
-    file is read a chunk at a time. ``path`` may be a URL (``https://``, ``s3://``...), read
-    through fsspec. It may also be a seekable binary file, open for reading (as a caller
-    opens it through a filesystem of its own, datatrove's reader through its ``DataFolder``):
-    it is read from its start, and left open. ``name`` is what the pages' ``file_path`` and the
-    details of the skips call the file: by default ``path`` as given, or the open file's
-    ``name``.
+    next gzip member or Zstandard frame or, in an uncompressed file, at the next ``WARC/1.``
+    (at a line's start or not: damage may have taken the line end before it). Memory stays
+    bounded: the file is read a chunk at a time. ``path`` may be a URL (``https://``,
+    ``s3://``...), read through fsspec. It may also be a seekable binary file, open for
+    reading (as a caller opens it through a filesystem of its own, datatrove's reader
+    through its ``DataFolder``): it is read from its start, and left open. ``name`` is what
+    the pages' ``file_path`` and the details of the skips call the file: by default ``path``
+    as given, or the open file's ``name``.
 
     Raises :class:`NotAWarcError` for a file that holds no WARC record where one should begin
     (:func:`check_warc`), and :class:`OSError` for a file that cannot be opened or read
