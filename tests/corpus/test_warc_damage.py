@@ -1,13 +1,15 @@
 """Property tests of the WARC reader (scrapy_cetd.corpus.warc) on damage it was not written
-for: bytes changed anywhere in a gzipped WARC, and its end cut off anywhere. The reader never
-raises (but for a file whose first record is gone, which is no WARC), never makes up a record,
-and loses only the records whose bytes were damaged."""
+for: bytes changed anywhere in a gzipped, Zstandard or uncompressed WARC, and its end cut off
+anywhere. The reader never raises (but for a file whose first record is gone, which is no
+WARC), never makes up a record, and loses only the records whose bytes were damaged."""
 
 from __future__ import annotations
 
 import io
+import itertools
 from pathlib import Path
 
+import pytest
 from corpuskit import member_offsets, response, story_page, write_warc
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -136,3 +138,32 @@ def test_changed_bytes_of_an_uncompressed_warc_lose_only_their_records(
         assert 0 in lost
         return
     _check(items, lost, checksummed=False)
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(damage=DAMAGE)
+def test_changed_bytes_of_a_zstandard_warc_lose_only_their_records(
+    tmp_path: Path, damage: list[Damage]
+) -> None:
+    zstandard = pytest.importorskip("zstandard")
+    plain = _plain_warc(tmp_path)
+    bounds = [*_record_offsets(plain), len(plain)]
+    compressor = zstandard.ZstdCompressor(write_checksum=True, write_content_size=True)
+    frames = [compressor.compress(plain[begin:end]) for begin, end in itertools.pairwise(bounds)]
+    starts = [0, *itertools.accumulate(len(frame) for frame in frames)]
+    data = bytearray(b"".join(frames))
+    lost: set[int] = set()
+    for member, where, length, mask in damage:
+        begin, end = starts[member], starts[member + 1]
+        at = begin + int(where * (end - begin))
+        for position in range(at, min(at + length, end)):
+            data[position] ^= mask
+        lost.add(member)
+    try:
+        items = _read(bytes(data))
+    except NotAWarcError:
+        assert 0 in lost
+        return
+    _check(items, lost)
