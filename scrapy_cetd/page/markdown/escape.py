@@ -9,14 +9,20 @@ later in the block, ``&`` makes an entity only with what follows it), so nothing
 while a block is written: the inline Markdown is a *draft* (:func:`markup`, :func:`label`),
 its text as it is with its markup marked, and :func:`resolve` escapes the text of the whole
 block at once, each character knowing its neighbours, whichever element they come from.
+A block may hold a whole page's text in one element, so each loop over its characters, runs
+or lines checks the time budget as it goes (:func:`_checked`), as the walk does over the
+elements.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable, Iterator
 from html.entities import html5
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
+
+from scrapy_cetd.limits import CHECK_EVERY, check_deadline
 
 SPACES = re.compile(r"\s+")
 _MARKUP, _MARKUP_END, _LABEL, _LABEL_END = "\x01", "\x02", "\x03", "\x04"
@@ -27,6 +33,24 @@ written (:func:`plain`)."""
 _MARK_CHARS = _MARKUP + _MARKUP_END + _LABEL + _LABEL_END
 _MARKS = re.compile(f"([{_MARK_CHARS}])")
 _NO_MARKS = dict.fromkeys(map(ord, _MARK_CHARS))
+_Item = TypeVar("_Item")
+
+
+def _checked(items: Iterable[_Item], most: int) -> Iterable[_Item]:
+    """``items``, at most ``most`` of them, the running deadline checked every
+    :data:`~scrapy_cetd.limits.CHECK_EVERY` of them: a block's text may be a page's, read in
+    one call the walk cannot interrupt. A loop too short to reach a check (most blocks) runs
+    over ``items`` themselves."""
+    return items if most <= CHECK_EVERY else _checking(items)
+
+
+def _checking(items: Iterable[_Item]) -> Iterator[_Item]:
+    for count, item in enumerate(items):
+        if count & CHECK_EVERY == CHECK_EVERY:
+            check_deadline("escaping the Markdown")
+        yield item
+
+
 _SPECIAL = re.compile(r"[\\\[\]<&|!]|`+|\*+|_+|~+")
 """What may be escaped: each is decided by its neighbours in the block (:func:`resolve`)."""
 _SPECIAL_OR_MARK = re.compile(f"[{_MARK_CHARS}\\\\`\\[\\]<&|!*_~]")
@@ -110,7 +134,7 @@ def resolve(draft: str, *, line_start: bool, cell: bool = False) -> str:
         return block.chars
     out: list[str] = []
     last = 0
-    for at in sorted(escaped):
+    for at in _checked(sorted(escaped), len(escaped)):
         out.append(block.chars[last:at])
         out.append("\\")
         last = at
@@ -132,7 +156,7 @@ class _Block:
         open_labels: list[list[int]] = []
         at = 0
         is_text = True
-        for piece in _MARKS.split(draft):
+        for piece in _checked(_MARKS.split(draft), len(draft) + 1):
             if piece in (_MARKUP, _MARKUP_END):
                 is_text = piece == _MARKUP_END
             elif piece == _LABEL:
@@ -157,7 +181,7 @@ class _Block:
         escaped: set[int] = set()
         ticks: list[tuple[int, int, bool]] = []
         delimiters: dict[str, list[_Delimiter]] = {"*": [], "_": [], "~": []}
-        for match in _SPECIAL.finditer(chars):
+        for match in _checked(_SPECIAL.finditer(chars), len(chars)):
             start, end = match.span()
             char = chars[start]
             if char == "`":
@@ -201,14 +225,16 @@ class _Block:
 
     def _runs(self, start: int, end: int) -> list[tuple[int, int, bool]]:
         """The run of one character from ``start`` to ``end`` in pieces of text and of
-        markup (``*`` then a bold's ``**``)."""
+        markup (``*`` then a bold's ``**``), each piece's end found in C."""
         text = self.text
         runs: list[tuple[int, int, bool]] = []
-        for at in range(start, end):
-            if at == start or text[at] != text[at - 1]:
-                runs.append((at, at + 1, bool(text[at])))
-            else:
-                runs[-1] = (runs[-1][0], at + 1, runs[-1][2])
+        at = start
+        while at < end:
+            is_text = text[at]
+            stop = text.find(b"\0" if is_text else b"\1", at, end)
+            stop = end if stop < 0 else stop
+            runs.append((at, stop, bool(is_text)))
+            at = stop
         return runs
 
     def _delimiter(self, char: str, run: tuple[int, int, bool]) -> _Delimiter:
@@ -246,7 +272,7 @@ class _Block:
         while at >= 0:
             starts.append(at + 1)
             at = chars.find("\n", at + 1)
-        for start in starts:
+        for start in _checked(starts, len(starts)):
             if start >= len(chars) or not text[start] or start in escaped:
                 continue
             if _LINE_START.match(chars, start) is not None:
@@ -302,9 +328,9 @@ def _pairing(runs: list[_Delimiter]) -> list[int]:
     escaped: list[int] = []
     opener = False
     later_closers = [False] * (len(runs) + 1)
-    for i in range(len(runs) - 1, -1, -1):
+    for i in _checked(range(len(runs) - 1, -1, -1), len(runs)):
         later_closers[i] = later_closers[i + 1] or runs[i].closes
-    for i, run in enumerate(runs):
+    for i, run in _checked(enumerate(runs), len(runs)):
         if run.text:
             touches = (i > 0 and runs[i - 1].end == run.start) or (
                 i + 1 < len(runs) and runs[i + 1].start == run.end
@@ -330,7 +356,7 @@ def _unmatched(chars: str, brackets: list[int]) -> list[int]:
     open one, so they are escaped there, and a matched pair is written as it is."""
     opened: list[int] = []
     unmatched: list[int] = []
-    for at in brackets:
+    for at in _checked(brackets, len(brackets)):
         if chars[at] == "[":
             opened.append(at)
         elif opened and chars[at + 1 : at + 2] != "(":
@@ -349,7 +375,7 @@ def _opening_ticks(runs: list[tuple[int, int, bool]], escaped: set[int]) -> list
     backslash escapes nothing inside one), as a run of one: an escaped run counts as that."""
     escaping: list[int] = []
     later: set[int] = set()
-    for i in range(len(runs) - 1, -1, -1):
+    for i in _checked(range(len(runs) - 1, -1, -1), len(runs)):
         start, end, is_text = runs[i]
         if not is_text:
             later.add(end - start)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from html import escape as escape_html
 
 import lxml.html
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from markdownkit import (
@@ -18,6 +19,8 @@ from markdownkit import (
     text_of,
     tokens,
 )
+
+from scrapy_cetd.limits import LimitExceededError, deadline
 
 PARAGRAPHS = {"paragraph_open", "paragraph_close", "inline"}
 """The tokens of Markdown that holds paragraphs and nothing else."""
@@ -265,6 +268,22 @@ def test_control_characters_of_a_tree_are_not_written() -> None:
     assert markdown == "ab `xy` ![\\[x](https://x.example/i) [t](https://x.example/)"
     assert images(markdown) == ["[x"]
     assert link_texts(markdown) == ["t"]
+
+
+@pytest.mark.parametrize(
+    "paragraph",
+    ["_a_ " * 20_000, "*" * 100_000, "`x` " * 20_000, "[a](b) " * 20_000, "&amp;lt; " * 20_000],
+    ids=["emphasis-runs", "one-run", "backtick-runs", "brackets", "ampersands"],
+)
+def test_the_escaping_of_a_long_block_checks_the_time_budget(paragraph: str) -> None:
+    """A block is escaped whole once it is written, its characters read in Python: a
+    paragraph of one element (where the walk, which checks the deadline every few thousand
+    elements, checks nothing) holding a megabyte of ``_a_`` took 3.3 s of a 1 s budget. The
+    escaping checks the deadline as it goes; a short block is escaped as before."""
+    with deadline(1e-9), pytest.raises(LimitExceededError, match="escaping the Markdown"):
+        body_markdown(f"<body><p>{paragraph}</p></body>")
+    with deadline(1e-9):
+        assert body_markdown("<body><p>_a_ *b* `c` [d]</p></body>") == "\\_a\\_ \\*b\\* \\`c` [d]"
 
 
 CHARACTERS = "[]()!*_#`<>|~&;:\\-+=.1ax é"
