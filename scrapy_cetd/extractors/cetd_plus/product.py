@@ -14,6 +14,7 @@ import lxml.html
 from lxml import etree
 
 from scrapy_cetd.extractors.cetd_plus.named_sections import Attributes, named_sections
+from scrapy_cetd.guard import markup_problem
 from scrapy_cetd.limits import check_deadline
 from scrapy_cetd.page.dom import DomView, attribute_owners, build_view, local_tag
 from scrapy_cetd.page.markup import json_ld_objects, json_ld_types
@@ -91,11 +92,16 @@ def description_content(description: str) -> tuple[str, str]:
     """``description`` as cetd-plus renders content, ``(html, text)``: read as HTML when it has
     tags, else each of its lines a paragraph (its character references read). A lone
     surrogate (half an emoji, from a JSON escape) is a replacement character, as in the
-    page's own text: lxml would stop reading there."""
+    page's own text: lxml would stop reading there. A description holding a tag of more
+    attributes than a page may have by default (:func:`~scrapy_cetd.guard.markup_problem`)
+    is ``("", "")``: libxml2 would read them in quadratic time, in a call no budget stops,
+    and the page's own check never read it (a JSON string is text to the page's parser)."""
     description = _SURROGATE.sub("\ufffd", description)
     if not _TAG.search(description):
         lines = (html.escape(html.unescape(line)) for line in description.splitlines())
         description = "".join(f"<p>{line}</p>" for line in lines if line.strip())
+    elif markup_problem(description) is not None:
+        return "", ""
     try:
         root = lxml.html.fragment_fromstring(description, create_parent="div")
     except (etree.ParserError, ValueError, AssertionError, IndexError):

@@ -8,6 +8,7 @@ import pytest
 from cetdpluskit import PRODUCT, prose, text_as
 
 from scrapy_cetd import extract
+from scrapy_cetd.guard import DEFAULT_MAX_ATTRIBUTES
 
 
 def test_product_keeps_the_text_of_closed_tabs() -> None:
@@ -142,3 +143,25 @@ def test_a_description_written_as_a_document_without_one_body_adds_nothing(
         f"<body><main><h1>Kettle</h1><p>{prose('a kettle', 2)}</p></main></body></html>"
     )
     assert "a kettle" in extract(page, page_type="product").text
+
+
+@pytest.mark.parametrize(("attributes", "added"), [(10, True), (DEFAULT_MAX_ATTRIBUTES + 1, False)])
+def test_a_declared_description_with_a_tag_of_too_many_attributes_is_not_parsed(
+    attributes: int, added: bool
+) -> None:
+    """libxml2 reads the attributes of one tag in a time quadratic in their number, in a call
+    no budget stops. The page's text is checked for such a tag before it is parsed
+    (``max_attributes``), but a description in a JSON string, its ``<`` written ``\\u003c``,
+    is none of the page's markup: one tag of 100,000 attributes there took 29 s of a 2 s
+    budget. A description holding a tag of more attributes than the page may have is not
+    parsed, and adds nothing."""
+    tag = "<p " + " ".join(f"a{k}=1" for k in range(attributes)) + ">Glazed twice.</p>"
+    declared = json.dumps({"@type": "Product", "name": "Kettle", "description": tag})
+    script = declared.replace("<", "\\u003c")
+    page = (
+        f"<html><head><script type='application/ld+json'>{script}</script></head>"
+        f"<body><main><h1>Kettle</h1><p>{prose('a kettle', 2)}</p></main></body></html>"
+    )
+    text = extract(page, page_type="product").text
+    assert "a kettle" in text
+    assert ("Glazed twice." in text) is added
