@@ -21,6 +21,7 @@ from scrapy_cetd.corpus.codings import decoded
 from scrapy_cetd.corpus.schema import VERSION, Row, content_hash
 from scrapy_cetd.corpus.settings import CorpusSettings
 from scrapy_cetd.corpus.warc import DEFAULT_MAX_BYTES, Skipped, WarcPage, iter_pages
+from scrapy_cetd.guard import markup_problem
 from scrapy_cetd.page.decoding import decoding_notes, html_response, undecodable_note
 from scrapy_cetd.page.metadata import language_identifier
 from scrapy_cetd.page.parse import NotADocumentError, document_problem
@@ -53,10 +54,13 @@ _TITLE_SCAN = 1 << 20
 
 def _page_title(body: bytes, page: WarcPage) -> str | None:
     """The text of the page's first ``<title>``, whitespace collapsed: the body decoded as
-    :func:`scrapy_cetd.extract` decodes it, and its beginning up to ``</title>`` parsed."""
+    :func:`scrapy_cetd.extract` decodes it, and its beginning up to ``</title>`` parsed;
+    ``None`` when that beginning holds a tag of more attributes than ``extract()`` lets a
+    page have (:func:`~scrapy_cetd.guard.markup_problem`), which libxml2 would read in
+    quadratic time (the page was refused for it, unparsed)."""
     text = html_response(body, url=page.url, encoding=page.charset).text[:_TITLE_SCAN]
     end = text.lower().find("</title")
-    if end < 0:
+    if end < 0 or markup_problem(text[:end]) is not None:
         return None
     try:
         head = lxml.html.document_fromstring(text[:end] + "</title>")
