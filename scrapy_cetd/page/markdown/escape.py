@@ -111,9 +111,13 @@ def plain(draft: str) -> str:
 
 
 def last_char(draft: str) -> str:
-    """The last character of ``draft`` as written, ``""`` when none (read from its end
-    only)."""
-    return draft.rstrip(_MARK_CHARS)[-1:]
+    """The last character of ``draft`` as written, ``""`` when none: read from its end, past
+    the marks alone (stripping them would copy the rest, which may be half the page, for each
+    element that asks)."""
+    at = len(draft) - 1
+    while at >= 0 and draft[at] in _MARK_CHARS:
+        at -= 1
+    return draft[at] if at >= 0 else ""
 
 
 def resolve(draft: str, *, line_start: bool, cell: bool = False) -> str:
