@@ -40,17 +40,26 @@ _LANGUAGE_CLASS = re.compile(r"^(?:language|lang)-[\w#+.-]{1,40}$")
 _URL_MARKERS = tuple(f" {name}=" for name in (*URL_ATTRIBUTES, "srcset"))
 
 
+MAX_BASE_URL = 8192
+"""Characters of the longest URL links are made absolute against (the longest request line
+common servers accept, as the metadata's URLs): joining a relative link reads the base's
+path segment by segment, so a longer one would make each link cost its length."""
+
+
 def document_base(tree: etree._Element, url: str | None) -> str | None:
     """The URL relative links of ``tree``'s document resolve against: ``url`` joined with the
     document's first ``<base href>``, as a browser resolves them; ``None`` when neither
     gives an absolute URL. A ``<base href>`` that makes no valid URL (a port that is not a
-    number...) is ignored, as browsers ignore it."""
+    number...) is ignored, as browsers ignore it, and so is a URL longer than
+    :data:`MAX_BASE_URL`."""
     page = url if url and _absolute_url(url) else None
     for element in tree.getroottree().getroot().iter("base"):
         href = (element.get("href") or "").strip()
-        if href:
+        if href and len(href) <= MAX_BASE_URL:
             joined = _join(page, href) if page else href
             return joined if _absolute_url(joined) else page
+        if href:
+            return page
     return page
 
 
@@ -60,7 +69,7 @@ given with the page, is no base to write links against."""
 
 
 def _absolute_url(url: str) -> bool:
-    if _NOT_IN_ATTRIBUTES.search(url):
+    if len(url) > MAX_BASE_URL or _NOT_IN_ATTRIBUTES.search(url):
         return False
     try:
         parts = urlsplit(url)
@@ -204,14 +213,20 @@ def absolute_links(
 
     The bound keeps the output linear in the page: each link can grow by the length of the
     base URL, and a long ``<base href>`` over many links, or a ``srcset`` of many
-    candidates, would otherwise multiply them."""
+    candidates, would otherwise multiply them. It keeps the time linear too: once the room
+    left is shorter than the base URL, a link without a scheme is left as it is unjoined (a
+    join costs the base's length)."""
     changed = False
     left = 0
     room = growth
+    base_length = _written(base_url)
     for _, attributes in _with_attributes(root, "making the links absolute"):
         for name in URL_ATTRIBUTES:
             value = attributes.get(name)
             if value is not None and value.strip():
+                if room is not None and base_length > room and not _SCHEME.match(value):
+                    left += 1
+                    continue
                 absolute = _join(base_url, value.strip())
                 if absolute == value:
                     continue
@@ -245,6 +260,10 @@ def absolute_links(
 _ESCAPED_IN_URLS = re.compile(r"[^\x21-\x7e]|[&\"<>]")
 """What a serializer writes longer than itself in a link: ``&`` as ``&amp;``, a space or a
 character outside ASCII as ``%XX`` escapes of its UTF-8 bytes (at most twelve characters)."""
+
+
+_SCHEME = re.compile(r"\s*[A-Za-z][A-Za-z0-9+.-]*:")
+"""The scheme that starts an absolute URL (which a join leaves as it is)."""
 
 
 def _written(url: str) -> int:
