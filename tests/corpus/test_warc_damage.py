@@ -47,6 +47,17 @@ def _read(data: bytes) -> list[object]:
     return list(iter_pages(io.BytesIO(data), name="damaged.warc.gz"))
 
 
+def _damage(data: bytearray, starts: list[int], damage: list[Damage]) -> set[int]:
+    """Apply ``damage`` to ``data``, whose records (or members, or frames) begin at ``starts``
+    (and the last ends at the last); the records damaged."""
+    for member, where, length, mask in damage:
+        begin, end = starts[member], starts[member + 1]
+        at = begin + int(where * (end - begin))
+        for position in range(at, min(at + length, end)):
+            data[position] ^= mask
+    return {member for member, *_ in damage}
+
+
 def _check(items: list[object], lost: set[int], *, checksummed: bool = True) -> None:
     """Every record not in ``lost`` is read as written, once; in a gzipped file (whose members
     are checksummed, ``checksummed``) every page read is a record as written. An uncompressed
@@ -68,13 +79,7 @@ def _check(items: list[object], lost: set[int], *, checksummed: bool = True) -> 
 def test_changed_bytes_lose_only_their_records(tmp_path: Path, damage: list[Damage]) -> None:
     data = bytearray(_warc(tmp_path))
     starts = [*member_offsets(bytes(data)), len(data)]
-    lost: set[int] = set()
-    for member, where, length, mask in damage:
-        begin, end = starts[member], starts[member + 1]
-        at = begin + int(where * (end - begin))
-        for position in range(at, min(at + length, end)):
-            data[position] ^= mask
-        lost.add(member)
+    lost = _damage(data, starts, damage)
     try:
         items = _read(bytes(data))
     except NotAWarcError:
@@ -125,13 +130,7 @@ def test_changed_bytes_of_an_uncompressed_warc_lose_only_their_records(
     data = bytearray(_plain_warc(tmp_path))
     starts = [*_record_offsets(bytes(data)), len(data)]
     assert len(starts) == RECORDS + 1
-    lost: set[int] = set()
-    for member, where, length, mask in damage:
-        begin, end = starts[member], starts[member + 1]
-        at = begin + int(where * (end - begin))
-        for position in range(at, min(at + length, end)):
-            data[position] ^= mask
-        lost.add(member)
+    lost = _damage(data, starts, damage)
     try:
         items = _read(bytes(data))
     except NotAWarcError:
@@ -154,13 +153,7 @@ def test_changed_bytes_of_a_zstandard_warc_lose_only_their_records(
     frames = [compressor.compress(plain[begin:end]) for begin, end in itertools.pairwise(bounds)]
     starts = [0, *itertools.accumulate(len(frame) for frame in frames)]
     data = bytearray(b"".join(frames))
-    lost: set[int] = set()
-    for member, where, length, mask in damage:
-        begin, end = starts[member], starts[member + 1]
-        at = begin + int(where * (end - begin))
-        for position in range(at, min(at + length, end)):
-            data[position] ^= mask
-        lost.add(member)
+    lost = _damage(data, starts, damage)
     try:
         items = _read(bytes(data))
     except NotAWarcError:
