@@ -29,6 +29,11 @@ def _warc(tmp_path: Path) -> bytes:
     return path.read_bytes()
 
 
+EXAMPLES = settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+"""Each property's examples: a WARC of a few small records reads in milliseconds."""
+
 Damage = tuple[int, float, int, int]
 """A damage: the record (or member), where in it (a share), how many bytes, the XOR mask."""
 
@@ -58,10 +63,17 @@ def _damage(data: bytearray, starts: list[int], damage: list[Damage]) -> set[int
     return {member for member, *_ in damage}
 
 
-def _check(items: list[object], lost: set[int], *, checksummed: bool = True) -> None:
-    """Every record not in ``lost`` is read as written, once; in a gzipped file (whose members
-    are checksummed, ``checksummed``) every page read is a record as written. An uncompressed
-    WARC has no checksum the reader checks: a damaged record may be read with its damage."""
+def _check(data: bytes, lost: set[int], *, checksummed: bool = True) -> None:
+    """Read ``data``, whose records ``lost`` were damaged: every other record is read as
+    written, once; in a gzipped or Zstandard file (whose parts are checksummed,
+    ``checksummed``) every page read is a record as written. An uncompressed WARC has no
+    checksum the reader checks: a damaged record may be read with its damage. Only a damaged
+    first record may make the file no WARC."""
+    try:
+        items = _read(data)
+    except NotAWarcError:
+        assert 0 in lost
+        return
     pages = [item for item in items if isinstance(item, WarcPage)]
     written = [page for page in pages if PAGES.get(page.url) == page.body]
     if checksummed:
@@ -72,37 +84,23 @@ def _check(items: list[object], lost: set[int], *, checksummed: bool = True) -> 
     assert len(items) <= RECORDS + len(lost) + 1
 
 
-@settings(
-    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
-)
+@EXAMPLES
 @given(damage=DAMAGE)
 def test_changed_bytes_lose_only_their_records(tmp_path: Path, damage: list[Damage]) -> None:
     data = bytearray(_warc(tmp_path))
     starts = [*member_offsets(bytes(data)), len(data)]
     lost = _damage(data, starts, damage)
-    try:
-        items = _read(bytes(data))
-    except NotAWarcError:
-        assert 0 in lost  # only a damaged first record makes the file no WARC
-        return
-    _check(items, lost)
+    _check(bytes(data), lost)
 
 
-@settings(
-    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
-)
+@EXAMPLES
 @given(where=st.floats(0.02, 1, exclude_max=True))
 def test_a_cut_off_end_loses_only_the_records_it_cuts(tmp_path: Path, where: float) -> None:
     data = _warc(tmp_path)
     starts = [*member_offsets(data), len(data)]
     cut = int(where * len(data))
     lost = {member for member in range(RECORDS) if starts[member + 1] > cut}
-    try:
-        items = _read(data[:cut])
-    except NotAWarcError:
-        assert 0 in lost
-        return
-    _check(items, lost)
+    _check(data[:cut], lost)
 
 
 def _plain_warc(tmp_path: Path) -> bytes:
@@ -120,9 +118,7 @@ def _record_offsets(data: bytes) -> list[int]:
     return offsets
 
 
-@settings(
-    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
-)
+@EXAMPLES
 @given(damage=DAMAGE)
 def test_changed_bytes_of_an_uncompressed_warc_lose_only_their_records(
     tmp_path: Path, damage: list[Damage]
@@ -131,17 +127,10 @@ def test_changed_bytes_of_an_uncompressed_warc_lose_only_their_records(
     starts = [*_record_offsets(bytes(data)), len(data)]
     assert len(starts) == RECORDS + 1
     lost = _damage(data, starts, damage)
-    try:
-        items = _read(bytes(data))
-    except NotAWarcError:
-        assert 0 in lost
-        return
-    _check(items, lost, checksummed=False)
+    _check(bytes(data), lost, checksummed=False)
 
 
-@settings(
-    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
-)
+@EXAMPLES
 @given(damage=DAMAGE)
 def test_changed_bytes_of_a_zstandard_warc_lose_only_their_records(
     tmp_path: Path, damage: list[Damage]
@@ -154,9 +143,4 @@ def test_changed_bytes_of_a_zstandard_warc_lose_only_their_records(
     starts = [0, *itertools.accumulate(len(frame) for frame in frames)]
     data = bytearray(b"".join(frames))
     lost = _damage(data, starts, damage)
-    try:
-        items = _read(bytes(data))
-    except NotAWarcError:
-        assert 0 in lost
-        return
-    _check(items, lost)
+    _check(bytes(data), lost)
