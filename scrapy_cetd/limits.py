@@ -96,6 +96,11 @@ def check_deadline(step: str) -> None:
         raise LimitExceededError(Reason.TIME_BUDGET, f"more than {current[1]:g} s, stopped {step}")
 
 
+MAX_URL = 8192
+"""Characters of the longest URL worth reading (the longest request line common servers
+accept): a longer one is an inlined image or junk, and each step that reads it (a join, a
+comparison) costs its length."""
+
 CHECK_EVERY = 4095
 """A long loop over a page's elements checks the deadline when its step count has all these
 bits set (``i & CHECK_EVERY == CHECK_EVERY``): once in 4,096 steps, and a shorter loop adds no

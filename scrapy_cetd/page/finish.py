@@ -18,7 +18,7 @@ from urllib.parse import urljoin, urlsplit
 import lxml.html
 from lxml import etree
 
-from scrapy_cetd.limits import CHECK_EVERY, PARSER_MAX_DEPTH, check_deadline
+from scrapy_cetd.limits import CHECK_EVERY, MAX_URL, PARSER_MAX_DEPTH, check_deadline
 from scrapy_cetd.page.dom import local_tag
 from scrapy_cetd.page.markdown import to_markdown
 from scrapy_cetd.result import NoteKind
@@ -40,26 +40,19 @@ _LANGUAGE_CLASS = re.compile(r"^(?:language|lang)-[\w#+.-]{1,40}$")
 _URL_MARKERS = tuple(f" {name}=" for name in (*URL_ATTRIBUTES, "srcset"))
 
 
-MAX_BASE_URL = 8192
-"""Characters of the longest URL links are made absolute against (the longest request line
-common servers accept, as the metadata's URLs): joining a relative link reads the base's
-path segment by segment, so a longer one would make each link cost its length."""
-
-
 def document_base(tree: etree._Element, url: str | None) -> str | None:
     """The URL relative links of ``tree``'s document resolve against: ``url`` joined with the
     document's first ``<base href>``, as a browser resolves them; ``None`` when neither
     gives an absolute URL. A ``<base href>`` that makes no valid URL (a port that is not a
     number...) is ignored, as browsers ignore it, and so is a URL longer than
-    :data:`MAX_BASE_URL`."""
+    :data:`~scrapy_cetd.limits.MAX_URL` (joining a relative link reads the base's path
+    segment by segment, so a longer one would make each link cost its length)."""
     page = url if url and _absolute_url(url) else None
     for element in tree.getroottree().getroot().iter("base"):
         href = (element.get("href") or "").strip()
-        if href and len(href) <= MAX_BASE_URL:
-            joined = _join(page, href) if page else href
-            return joined if _absolute_url(joined) else page
         if href:
-            return page
+            joined = _join(page, href) if page and len(href) <= MAX_URL else href
+            return joined if _absolute_url(joined) else page
     return page
 
 
@@ -69,7 +62,7 @@ given with the page, is no base to write links against."""
 
 
 def _absolute_url(url: str) -> bool:
-    if len(url) > MAX_BASE_URL or _NOT_IN_ATTRIBUTES.search(url):
+    if len(url) > MAX_URL or _NOT_IN_ATTRIBUTES.search(url):
         return False
     try:
         parts = urlsplit(url)

@@ -10,9 +10,9 @@ from conftest import deep_chain, parse
 from lxml import etree
 
 from scrapy_cetd import extract
+from scrapy_cetd.limits import MAX_URL
 from scrapy_cetd.page import finish
 from scrapy_cetd.page.finish import (
-    MAX_BASE_URL,
     URL_GROWTH,
     URL_GROWTH_FLOOR,
     absolute_links,
@@ -219,15 +219,15 @@ def test_a_url_longer_than_a_request_line_is_no_base() -> None:
     """Joining a relative link to a base URL reads the base's path segment by segment: a page
     URL (or a ``<base href>``) of 1.4 MB in 200,000 folders took 151 s of a 2 s budget over
     4,000 links, each join a call no budget stops. A URL longer than
-    :data:`MAX_BASE_URL` (no server accepts such a request line) is no base: the links stay as
-    the page wrote them."""
-    long_url = "https://example.com/" + "f/" * MAX_BASE_URL
+    :data:`~scrapy_cetd.limits.MAX_URL` (no server accepts such a request line) is no base:
+    the links stay as the page wrote them."""
+    long_url = "https://example.com/" + "f/" * MAX_URL
     assert document_base(parse("<p>x</p>"), long_url) is None
     tree = parse(f"<head><base href='{long_url}'></head><p>x</p>")
     assert document_base(tree, "https://example.com/a") == "https://example.com/a"
-    tree = parse(f"<head><base href='{'f/' * MAX_BASE_URL}'></head><p>x</p>")
+    tree = parse(f"<head><base href='{'f/' * MAX_URL}'></head><p>x</p>")
     assert document_base(tree, "https://example.com/a") == "https://example.com/a"
-    fits = "https://example.com/" + "f/" * ((MAX_BASE_URL - 20) // 2)
+    fits = "https://example.com/" + "f/" * ((MAX_URL - 20) // 2)
     assert document_base(parse("<p>x</p>"), fits) == fits
 
 

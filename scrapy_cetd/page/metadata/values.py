@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from scrapy_cetd.limits import MAX_URL
+
 MAX_VALUES = 50
 """Authors, tags or categories kept from one source."""
 CHECK_EVERY = 1024
@@ -19,9 +21,6 @@ and reading it whole would make each comparison cost its length."""
 MAX_PROPERTY = 10_000
 """Characters of a microdata property's text read, and of a description (a description may be
 long)."""
-_MAX_URL = 8192
-"""Characters of the longest canonical URL or image URL kept (the longest request line common
-servers accept); a longer one is an inlined image or junk."""
 
 
 def clean(value: str | None) -> str | None:
@@ -43,9 +42,9 @@ def within(value: str | None, limit: int) -> str | None:
 
 
 def url_within(value: str | None) -> str | None:
-    """``value``, or ``None`` when it is longer than :data:`_MAX_URL` (a URL cut short
-    points elsewhere)."""
-    return None if value is not None and len(value) > _MAX_URL else value
+    """``value``, or ``None`` when it is longer than :data:`~scrapy_cetd.limits.MAX_URL` (a
+    URL cut short points elsewhere)."""
+    return None if value is not None and len(value) > MAX_URL else value
 
 
 def unique(values: Iterable[str]) -> tuple[str, ...]:
