@@ -60,6 +60,13 @@ DESCRIPTION_SHARE = 0.5
 """The share of the declared description's words the content must hold for the description to
 count as shown."""
 
+MAX_DESCRIPTION_ELEMENTS = 10_000
+"""The most elements a declared description is read with, counted by its ``<`` (each element
+opens with one). The page's ``max_nodes`` does not count them (a JSON string is text to the
+page's parser), and each takes about a kilobyte once parsed, viewed and rendered: 166,000
+``<br>`` in one description took 141 MB. A shop's description, tables of specifications
+included, holds hundreds."""
+
 _JSON_LD = (("type", "application/ld+json"),)
 _TAG = re.compile(r"</?[A-Za-z][^<>]*>")
 """A tag: the description is written in HTML."""
@@ -95,12 +102,15 @@ def description_content(description: str) -> tuple[str, str]:
     page's own text: lxml would stop reading there. A description holding a tag of more
     attributes than a page may have by default (:func:`~scrapy_cetd.guard.markup_problem`)
     is ``("", "")``: libxml2 would read them in quadratic time, in a call no budget stops,
-    and the page's own check never read it (a JSON string is text to the page's parser)."""
+    and the page's own check never read it (a JSON string is text to the page's parser); so
+    is one of more than :data:`MAX_DESCRIPTION_ELEMENTS` elements."""
     description = _SURROGATE.sub("\ufffd", description)
     if not _TAG.search(description):
         lines = (html.escape(html.unescape(line)) for line in description.splitlines())
         description = "".join(f"<p>{line}</p>" for line in lines if line.strip())
-    elif markup_problem(description) is not None:
+    elif (
+        description.count("<") > MAX_DESCRIPTION_ELEMENTS or markup_problem(description) is not None
+    ):
         return "", ""
     try:
         root = lxml.html.fragment_fromstring(description, create_parent="div")

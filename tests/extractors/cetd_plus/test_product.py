@@ -8,6 +8,7 @@ import pytest
 from cetdpluskit import PRODUCT, prose, text_as
 
 from scrapy_cetd import extract
+from scrapy_cetd.extractors.cetd_plus.product import MAX_DESCRIPTION_ELEMENTS
 from scrapy_cetd.guard import DEFAULT_MAX_ATTRIBUTES
 
 
@@ -165,3 +166,21 @@ def test_a_declared_description_with_a_tag_of_too_many_attributes_is_not_parsed(
     text = extract(page, page_type="product").text
     assert "a kettle" in text
     assert ("Glazed twice." in text) is added
+
+
+@pytest.mark.parametrize(("elements", "added"), [(50, True), (MAX_DESCRIPTION_ELEMENTS + 1, False)])
+def test_a_declared_description_of_too_many_elements_is_not_parsed(
+    elements: int, added: bool
+) -> None:
+    """The page's ``max_nodes`` does not count the elements of a description in a JSON string:
+    166,000 ``<br>`` in one took 141 MB once parsed. A description of more than
+    :data:`MAX_DESCRIPTION_ELEMENTS` elements adds nothing."""
+    description = "Glazed twice." + "<br>" * (elements - 1) + "<b>Fired at 1,280 C.</b>"
+    declared = json.dumps({"@type": "Product", "name": "Kettle", "description": description})
+    page = (
+        f"<html><head><script type='application/ld+json'>{declared}</script></head>"
+        f"<body><main><h1>Kettle</h1><p>{prose('a kettle', 2)}</p></main></body></html>"
+    )
+    text = extract(page, page_type="product").text
+    assert "a kettle" in text
+    assert ("Fired at 1,280 C." in text) is added
