@@ -9,9 +9,9 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from scrapy_cetd.limits import check_deadline
+from scrapy_cetd.limits import CHECK_EVERY, check_deadline
 from scrapy_cetd.page.markup import ARTICLE_TYPES
-from scrapy_cetd.page.metadata.values import CHECK_EVERY, MAX_VALUES, clean, split_keywords
+from scrapy_cetd.page.metadata.values import MAX_VALUES, clean, split_keywords
 
 _MAX_SCRIPT = 2_000_000
 """Characters of one JSON-LD script that are parsed; a longer one is skipped (no page's
@@ -42,7 +42,7 @@ def json_ld_items(script: str) -> list[dict[str, Any]]:
     while queue:
         value = queue.pop()
         walked += 1
-        if not walked % CHECK_EVERY:
+        if walked & CHECK_EVERY == CHECK_EVERY:
             check_deadline("reading the page's JSON-LD")
         if isinstance(value, list):
             queue.extend(reversed(value))

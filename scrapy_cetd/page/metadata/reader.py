@@ -16,7 +16,7 @@ from urllib.parse import urljoin
 
 from lxml import etree
 
-from scrapy_cetd.limits import check_deadline
+from scrapy_cetd.limits import CHECK_EVERY, check_deadline
 from scrapy_cetd.page.dom import attribute_owners, local_tag, namespaced
 from scrapy_cetd.page.markup import lines_of, text_of
 from scrapy_cetd.page.metadata.authors import (
@@ -45,7 +45,6 @@ from scrapy_cetd.page.metadata.jsonld import (
 from scrapy_cetd.page.metadata.language import language_identifier, language_tag, page_language
 from scrapy_cetd.page.metadata.titles import headline
 from scrapy_cetd.page.metadata.values import (
-    CHECK_EVERY,
     MAX_PROPERTY,
     MAX_TEXT,
     MAX_VALUES,
@@ -170,7 +169,7 @@ class _Reader:
         """What the time budget cut short, set by :meth:`metadata`."""
         for k, element in enumerate(attribute_owners(root, _SOURCES)):
             self._read_element(element)
-            if not k % CHECK_EVERY:
+            if k & CHECK_EVERY == CHECK_EVERY:
                 check_deadline("reading the page's metadata")
 
     def _read_element(self, element: etree._Element) -> None:

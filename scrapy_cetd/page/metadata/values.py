@@ -10,9 +10,6 @@ from scrapy_cetd.limits import MAX_URL
 
 MAX_VALUES = 50
 """Authors, tags or categories kept from one source."""
-CHECK_EVERY = 1024
-"""Elements read, or JSON-LD nodes walked, between two
-:func:`~scrapy_cetd.limits.check_deadline` calls."""
 _UNPRINTABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffe\uffff\ud800-\udfff]+")
 """Control characters but tab and line breaks, noncharacters, and lone surrogates."""
 MAX_TEXT = 1000
