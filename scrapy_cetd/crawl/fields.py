@@ -6,9 +6,9 @@ there, the values of the spider kept, and the fields cleared when there is no ma
 ``main_content_text`` / ``main_content_title`` / ``main_content_page_type`` (the
 ``CETD_*_FIELD`` settings), the Markdown, the page type's confidence and the metadata of
 ``CETD_METADATA_FIELDS``. A dict can hold every field; a declared item class gets the fields it
-declares, and is told once of the content fields and metadata fields it lacks (a misspelt name
-shows there). With ``CETD_OVERWRITE`` off, a value the spider gave a field (:func:`is_set`) is
-kept, on success and on failure alike.
+declares, and is told once of the content fields, the Markdown and confidence fields and the
+metadata fields it lacks (a misspelt name shows there). With ``CETD_OVERWRITE`` off, a value
+the spider gave a field (:func:`is_set`) is kept, on success and on failure alike.
 
 Once an item is done, bytes in its ``CETD_SOURCE_FIELD`` become the text they decode to, so
 that a JSON feed can export it; ``CETD_DROP_SOURCE`` removes the field instead.
@@ -65,8 +65,8 @@ class ItemFields:
     """Writes an extraction's result into items, by the crawl's ``CETD_*`` settings (see the
     module docstring), counting what it writes and keeps in the crawler's stats:
     ``cetd/field_kept_count/<field>``, ``cetd/metadata_count/<name>``,
-    ``cetd/metadata_missing_count/<name>``, ``cetd/metadata_kept_count/<name>`` and
-    ``cetd/metadata_undeclared_count/<name>``.
+    ``cetd/metadata_missing_count/<name>``, ``cetd/metadata_kept_count/<name>``,
+    ``cetd/metadata_undeclared_count/<name>`` and ``cetd/field_undeclared_count/<field>``.
 
     ``first_time(key)`` says whether a message keyed ``key`` (an item class and what it
     lacks) is given for the first time: the pipeline's, so that one bounded set of keys serves
@@ -90,7 +90,8 @@ class ItemFields:
         field and a headline alone, or of metadata alone, gets what it declares. Raises
         :class:`NoContentError` for a declared class with none of these fields and none of
         ``CETD_METADATA_FIELDS``'s; tells once per class, at INFO, of the HTML and text fields
-        a class that gets others lacks (a misspelt name shows there)."""
+        a class that gets others lacks, and warns of a field off by default that the settings
+        name and the class lacks (a misspelt name shows there)."""
         settings = self.settings
         item_class = type(adapter.item)
         declared = ItemAdapter.get_field_names_from_class(item_class)
@@ -106,6 +107,9 @@ class ItemFields:
                 f" ({', '.join(every)}; see the CETD_*_FIELD settings and CETD_METADATA_FIELDS)",
                 warn_key=item_class.__qualname__,
             )
+        for chosen_by, name in settings.chosen_fields:
+            if name not in declared:
+                self._tell_undeclared(item_class, chosen_by, name)
         lacking = [name for name in settings.content_fields if name not in declared]
         if lacking and self._first_time((item_class.__qualname__, "content_fields")):
             setting = {
@@ -121,6 +125,23 @@ class ItemFields:
                 extra={"crawler": self.crawler},
             )
         return writable
+
+    def _tell_undeclared(self, item_class: type, setting: str, name: str) -> None:
+        """Count in ``cetd/field_undeclared_count/<name>`` an item whose class lacks the field
+        ``setting`` names (one of :attr:`CETDSettings.chosen_fields`), and warn of it once per
+        class and field."""
+        self.crawler.stats.inc_value(f"cetd/field_undeclared_count/{name}")
+        if not self._first_time((item_class.__qualname__, f"field:{name}")):
+            return
+        logger.warning(
+            "scrapy-cetd: %s declares no field %s for %s: not written (declare it, or set %s to"
+            " a field it declares)",
+            item_class.__name__,
+            name,
+            setting,
+            setting,
+            extra={"crawler": self.crawler},
+        )
 
     def already_set(self, adapter: ItemAdapter, writable: tuple[str, ...]) -> bool:
         """Whether, with ``CETD_OVERWRITE`` off, the spider gave a value to every field the

@@ -235,6 +235,18 @@ class CETDSettings:
         return tuple(name for name in (self.html_field, self.text_field) if name is not None)
 
     @property
+    def chosen_fields(self) -> tuple[tuple[str, str], ...]:
+        """The fields off by default that the crawl's settings name, with their setting's name
+        (the Markdown's, the page type's confidence's): a declared item class that lacks one
+        is told of it, since only a user who wants the field sets it (a misspelt name shows
+        there)."""
+        chosen = (
+            ("CETD_MARKDOWN_FIELD", self.markdown_field),
+            ("CETD_PAGE_TYPE_CONFIDENCE_FIELD", self.page_type_confidence_field),
+        )
+        return tuple((setting, name) for setting, name in chosen if name is not None)
+
+    @property
     def fields(self) -> tuple[str, ...]:
         """The content fields, then the title, Markdown, page-type and confidence fields: what
         the pipeline writes and clears. A declared item class gets those of them it declares

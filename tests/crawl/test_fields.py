@@ -295,6 +295,40 @@ def test_a_metadata_field_the_item_class_lacks_is_counted_and_told_once(
     ]
 
 
+def test_a_chosen_field_the_item_class_lacks_is_counted_and_told_once(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """CETD_MARKDOWN_FIELD and CETD_PAGE_TYPE_CONFIDENCE_FIELD are set only by a user who wants
+    them: a declared class without the field (a misspelt name) is told of, as a metadata field
+    is, and counted; the title and page-type fields, on by default, stay optional."""
+
+    @dataclasses.dataclass
+    class Page:
+        url: str | None = None
+        markdown: str | None = None
+        main_content_html: str | None = None
+        main_content_text: str | None = None
+
+    harness = Harness(CETD_MARKDOWN_FIELD="md", CETD_PAGE_TYPE_CONFIDENCE_FIELD="confidence")
+    with caplog.at_level(logging.WARNING):
+        for _ in range(3):
+            item = harness.run(Page(url=URL), page(META_PAGE))
+            assert item.markdown is None
+    assert harness.stat("cetd/field_undeclared_count/md") == 3
+    assert harness.stat("cetd/field_undeclared_count/confidence") == 3
+    assert harness.stat("cetd/field_undeclared_count/main_content_title") is None
+    assert [r.getMessage() for r in caplog.records] == [
+        "scrapy-cetd: Page declares no field md for CETD_MARKDOWN_FIELD: not written (declare"
+        " it, or set CETD_MARKDOWN_FIELD to a field it declares)",
+        "scrapy-cetd: Page declares no field confidence for CETD_PAGE_TYPE_CONFIDENCE_FIELD: not"
+        " written (declare it, or set CETD_PAGE_TYPE_CONFIDENCE_FIELD to a field it declares)",
+    ]
+    caplog.clear()
+    with caplog.at_level(logging.WARNING):  # a dict holds every field: nothing to tell
+        assert Harness(CETD_MARKDOWN_FIELD="md").run({}, page(META_PAGE))["md"]
+    assert not caplog.records
+
+
 class SourceItem(scrapy.Item):
     url = scrapy.Field()
     raw = scrapy.Field()
