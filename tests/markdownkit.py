@@ -123,15 +123,13 @@ quote is in no list."""
 INLINE = frozenset({"b", "strong", "i", "em", "del", "s", "code", "pre", "caption"}) | {
     f"h{n}" for n in range(1, 7)
 }
-"""Where a list cannot be written as one (a list in a heading or a link is written as its
-text)."""
+"""Where a list cannot be written as one (a list in a heading is written as its text). A link
+is not: one around a list is a link around blocks, written as its blocks, and one inside these
+is inside them."""
 
 
 def inline_ancestors(element: etree._Element) -> bool:
-    return any(
-        local_tag(a) in INLINE or (local_tag(a) == "a" and a.get("href"))
-        for a in element.iterancestors()
-    )
+    return any(local_tag(a) in INLINE for a in element.iterancestors())
 
 
 def html_list_depths(root: etree._Element) -> list[int]:

@@ -28,7 +28,9 @@ reads back as the same text, in the same structure:
 - block quotes with ``>``, links as ``[text](url)`` and images (``<img>``, AMP's
   ``<amp-img>``) as ``![alt](src)``, both made
   absolute against ``base_url`` (the page's URL joined with its ``<base href>``);
-  ``javascript:`` links keep their text only;
+  ``javascript:`` links keep their text only; a link around blocks (a card's ``<a>`` around a
+  heading and a paragraph) is written as its blocks, its URL once, around its first heading's
+  text, else the first text inside it;
 - ``<b>``/``<strong>`` as ``**``, ``<i>``/``<em>`` as ``*``, ``<del>``/``<s>`` as ``~~``, where
   the delimiters can open and close (the emphasised text starts and ends with a letter or a
   digit); elsewhere the text is written plain.

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from scrapy_cetd.page.markdown.escape import SPACES, last_char, markup, plain, resolve
+from scrapy_cetd.page.markdown.escape import SPACES, label, last_char, markup, plain, resolve
 from scrapy_cetd.result import blank
 
 _BREAK = markup("\\\n")
@@ -37,6 +37,13 @@ class Inline:
     before: str = ""
     """The character before this inline's content in the inline around it, when nothing is
     written here yet: emphasis delimiters must not touch that one either."""
+    link_at: str | None = None
+    """The destination of a link around blocks waiting for what is written here next: the
+    link opens there (:meth:`open_link`)."""
+    href: str | None = None
+    """The destination of the link around blocks that what is written here from
+    :attr:`linked_from` on belongs to, until :meth:`close_link`."""
+    linked_from: int = 0
 
     def child(self) -> Inline:
         """The inline of an element inside this one, which goes on with this line (its draft
@@ -87,7 +94,9 @@ class Inline:
 
     def draft(self, draft: str) -> None:
         """Append ``draft``, text and marked markup (:mod:`.escape`), after the space that
-        is due."""
+        is due (in the link :attr:`link_at` names, the first that is not blank)."""
+        if self.link_at is not None and not blank(plain(draft)):
+            self.open_link(self.link_at)
         if self.space and self.parts and not self.start:
             self.parts.append(" ")
         self.space = False
@@ -103,6 +112,25 @@ class Inline:
         self.space = False
         return True
 
+    def open_link(self, href: str) -> None:
+        """What is written here from now on is the text of a link to ``href``."""
+        self.link_at = None
+        self.href = href
+        self.linked_from = len(self.parts)
+
+    def close_link(self) -> None:
+        """Write what came after :meth:`open_link` as the link's text, the space before it
+        outside."""
+        href = self.href
+        if href is None:
+            return
+        self.href = None
+        at = self.linked_from
+        while at < len(self.parts) and self.parts[at] == " ":
+            at += 1
+        if at < len(self.parts):
+            self.parts[at:] = [label("[", "".join(self.parts[at:]), href)]
+
     def content(self) -> str:
         """The draft written, for the inline around this one."""
         return "".join(self.parts)
@@ -112,6 +140,7 @@ class Inline:
         line between two ``<br>`` that holds zero-width characters alone, as the text drops
         it) and its last break: dropped before the escaping, which reads each line to its
         end."""
+        self.close_link()
         if not self.parts:
             return ""
         content = self.content()

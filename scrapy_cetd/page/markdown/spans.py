@@ -13,10 +13,11 @@ from urllib.parse import urljoin
 
 from lxml import etree
 
+from scrapy_cetd.page.dom import local_tag
 from scrapy_cetd.page.markdown.escape import SPACES, can_wrap, label, longest_run, markup, plain
 from scrapy_cetd.page.markdown.frames import Frame, Stack
 from scrapy_cetd.page.markdown.inline import Inline
-from scrapy_cetd.page.markdown.tags import CODE, EMPHASIS
+from scrapy_cetd.page.markdown.tags import CODE, EMPHASIS, HEADINGS, LINK_BLOCKS, SKIPPED
 from scrapy_cetd.result import blank
 
 _NOT_LINKS = ("javascript:", "vbscript:", "file:", "data:")
@@ -69,6 +70,33 @@ class Spans:
             stack.inline_depth += 1
             return Frame(element, "emphasis", inline=stack.sink().child(), wrap=wrap)
         return None
+
+    def open_block_link(self, element: etree._Element) -> Frame | None:
+        """The frame of a link that holds blocks (a card's ``<a>`` around a heading and a
+        paragraph, valid HTML5), opened outside inline Markdown: ``None`` for any other
+        element. Its blocks are written as blocks, where one link of the whole would hold its
+        headings, lists and code as one line of text, and its URL once, as a link around the
+        text of its first heading, else of the first paragraph (or list item) that gets text
+        inside it: the heading names what the link leads to, and a URL written in each block
+        would make a link of many blocks grow by the URL's length for each. Links inside it
+        are text."""
+        if self.links:
+            return None
+        holds, heading = _blocks_in(element)
+        href = destination(element.get("href"), self.base_url) if holds else None
+        if href is None:
+            return None
+        self.links += 1
+        self.stack.pending_link = href
+        self.stack.link_heading = heading
+        return Frame(element, "block link", href=href)
+
+    def close_block_link(self) -> None:
+        """End the link around blocks, in the paragraph that holds its text when that is the
+        one being written."""
+        self.links -= 1
+        self.stack.end_pending_link()
+        self.stack.container().paragraph.close_link()
 
     def close(self, frame: Frame) -> None:
         """Write what the frame of :meth:`open` holds into the inline around it."""
@@ -133,6 +161,25 @@ class Spans:
             return
         alt = SPACES.sub(" ", plain(element.get("alt") or "")).strip()
         self.stack.sink().draft(label("![", alt, src))
+
+
+def _blocks_in(link: etree._Element) -> tuple[bool, etree._Element | None]:
+    """Whether a block (:data:`.tags.LINK_BLOCKS`) lies inside ``link``, and its first
+    heading. Each element is read once at most: a link inside a link, or inside inline
+    Markdown, is not asked."""
+    holds = False
+    walker = etree.iterwalk(link, events=("start",))
+    for _, inner in walker:
+        tag = local_tag(inner)
+        if inner is link:
+            continue
+        if tag in SKIPPED:
+            walker.skip_subtree()
+        elif tag in HEADINGS:
+            return True, inner
+        else:
+            holds = holds or tag in LINK_BLOCKS
+    return holds, None
 
 
 def destination(value: str | None, base_url: str | None) -> str | None:

@@ -17,6 +17,8 @@ CELLS = frozenset({"td", "th"})
 ROW_GROUPS = frozenset({"thead", "tbody", "tfoot"})
 BLOCKS = BLOCK_TAGS | {"center", "details", "summary", "fieldset", "legend", "caption"}
 """Elements that start and end a paragraph (a space, inside inline Markdown)."""
+LINK_BLOCKS = (BLOCKS | LISTS) - {"br"}
+"""Elements that make a link around them a link around blocks, written as its blocks."""
 SKIPPED = frozenset(
     {"script", "style", "template", "head", "title", "meta", "link", *UNSHOWN_CONTENT_TAGS}
 )

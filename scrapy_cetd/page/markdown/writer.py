@@ -136,10 +136,14 @@ class Writer:
             return self.nesting.open(element, tag)
         if tag == "li":
             return self.nesting.item(element)
+        if tag == "a":
+            return self.spans.open_block_link(element) or self.spans.open(element, tag)
         return self.spans.open(element, tag)
 
     def _end(self, element: etree._Element, tag: str) -> None:
         stack = self.stack
+        if element is stack.link_heading:  # it ends without the link (no text, or inline)
+            stack.link_heading = None  # the next heading or paragraph with text gets it
         if stack.last.element is not element:
             if (tag in BLOCKS or tag in LISTS) and tag != "br" and not stack.raw_depth:
                 stack.boundary()
@@ -154,6 +158,8 @@ class Writer:
         kind = frame.kind
         if kind in ("code", "a", "emphasis"):
             self.spans.close(frame)
+        elif kind == "block link":
+            self.spans.close_block_link()
         elif kind in ("quote", "list"):
             self.nesting.close(frame)
         elif kind == "li":

@@ -101,3 +101,46 @@ def test_extract_resolves_against_the_base_href() -> None:
     assert "[a relative link](https://example.com/base/rel.html)" in result.markdown
     assert "![](https://example.com/base/img.png)" in result.markdown
     assert 'href="https://example.com/base/rel.html"' in result.html
+
+
+def test_a_link_that_holds_blocks_is_written_as_its_blocks() -> None:
+    """A link around blocks (a card: ``<a><h3>…</h3><p>…</p></a>``, valid HTML5) keeps its
+    blocks: the heading stays a heading, the list a list and the code a code block, where one
+    link of the whole held them as one line of text. Its URL is written once, around its
+    first heading's text, else the first text inside it: in each block, a link of many blocks
+    would grow by the URL for each."""
+    page = (
+        "<body><div><a href='/a'><h3>Title</h3><p>Desc <b>here</b>.</p><span>More</span></a>"
+        "</div><div>Intro <a href='/b'>lead<h4>Head</h4>after</a> tail</div>"
+        "<div><a href='/c'><img src='i.png' alt='pic'><ul><li>one</li><li>two</li></ul>"
+        "<pre>code</pre><p>in <a href='/d'>inner</a> link</p></a></div>"
+        "<div><a href='/e'> <p> </p><p><i>First</i> one</p><p>Second</p></a> tail</div>"
+        "<div><a href='/f'><h3> </h3><p>After an empty heading</p></a></div></body>"
+    )
+    markdown = body_markdown(page, "https://example.com/")
+    assert markdown == (
+        "### [Title](https://example.com/a)\n\nDesc **here**.\n\nMore\n\n"
+        "Intro lead\n\n#### [Head](https://example.com/b)\n\nafter tail\n\n"
+        "[![pic](https://example.com/i.png)](https://example.com/c)\n\n"
+        "- one\n- two\n\n```\ncode\n```\n\nin inner link\n\n"
+        "[*First* one](https://example.com/e)\n\nSecond\n\ntail\n\n"
+        "[After an empty heading](https://example.com/f)"
+    )
+    kinds = [t.type for t in tokens(markdown)]
+    assert kinds.count("heading_open") == 2 and kinds.count("bullet_list_open") == 1
+    assert "fence" in kinds
+    assert squeezed(markdown_text(markdown)) == squeezed(text_of(page))
+    # a link of inline content alone stays one link
+    assert body_markdown("<body><div><a href='/a'><b>x</b> <span>y</span></a></div></body>") == (
+        "[**x** y](/a)"
+    )
+
+
+def test_a_link_around_many_blocks_writes_its_url_once() -> None:
+    """The Markdown of a link around blocks grows by its URL once, however many blocks it
+    holds: a page of one long URL around many paragraphs keeps the size of its HTML."""
+    url = "https://example.com/" + "x" * 8_000
+    page = f"<body><div><a href='{url}'>{'<p>word</p>' * 2_000}</a></div></body>"
+    markdown = body_markdown(page)
+    assert markdown.count(url) == 1
+    assert len(markdown) < len(page)
