@@ -1,5 +1,6 @@
 """Code blocks (scrapy_cetd.page.markdown.blocks): fences longer than the backticks inside,
-with the language of the ``<pre>`` or its ``<code>``."""
+with the language of the ``<pre>`` or its ``<code>``, and the breaks in them; and definition
+lists, which Markdown has no syntax for."""
 
 from __future__ import annotations
 
@@ -23,3 +24,20 @@ def test_fenced_code_keeps_its_language_and_backticks() -> None:
     children = [c for t in tokens(markdown) for c in t.children or []]
     spans = [c.content for c in children if c.type == "code_inline"]
     assert spans == ["a`b"]
+
+
+def test_a_break_is_a_newline_in_a_code_block_and_a_space_in_a_code_span() -> None:
+    """``<br>`` in a ``<pre>`` (a highlighter's lines) ends a line of the code; in a code span,
+    which holds one line, it is a space."""
+    markdown = body_markdown("<body><pre>one<br>two</pre><p><code>a<br>b</code></p></body>")
+    assert markdown == "```\none\ntwo\n```\n\n`a b`"
+
+
+def test_a_definition_list_is_written_as_its_terms_and_definitions() -> None:
+    """CommonMark has no definition lists: each term and each definition is a paragraph (or
+    the blocks it holds), in their order."""
+    markdown = body_markdown(
+        "<body><dl><dt>Term</dt><dd>Its definition.</dd><dt><code>x</code></dt>"
+        "<dd><p>One.</p><ul><li>two</li></ul></dd></dl></body>"
+    )
+    assert markdown == "Term\n\nIts definition.\n\n`x`\n\nOne.\n\n- two"
