@@ -15,7 +15,8 @@ reads back as the same text, in the same structure:
   indentation would pass 24 columns (:data:`.nesting._MAX_INDENT`), are written as the blocks
   they hold;
 - ``<pre>`` as a fenced code block, longer than any run of backticks inside it, with the
-  language of a ``class="language-…"`` (or ``lang-…``) on the ``<pre>`` or its ``<code>``;
+  language of a ``class="language-…"`` (or ``lang-…``) on the ``<pre>`` or its ``<code>``, else
+  on the wrappers around it that hold nothing else (Sphinx's ``highlight-python`` too);
   ``<code>``, ``<kbd>``, ``<samp>`` and ``<tt>`` as code spans;
 - data tables as GitHub tables: the first row is the header row, every row has as many cells as
   the widest (beyond :data:`.grid._GRID_GROWTH` times the table's cells, or

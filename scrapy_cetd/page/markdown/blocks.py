@@ -19,6 +19,16 @@ from scrapy_cetd.page.markdown.inline import Inline
 from scrapy_cetd.result import blank
 
 _LANGUAGE = re.compile(r"^(?:language|lang)-([\w#+.-]{1,40})$")
+_WRAPPER_LANGUAGE = re.compile(r"^(?:(?:language|lang)-|highlight-(?:source-)?)([\w#+.-]{1,40})$")
+"""A language named by a class of an element around a ``<pre>``: ``language-…`` or
+``lang-…`` (Jekyll's Rouge: ``<div class="language-ruby highlighter-rouge">``), Sphinx's
+``highlight-…`` (Pygments' wrapper: ``<div class="highlight-python notranslate">``) and
+GitHub's ``highlight-source-…``."""
+_NO_LANGUAGE = frozenset({"default", "none"})
+"""Sphinx's ``highlight-default`` (the project's default lexer, which the page does not name)
+and ``highlight-none``."""
+_WRAPPER_LEVELS = 2
+"""The elements around a ``<pre>`` read for its language: Sphinx and Rouge wrap it in two."""
 
 
 @dataclass
@@ -84,4 +94,27 @@ def language(element: etree._Element) -> str:
         match = _LANGUAGE.match(name)
         if match is not None:
             return match.group(1)
+    return ""
+
+
+def wrapper_language(pre: etree._Element) -> str:
+    """The language the elements around ``pre`` name (:data:`_WRAPPER_LANGUAGE`), up to
+    :data:`_WRAPPER_LEVELS` of them, each holding nothing but the one inside it: a wrapper
+    around more than the code block (``<div class="lang-en">`` around an article) names the
+    language of more than it."""
+    inner = pre
+    for _ in range(_WRAPPER_LEVELS):
+        outer = inner.getparent()
+        if (
+            outer is None
+            or len(outer) != 1
+            or not blank(outer.text or "")
+            or not blank(inner.tail or "")
+        ):
+            return ""
+        for name in (outer.get("class") or "").split():
+            match = _WRAPPER_LANGUAGE.match(name)
+            if match is not None and match.group(1) not in _NO_LANGUAGE:
+                return match.group(1)
+        inner = outer
     return ""

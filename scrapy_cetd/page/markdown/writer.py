@@ -16,7 +16,7 @@ from lxml import etree
 
 from scrapy_cetd.limits import CHECK_EVERY, check_deadline
 from scrapy_cetd.page.dom import deep_proxies, local_tag
-from scrapy_cetd.page.markdown.blocks import fence, language
+from scrapy_cetd.page.markdown.blocks import fence, language, wrapper_language
 from scrapy_cetd.page.markdown.frames import Frame, Stack
 from scrapy_cetd.page.markdown.inline import Inline
 from scrapy_cetd.page.markdown.layout import layout_tables
@@ -168,7 +168,8 @@ class Writer:
             self.tables.close(frame, element)
         elif kind == "pre":
             self.stack.raw_depth -= 1
-            self.stack.container().add("code", fence(frame.raw or [], frame.language))
+            code_language = frame.language or wrapper_language(element)
+            self.stack.container().add("code", fence(frame.raw or [], code_language))
         elif kind in HEADINGS:
             self.stack.inline_depth -= 1
             text = (frame.inline or Inline()).value().replace("\\\n", " ")

@@ -41,3 +41,24 @@ def test_a_definition_list_is_written_as_its_terms_and_definitions() -> None:
         "<dd><p>One.</p><ul><li>two</li></ul></dd></dl></body>"
     )
     assert markdown == "Term\n\nIts definition.\n\n`x`\n\nOne.\n\n- two"
+
+
+def test_a_code_block_takes_the_language_its_wrapper_names() -> None:
+    """Sphinx (``highlight-python``, Pygments' wrapper), Jekyll's Rouge (``language-ruby``)
+    and GitHub (``highlight-source-go``) name a code block's language on the elements around
+    its ``<pre>``, which hold nothing else; a class of the ``<pre>`` or its ``<code>`` comes
+    first, ``highlight-default`` and ``highlight-none`` name none, and a wrapper that holds
+    more than the code block names the language of more than it."""
+    page = (
+        "<body><div class='highlight-python notranslate'><div class='highlight'>"
+        "<pre><span></span>x = 1</pre></div></div>"
+        "<div class='language-ruby highlighter-rouge'><div class='highlight'>"
+        "<pre class='highlight'><code>puts 1</code></pre></div></div>"
+        "<div class='highlight highlight-source-go'><pre>go run</pre></div>"
+        "<div class='highlight-python'><pre><code class='language-pycon'>&gt;&gt;&gt; 1</code>"
+        "</pre></div>"
+        "<div class='highlight-default notranslate'><div class='highlight'><pre>d</pre></div></div>"
+        "<div class='lang-en'><p>Some prose.</p><pre>not English</pre></div></body>"
+    )
+    fences = [t.info for t in tokens(body_markdown(page)) if t.type == "fence"]
+    assert fences == ["python", "ruby", "go", "pycon", "", ""]
