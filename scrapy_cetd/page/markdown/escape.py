@@ -24,7 +24,6 @@ from typing import NamedTuple, TypeVar
 
 from scrapy_cetd.limits import CHECK_EVERY, check_deadline
 
-SPACES = re.compile(r"\s+")
 _MARKUP, _MARKUP_END, _LABEL, _LABEL_END = "\x01", "\x02", "\x03", "\x04"
 """The marks of a draft: markup between the first two, a link's text or an image's
 description between the last two. Control characters, which a page's text may hold (the
@@ -32,7 +31,7 @@ HTML parser keeps them) but the extraction's text does not: they are dropped fro
 written (:func:`plain`)."""
 _MARK_CHARS = _MARKUP + _MARKUP_END + _LABEL + _LABEL_END
 _MARKS = re.compile(f"([{_MARK_CHARS}])")
-_NO_MARKS = dict.fromkeys(map(ord, _MARK_CHARS))
+_ANY_MARK = re.compile(f"[{_MARK_CHARS}]")
 _Item = TypeVar("_Item")
 
 
@@ -106,8 +105,9 @@ def label(opening: str, draft: str, destination: str) -> str:
 
 def plain(draft: str) -> str:
     """The characters of ``draft`` as written, its text unescaped; a page's text without
-    the control characters that mark a draft."""
-    return draft.translate(_NO_MARKS)
+    the control characters that mark a draft (deleted by a regular expression, which returns
+    a text without them as it is, several times faster than ``str.translate``)."""
+    return _ANY_MARK.sub("", draft)
 
 
 def last_char(draft: str) -> str:

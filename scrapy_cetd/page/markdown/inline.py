@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from scrapy_cetd.page.markdown.escape import SPACES, label, last_char, markup, plain, resolve
+from scrapy_cetd.page.markdown.escape import label, last_char, markup, plain, resolve
 from scrapy_cetd.result import blank
 
 _BREAK = markup("\\\n")
@@ -68,16 +68,18 @@ class Inline:
         return " " if self.space else self.last() or self.before
 
     def text(self, raw: str) -> None:
-        """Append ``raw`` as text, whitespace collapsed (escaped with its block)."""
-        collapsed = SPACES.sub(" ", plain(raw))
-        if not collapsed:
+        """Append ``raw`` as text, whitespace collapsed (escaped with its block): its words
+        joined by one space (``str.split`` splits at the characters ``\\s`` matches, several
+        times faster than a regular expression's substitution)."""
+        text = plain(raw)
+        if not text:
             return
-        if collapsed[0] == " ":
+        if text[0].isspace():
             self.add_space()
-        words = collapsed.strip(" ")
+        words = " ".join(text.split())
         if words:
             self.draft(words)
-            if collapsed[-1] == " ":
+            if text[-1].isspace():
                 self.space = True
 
     def add_space(self) -> None:

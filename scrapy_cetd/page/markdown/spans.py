@@ -14,7 +14,7 @@ from urllib.parse import urljoin
 from lxml import etree
 
 from scrapy_cetd.page.dom import local_tag
-from scrapy_cetd.page.markdown.escape import SPACES, can_wrap, label, longest_run, markup, plain
+from scrapy_cetd.page.markdown.escape import can_wrap, label, longest_run, markup, plain
 from scrapy_cetd.page.markdown.frames import Frame, Stack
 from scrapy_cetd.page.markdown.inline import Inline
 from scrapy_cetd.page.markdown.tags import CODE, EMPHASIS, HEADINGS, LINK_BLOCKS, SKIPPED
@@ -127,11 +127,11 @@ class Spans:
             parent.space = True
 
     def _code_span(self, raw: list[str]) -> None:
-        text = SPACES.sub(" ", plain("".join(raw)))
+        text = plain("".join(raw))
         parent = self.stack.sink()
-        if text[:1] == " ":
+        if text[:1].isspace():
             parent.add_space()
-        code = text.strip(" ")
+        code = " ".join(text.split())
         if code:
             if self.stack.table_depth:
                 code = code.replace("|", "\\|")
@@ -140,7 +140,7 @@ class Spans:
             ticks = "`" * (longest_run(code, "`") + 1)
             pad = " " if code[0] == "`" or code[-1] == "`" else ""
             parent.markup(f"{ticks}{pad}{code}{pad}{ticks}")
-        if text[-1:] == " " and code:
+        if text[-1:].isspace() and code:
             parent.space = True
 
     def br(self) -> None:
@@ -159,7 +159,7 @@ class Spans:
         src = destination(element.get("src"), self.base_url)
         if src is None:
             return
-        alt = SPACES.sub(" ", plain(element.get("alt") or "")).strip()
+        alt = " ".join(plain(element.get("alt") or "").split())
         self.stack.sink().draft(label("![", alt, src))
 
 
