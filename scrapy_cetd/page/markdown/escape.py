@@ -54,6 +54,8 @@ _SPECIAL = re.compile(r"[\\\[\]<&|!]|`+|\*+|_+|~+")
 """What may be escaped: each is decided by its neighbours in the block (:func:`resolve`)."""
 _SPECIAL_OR_MARK = re.compile(f"[{_MARK_CHARS}\\\\`\\[\\]<&|!*_~]")
 """What makes a block more than text that only its line's start may change."""
+_SPECIAL_CHAR = re.compile(r"[\\\[\]<&|!`*_~]")
+"""One character of :data:`_SPECIAL`."""
 _BRACKETS = re.compile(r"[\[\]]")
 _PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 """ASCII punctuation: what a backslash escapes (before anything else it is a backslash)."""
@@ -157,6 +159,11 @@ class _Block:
         inside a link's text, which are the image's), in order."""
         self.links: set[int] = set()
         """Where the ``[`` of a link or an image is."""
+        self.in_text: set[str] = set()
+        """The characters of :data:`_SPECIAL` the block's text holds: only they may be
+        escaped, and where the text holds none of a character, what the markup holds of it
+        (a link's ``_`` and ``&``, a bold's ``*``) has nothing to close or pair with (most
+        blocks with links or emphasis escape nothing but their line starts)."""
         open_labels: list[list[int]] = []
         at = 0
         is_text = True
@@ -171,6 +178,8 @@ class _Block:
             elif piece:
                 pieces.append(piece)
                 text += (b"\1" if is_text else b"\0") * len(piece)
+                if is_text:
+                    self.in_text.update(_SPECIAL_CHAR.findall(piece))
                 if open_labels and is_text and ("[" in piece or "]" in piece):
                     open_labels[-1].extend(at + m.start() for m in _BRACKETS.finditer(piece))
                 at += len(piece)
@@ -185,9 +194,12 @@ class _Block:
         escaped: set[int] = set()
         ticks: list[tuple[int, int, bool]] = []
         delimiters: dict[str, list[_Delimiter]] = {"*": [], "_": [], "~": []}
-        for match in _checked(_SPECIAL.finditer(chars), len(chars)):
+        specials = _SPECIAL.finditer(chars) if self.in_text else ()
+        for match in _checked(specials, len(chars)):
             start, end = match.span()
             char = chars[start]
+            if char not in self.in_text:
+                continue  # markup alone: not escaped, and no text's run pairs with it
             if char == "`":
                 ticks.extend(self._runs(start, end))
                 continue
