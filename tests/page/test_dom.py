@@ -11,6 +11,7 @@ from scrapy_cetd.page.dom import (
     child_positions,
     deep_proxies,
     find_body,
+    has_depth,
     in_running_text,
 )
 
@@ -63,6 +64,17 @@ def test_a_deep_subtree_is_walked_without_recursion() -> None:
     assert len(view) == 20_001
     assert view.subtree_end(1) == len(view)
     assert view.subtree_end(len(view) - 1) == len(view)
+
+
+def test_has_depth_reads_the_largest_power_of_two_within_the_levels() -> None:
+    root, _ = deep_chain(100)  # html > body > 100 divs: 101 levels below html
+    assert has_depth(root, 64)
+    assert has_depth(root, 127)  # 64 levels, the shallow probe alone
+    assert not has_depth(root, 128)  # past the shallow probe, the deeper one says no
+    shallow, _ = deep_chain(3)
+    assert not has_depth(shallow, 4096)
+    assert has_depth(shallow, 4)
+    assert has_depth(shallow, 0)
 
 
 def test_deep_proxies_holds_every_node_of_a_deep_tree_only() -> None:
