@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from lxml import etree
 
-from scrapy_cetd.limits import check_deadline
+from scrapy_cetd.limits import CHECK_EVERY, check_deadline
 from scrapy_cetd.page import accel
 from scrapy_cetd.page.dom import LINK_TAGS, DomView, ViewFields
 from scrapy_cetd.page.words import tokens
@@ -44,10 +44,6 @@ one: it heads its column, whatever style its class borrows (``footer_title_big``
 
 LOCATE_TOKENS = 5
 """A declared text is found in the page by its first and last this many tokens."""
-
-CHECK_EVERY = 4096
-"""The loops over a page's elements or tokens check the time budget once every this many
-steps (a check costs well under a microsecond, a step about as much)."""
 
 
 def boilerplate(
@@ -171,7 +167,7 @@ def located(view: DomView, texts: Sequence[str]) -> list[int]:
             stack.append((i, k + 1))
             stack.append((view.children[i][k], 0))
         steps += 1
-        if not steps % CHECK_EVERY:
+        if steps & CHECK_EVERY == CHECK_EVERY:
             check_deadline("locating the reader texts")
     pairs = [(start, end) for start, end in zip(starts, ends, strict=True) if end >= 0]
     return [common for common in _common_ancestors(view.parent, pairs) if common]
@@ -197,7 +193,7 @@ def _common_ancestors(parent: Sequence[int], pairs: Sequence[tuple[int, int]]) -
         path.append(i)
         for n in by_later.get(i, ()):
             found[n] = path[bisect_right(path, min(pairs[n])) - 1]
-        if not i % CHECK_EVERY:
+        if i & CHECK_EVERY == CHECK_EVERY:
             check_deadline("locating the reader texts")
     return found
 

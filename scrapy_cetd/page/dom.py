@@ -22,13 +22,8 @@ from functools import cache
 
 from lxml import etree
 
-from scrapy_cetd.limits import check_deadline, count_elements_by_xpath
+from scrapy_cetd.limits import CHECK_EVERY, check_deadline, count_elements_by_xpath
 from scrapy_cetd.page import accel
-
-_CHECK_EVERY = 4095
-"""Long loops check the time budget once in 4,096 iterations, when ``i & _CHECK_EVERY`` is
-``_CHECK_EVERY``: a shorter loop adds no check to those made between the steps."""
-
 
 INVISIBLE_TAGS = frozenset({"script", "style", "noscript", "template", "title"})
 """Elements that are never rendered for a reader (§0.2); a `<title>` the parser left in the
@@ -376,7 +371,7 @@ def view_fields(root: etree._Element, remove_hidden: bool) -> ViewFields:
     nodes = root.iter()
     next(nodes)  # the root itself
     for step, node in enumerate(nodes, 1):
-        if step & _CHECK_EVERY == _CHECK_EVERY:
+        if step & CHECK_EVERY == CHECK_EVERY:
             check_deadline("building the view")
         p = index_of.get(node.getparent())  # type: ignore[arg-type]
         if p is None or tags[p] in UNSHOWN_CONTENT_TAGS:  # inside a removed subtree
@@ -441,7 +436,7 @@ def attribute_owners(
     nodes = list(root.iter())  # every proxy held: lxml frees one by walking up to a live one
     owners = []
     for step, element in enumerate(nodes):
-        if step & _CHECK_EVERY == _CHECK_EVERY:
+        if step & CHECK_EVERY == CHECK_EVERY:
             check_deadline("finding attributes")
         if not isinstance(element.tag, str):
             continue
@@ -470,7 +465,7 @@ def hidden_in_order(root: etree._Element) -> list[etree._Element]:
     """The elements of :func:`hidden_elements`, in document order."""
     hidden: list[etree._Element] = []
     for step, element in enumerate(attribute_owners(root, HIDING_ATTRIBUTES)):
-        if step & _CHECK_EVERY == _CHECK_EVERY:
+        if step & CHECK_EVERY == CHECK_EVERY:
             check_deadline("finding hidden elements")
         if element is not root and is_hidden(element):
             hidden.append(element)
@@ -485,7 +480,7 @@ def hidden_text_length(root: etree._Element) -> int:
     hidden = hidden_elements(root)
     total = 0
     for step, element in enumerate(_outermost(hidden)):
-        if step & _CHECK_EVERY == _CHECK_EVERY:
+        if step & CHECK_EVERY == CHECK_EVERY:
             check_deadline("measuring hidden text")
         total += len("".join(map(str, element.itertext())))
     return total
@@ -500,7 +495,7 @@ def _outermost(elements: set[etree._Element]) -> list[etree._Element]:
     covered: dict[etree._Element, bool] = {}  # ancestor -> it or one above it is in elements
     outermost = []
     for step, element in enumerate(elements):
-        if step & _CHECK_EVERY == _CHECK_EVERY:
+        if step & CHECK_EVERY == CHECK_EVERY:
             check_deadline("measuring hidden text")
         path = []
         node = element.getparent()

@@ -14,12 +14,12 @@ from scrapy_cetd.extractors.cetd_plus import CetdPlusExtractor
 from scrapy_cetd.extractors.cetd_plus.record_runs import MIN_RECORDS
 from scrapy_cetd.extractors.cetd_plus.regions import main_landmark
 from scrapy_cetd.extractors.furniture import boilerplate
-from scrapy_cetd.limits import check_deadline
+from scrapy_cetd.limits import CHECK_EVERY, check_deadline
 from scrapy_cetd.page.dom import DomView
 from scrapy_cetd.page.flags import ancestors_of, within
 from scrapy_cetd.page.output import Keep, kept_elements
 from scrapy_cetd.result import EmptyReason
-from scrapy_cetd.tps.options import CHECK_EVERY, TpsOptions
+from scrapy_cetd.tps.options import TpsOptions
 from scrapy_cetd.tps.region import TagPathRegion
 
 DROP, SHELL, KEEP = 0, 1, 2

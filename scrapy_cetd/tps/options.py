@@ -35,10 +35,6 @@ MAIN_LANDMARK_SHARE = 0.5
 
 Size = Literal["nodes", "text"]
 """How the size of a part of the sequence is measured (see :attr:`TpsOptions.size`)."""
-CHECK_EVERY = 4095
-"""Long loops check the time budget (``time_budget``) once in 4,096 iterations, when
-``i & CHECK_EVERY`` is ``CHECK_EVERY``: a shorter loop adds no check to those made between the
-steps."""
 
 
 @dataclass(frozen=True)

@@ -8,8 +8,8 @@ from __future__ import annotations
 import bisect
 from collections.abc import Sequence
 
-from scrapy_cetd.limits import check_deadline
-from scrapy_cetd.tps.options import CHECK_EVERY, MIN_SIZE_GAP
+from scrapy_cetd.limits import CHECK_EVERY, check_deadline
+from scrapy_cetd.tps.options import MIN_SIZE_GAP
 from scrapy_cetd.tps.region import TagPathSplit
 
 _EPSILON = 1e-9

@@ -6,9 +6,8 @@ from __future__ import annotations
 
 from lxml import etree
 
-from scrapy_cetd.limits import check_deadline
+from scrapy_cetd.limits import CHECK_EVERY, check_deadline
 from scrapy_cetd.page.dom import DomView
-from scrapy_cetd.tps.options import CHECK_EVERY
 
 
 def style_signature(element: etree._Element) -> tuple[tuple[str, ...], str]:

@@ -8,11 +8,10 @@ from collections.abc import Sequence
 
 from lxml import etree
 
-from scrapy_cetd.limits import check_deadline
+from scrapy_cetd.limits import CHECK_EVERY, check_deadline
 from scrapy_cetd.page.dom import DomView
 from scrapy_cetd.page.output import remove_keeping_tails
 from scrapy_cetd.tps.modes import DROP, KEEP, SHELL
-from scrapy_cetd.tps.options import CHECK_EVERY
 
 
 def trim(

@@ -11,8 +11,8 @@ from lxml import etree
 
 from scrapy_cetd.extractors.cetd_plus.named_sections import Attributes, named_sections
 from scrapy_cetd.extractors.cetd_plus.repeats import REPEAT_MIN_CHARS
-from scrapy_cetd.extractors.furniture import CHECK_EVERY, boilerplate
-from scrapy_cetd.limits import check_deadline
+from scrapy_cetd.extractors.furniture import boilerplate
+from scrapy_cetd.limits import CHECK_EVERY, check_deadline
 from scrapy_cetd.page.dom import DomView, child_positions, in_running_text
 from scrapy_cetd.page.output import Keep, kept_elements
 
@@ -58,7 +58,7 @@ def detail_lists(view: DomView) -> list[bool]:
             term[i] = term[parent[i]]
         if term[i] >= 0:
             labels[term[i]].extend(runs[i])
-        if not i % CHECK_EVERY:
+        if i & CHECK_EVERY == CHECK_EVERY:
             check_deadline("finding the detail lists")
     held: list[etree._Element] = []
     keys: dict[int, tuple[str, ...]] = {}
@@ -98,7 +98,7 @@ def drop_repeated_labels(view: DomView, chars: Sequence[int], modes: list[Keep])
     labels: dict[str, list[int]] = {}
     i = 1
     while i < size:
-        if not i % CHECK_EVERY:
+        if i & CHECK_EVERY == CHECK_EVERY:
             check_deadline("finding the repeated labels")
         if not (in_output[i] and modes[i] == Keep.TEXT and 0 < chars[i] <= LABEL_CHARS):
             i += 1
@@ -137,5 +137,5 @@ def drop_post_comments(
             and chars[i] < share * chars[post[i]]
         ):
             modes[i] = Keep.DROP
-        if not i % CHECK_EVERY:
+        if i & CHECK_EVERY == CHECK_EVERY:
             check_deadline("finding the posts' comments")

@@ -10,8 +10,7 @@ from lxml import etree
 
 from scrapy_cetd.extractors.cetd_plus.record_runs import MIN_RECORDS, sibling_runs
 from scrapy_cetd.extractors.cetd_plus.repeats import REPEAT_MIN_CHARS
-from scrapy_cetd.extractors.furniture import CHECK_EVERY
-from scrapy_cetd.limits import check_deadline
+from scrapy_cetd.limits import CHECK_EVERY, check_deadline
 from scrapy_cetd.page.dom import DomView
 from scrapy_cetd.page.output import Keep, kept_elements
 
@@ -52,7 +51,7 @@ def most_records(view: DomView, chars: Sequence[int], kept: Sequence[bool]) -> i
             continue
         held.append(view.elements[p])  # its children's proxies, freed alone, stop at it
         most = max(most, max((len(run) for run in sibling_runs(view, chars, p)), default=0))
-        if not p % CHECK_EVERY:
+        if p & CHECK_EVERY == CHECK_EVERY:
             check_deadline("counting the records")
     return most
 
@@ -70,7 +69,7 @@ def drop_badges(view: DomView, chars: Sequence[int], modes: list[Keep]) -> None:
     in_output = kept_elements(view, modes)
     found: dict[str, list[int]] = {}
     for i in range(1, size):
-        if not i % CHECK_EVERY:
+        if i & CHECK_EVERY == CHECK_EVERY:
             check_deadline("finding the badges")
         if not (
             0 < chars[i] < REPEAT_MIN_CHARS <= chars[parent[i]]

@@ -12,8 +12,7 @@ from itertools import accumulate, compress
 from lxml import etree
 
 from scrapy_cetd.extractors.cetd_plus.kept_text import kept_chars
-from scrapy_cetd.extractors.furniture import CHECK_EVERY
-from scrapy_cetd.limits import check_deadline
+from scrapy_cetd.limits import CHECK_EVERY, check_deadline
 from scrapy_cetd.page import accel
 from scrapy_cetd.page.density import NodeCounts
 from scrapy_cetd.page.dom import (
@@ -206,6 +205,6 @@ def _caption_counts(
             in_alts[i] += sum(word in images_of for word in words)
             total[parent[i]] += total[i]
             in_alts[parent[i]] += in_alts[i]
-        if not i % CHECK_EVERY:
+        if i & CHECK_EVERY == CHECK_EVERY:
             check_deadline("finding captions")
     return total, in_alts, end, own

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from scrapy_cetd.extractors.furniture import CHECK_EVERY
-from scrapy_cetd.limits import check_deadline
+from scrapy_cetd.limits import CHECK_EVERY, check_deadline
 from scrapy_cetd.page.dom import DomView
 
 WRAPPER_SHARE = 0.5
@@ -31,7 +30,7 @@ def named_sections(
     parent, most = view.parent, WRAPPER_SHARE * chars[0]
     found = [False] * len(elements)
     for i in range(1, len(elements)):
-        if not i % CHECK_EVERY:
+        if i & CHECK_EVERY == CHECK_EVERY:
             check_deadline(task)
         if found[parent[i]]:
             found[i] = True

@@ -8,8 +8,7 @@ from collections.abc import Sequence
 
 from lxml import etree
 
-from scrapy_cetd.extractors.furniture import CHECK_EVERY
-from scrapy_cetd.limits import check_deadline
+from scrapy_cetd.limits import CHECK_EVERY, check_deadline
 from scrapy_cetd.page.dom import HOLD_DEPTH, DomView
 from scrapy_cetd.page.output import Keep
 
@@ -48,7 +47,7 @@ def record_run(view: DomView, chars: Sequence[int], share: float) -> list[int]:
             total = sum(chars[c] for c in run)
             if len(run) >= MIN_RECORDS and total > best_chars:
                 best, best_chars = run, total
-        if not p % CHECK_EVERY:
+        if p & CHECK_EVERY == CHECK_EVERY:
             check_deadline("finding the records")
     return best if best_chars >= least else []
 

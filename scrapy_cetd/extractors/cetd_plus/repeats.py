@@ -4,8 +4,7 @@ that of a kept block before it (a description shown twice, for wide and narrow s
 
 from __future__ import annotations
 
-from scrapy_cetd.extractors.furniture import CHECK_EVERY
-from scrapy_cetd.limits import check_deadline
+from scrapy_cetd.limits import CHECK_EVERY, check_deadline
 from scrapy_cetd.page.dom import BLOCK_TAGS, DomView
 from scrapy_cetd.page.output import Keep, kept_elements
 
@@ -30,7 +29,7 @@ def drop_repeated_blocks(view: DomView, modes: list[Keep]) -> None:
     i = steps = 1
     while i < size:
         steps += 1
-        if not steps % CHECK_EVERY:
+        if steps & CHECK_EVERY == CHECK_EVERY:
             check_deadline("dropping repeated blocks")
         if not (
             in_output[i]

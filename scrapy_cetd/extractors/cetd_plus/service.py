@@ -4,8 +4,7 @@
 
 from __future__ import annotations
 
-from scrapy_cetd.extractors.furniture import CHECK_EVERY
-from scrapy_cetd.limits import check_deadline
+from scrapy_cetd.limits import CHECK_EVERY, check_deadline
 from scrapy_cetd.page.density import NodeCounts
 from scrapy_cetd.page.dom import BLOCK_TAGS, DomView
 from scrapy_cetd.page.output import Keep, kept_elements
@@ -38,7 +37,7 @@ def drop_menus(view: DomView, counts: NodeCounts, modes: list[Keep], link_chars:
         links[parent[i]] += links[i]
     in_output = kept_elements(view, modes)
     for i in range(1, size):
-        if not i % CHECK_EVERY:
+        if i & CHECK_EVERY == CHECK_EVERY:
             check_deadline("finding the menus")
         if not in_output[parent[i]]:
             in_output[i] = False

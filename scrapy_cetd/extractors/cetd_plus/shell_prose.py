@@ -4,8 +4,7 @@ blocks, when it is long enough to be prose written straight into the block.
 
 from __future__ import annotations
 
-from scrapy_cetd.extractors.furniture import CHECK_EVERY
-from scrapy_cetd.limits import check_deadline
+from scrapy_cetd.limits import CHECK_EVERY, check_deadline
 from scrapy_cetd.page.density import NodeCounts
 from scrapy_cetd.page.dom import BLOCK_TAGS, DomView
 from scrapy_cetd.page.output import Keep
@@ -19,7 +18,7 @@ def keep_shell_prose(view: DomView, counts: NodeCounts, modes: list[Keep], min_c
     run_chars, tags = counts.run_chars, view.tags
     shells = [i for i, mode in enumerate(modes) if i and mode == Keep.SHELL]
     for step, i in enumerate(shells, 1):
-        if not step % CHECK_EVERY:
+        if step & CHECK_EVERY == CHECK_EVERY:
             check_deadline("keeping the shells' prose")
         if modes[i] != Keep.SHELL or sum(run_chars[i]) < min_chars:
             continue
