@@ -13,7 +13,7 @@ from fractions import Fraction
 
 from scrapy_cetd.extractors.base import NO_TEXT, Extractor
 from scrapy_cetd.limits import check_deadline
-from scrapy_cetd.page.dom import DomView
+from scrapy_cetd.page.dom import HEADING_TAGS, DomView
 from scrapy_cetd.page.output import Keep
 from scrapy_cetd.page.words import count_words
 from scrapy_cetd.result import EmptyReason, Reason
@@ -24,7 +24,6 @@ FORM_CONTROL_TAGS = frozenset(
 """Form controls whose subtrees are ignored, neither counted nor output (paper §3.2 variant 1:
 select, input, textarea, option; optgroup, button and datalist added, ``docs`` §3.4)."""
 
-HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 
 NO_CANDIDATE = EmptyReason(
     "no node has a mostly-text child (every block is links or form controls)", Reason.NO_CONTENT

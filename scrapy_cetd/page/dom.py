@@ -38,6 +38,9 @@ reads it as raw text, markup included: a fallback link written out as ``<a href=
 LINK_TAGS = frozenset({"a", "button", "select"})
 """Elements whose text is link text: CETD treats buttons and drop-downs as links (§0.4)."""
 
+HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+"""The headings of HTML's sections, ``<h1>`` to ``<h6>``."""
+
 BLOCK_TAGS = frozenset(
     {
         *("p", "div", "h1", "h2", "h3", "h4", "h5", "h6", "li", "ul", "ol", "dl", "dt", "dd"),

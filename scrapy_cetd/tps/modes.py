@@ -15,7 +15,7 @@ from scrapy_cetd.extractors.cetd_plus.record_runs import MIN_RECORDS
 from scrapy_cetd.extractors.cetd_plus.regions import main_landmark
 from scrapy_cetd.extractors.furniture import boilerplate
 from scrapy_cetd.limits import CHECK_EVERY, check_deadline
-from scrapy_cetd.page.dom import DomView
+from scrapy_cetd.page.dom import HEADING_TAGS, DomView
 from scrapy_cetd.page.flags import ancestors_of, within
 from scrapy_cetd.page.output import Keep, kept_elements
 from scrapy_cetd.result import EmptyReason
@@ -27,10 +27,6 @@ DROP, SHELL, KEEP = 0, 1, 2
 
 WIDGET_TAGS = frozenset({"svg", "button", "input", "textarea"})
 """Inline graphics and form controls: what ``remove_widgets`` drops when it holds no text."""
-
-HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
-"""Headings: a button inside or around one is an accordion's header, which ``remove_buttons``
-keeps."""
 
 
 def element_modes(

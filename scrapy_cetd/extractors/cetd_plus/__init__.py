@@ -11,8 +11,8 @@ each, measured by turning it off alone (BOW-F1 on ``shared/datasets``), is in
 The modules, in layers import-linter checks: :mod:`.extractor` (the class: its options and
 the order of its steps) > the steps every page goes through, each in the module of its role
 (:mod:`.fallback`, :mod:`.content_forms`, :mod:`.narrowing`, :mod:`.headline`,
-:mod:`.shell_prose`, :mod:`.link_blocks`, :mod:`.media`), the profiles of the page types
-(:mod:`.profiles`) and the steps of each type (:mod:`.forum`, :mod:`.listing`,
+:mod:`.shell_prose`, :mod:`.link_blocks`, :mod:`.media`, :mod:`.permalinks`), the profiles of
+the page types (:mod:`.profiles`) and the steps of each type (:mod:`.forum`, :mod:`.listing`,
 :mod:`.product`, :mod:`.service`), with the regions that bound a page's content
 (:mod:`.regions`) > what several of them share: the runs of records (:mod:`.record_runs`), the
 repeated blocks (:mod:`.repeats`), the sections named by their attributes

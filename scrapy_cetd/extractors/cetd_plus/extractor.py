@@ -33,6 +33,7 @@ from scrapy_cetd.extractors.cetd_plus.narrowing import (
     block_anchor,
     selected_chars,
 )
+from scrapy_cetd.extractors.cetd_plus.permalinks import heading_permalinks
 from scrapy_cetd.extractors.cetd_plus.product import review_sections, with_declared_description
 from scrapy_cetd.extractors.cetd_plus.profiles import PROFILES, Profile
 from scrapy_cetd.extractors.cetd_plus.record_runs import drop_after_run, record_run
@@ -231,6 +232,10 @@ class CetdPlusExtractor(Extractor):
         class of its own), and so does an element holding one with the posts' tag and a word
         of their class (the replies nested under the last post). A thread ends with its last
         post.
+    31. ``heading_permalinks``: step 2 also removes the permalinks of headings, the links to
+        a fragment whose text is a mark without a letter or a digit (``¶``, ``#``, ``§``, an
+        icon) that documentation generators and blogs put in each heading: the mark stuck to
+        the heading's last word in the text, and made each heading a link in the Markdown.
     """
 
     name = "cetd-plus"
@@ -281,6 +286,7 @@ class CetdPlusExtractor(Extractor):
         before_heading_share: float | None = 0.5,
         remove_controls: bool = True,
         remove_badges: bool = True,
+        heading_permalinks: bool = True,
     ) -> None:
         """Options: each turns off or tunes a step of the class docstring.
 
@@ -340,6 +346,7 @@ class CetdPlusExtractor(Extractor):
         - ``before_heading_share`` (step 26; None turns it off): the share of the kept text
           below which what lies before the heading goes.
         - ``remove_controls``, ``remove_badges``: turn off steps 27 and 28.
+        - ``heading_permalinks``: turns off step 31.
 
         The defaults are the values that measured best on the shared datasets; the gain of each
         step, and of the alternatives tried, is in ``docs/benchmarks.md`` (cetd-plus step by
@@ -411,6 +418,7 @@ class CetdPlusExtractor(Extractor):
         self.before_heading_share = before_heading_share
         self.remove_controls = remove_controls
         self.remove_badges = remove_badges
+        self.heading_permalinks = heading_permalinks
         self.include_comments = include_comments
         self.include_title = include_title
         self.remove_boilerplate = remove_boilerplate
@@ -529,7 +537,8 @@ class CetdPlusExtractor(Extractor):
         the comment sections and the reviews and comments the page's JSON-LD declares, unless
         ``include_comments`` keeps them or the page is a discussion (by its markup, or a
         thread by ``profile``); and what ``profile`` takes for furniture (a product's reviews,
-        a thread's signatures and detail lists: steps 16, 18 and 19)."""
+        a thread's signatures and detail lists: steps 16, 18 and 19); the headings'
+        permalinks (step 31)."""
         chars = counts.chars
         thread = self.thread_posts and profile is not None and profile.thread
         discussion = markup.discussion or thread
@@ -554,6 +563,9 @@ class CetdPlusExtractor(Extractor):
         if self.detail_lists and profile is not None and profile.detail_lists:
             details = detail_lists(view)
             drop = within(view, [dropped or d for dropped, d in zip(drop, details, strict=True)])
+        if self.heading_permalinks:
+            links = heading_permalinks(view, chars)
+            drop = [dropped or link for dropped, link in zip(drop, links, strict=True)]
         if comments and markup.user_texts:
             for i in located(view, markup.user_texts):
                 drop[i] = True

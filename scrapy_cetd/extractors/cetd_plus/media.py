@@ -16,6 +16,7 @@ from scrapy_cetd.limits import CHECK_EVERY, check_deadline
 from scrapy_cetd.page import accel
 from scrapy_cetd.page.density import NodeCounts
 from scrapy_cetd.page.dom import (
+    HEADING_TAGS,
     DomView,
     attribute_owners,
     child_positions,
@@ -59,10 +60,6 @@ CAPTION_WORK = 16
 token of the view (:func:`drop_captions`). The pages of the shared datasets make at most 1.3
 (measured 2026-11-25); a page that needs more is made to be compared without end (deep chains
 of small blocks of words shared by many images), and keeps the blocks not yet compared."""
-
-HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
-"""Headings: a headline that repeats an image's alternative text, or a block holding one, is
-no caption."""
 
 
 def drop_galleries(view: DomView, counts: NodeCounts, modes: list[Keep]) -> None:
