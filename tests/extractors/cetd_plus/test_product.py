@@ -124,6 +124,18 @@ def test_no_declared_product_description_adds_nothing(script: str) -> None:
     assert text_as(page, "product") == text_as(page, "product", declared_description=False)
 
 
+def kettle(description: str, *, escaped: bool = False) -> str:
+    """A kettle's page whose JSON-LD declares ``description`` (its ``<`` written ``\\u003c``
+    when ``escaped``), with a paragraph of its own ("a kettle")."""
+    declared = json.dumps({"@type": "Product", "name": "Kettle", "description": description})
+    if escaped:
+        declared = declared.replace("<", "\\u003c")
+    return (
+        f"<html><head><script type='application/ld+json'>{declared}</script></head>"
+        f"<body><main><h1>Kettle</h1><p>{prose('a kettle', 2)}</p></main></body></html>"
+    )
+
+
 @pytest.mark.parametrize(
     "description",
     [
@@ -138,11 +150,7 @@ def test_a_description_written_as_a_document_without_one_body_adds_nothing(
 ) -> None:
     """lxml asserts that HTML written as a whole document has one ``<body>``: a product's
     declared description ``<html></html>`` raised AssertionError out of ``extract()``."""
-    declared = json.dumps({"@type": "Product", "name": "Kettle", "description": description})
-    page = (
-        f"<html><head><script type='application/ld+json'>{declared}</script></head>"
-        f"<body><main><h1>Kettle</h1><p>{prose('a kettle', 2)}</p></main></body></html>"
-    )
+    page = kettle(description)
     assert "a kettle" in extract(page, page_type="product").text
 
 
@@ -157,12 +165,7 @@ def test_a_declared_description_with_a_tag_of_too_many_attributes_is_not_parsed(
     budget. A description holding a tag of more attributes than the page may have is not
     parsed, and adds nothing."""
     tag = "<p " + " ".join(f"a{k}=1" for k in range(attributes)) + ">Glazed twice.</p>"
-    declared = json.dumps({"@type": "Product", "name": "Kettle", "description": tag})
-    script = declared.replace("<", "\\u003c")
-    page = (
-        f"<html><head><script type='application/ld+json'>{script}</script></head>"
-        f"<body><main><h1>Kettle</h1><p>{prose('a kettle', 2)}</p></main></body></html>"
-    )
+    page = kettle(tag, escaped=True)
     text = extract(page, page_type="product").text
     assert "a kettle" in text
     assert ("Glazed twice." in text) is added
@@ -176,11 +179,7 @@ def test_a_declared_description_of_too_many_elements_is_not_parsed(
     166,000 ``<br>`` in one took 141 MB once parsed. A description of more than
     :data:`MAX_DESCRIPTION_ELEMENTS` elements adds nothing."""
     description = "Glazed twice." + "<br>" * (elements - 1) + "<b>Fired at 1,280 C.</b>"
-    declared = json.dumps({"@type": "Product", "name": "Kettle", "description": description})
-    page = (
-        f"<html><head><script type='application/ld+json'>{declared}</script></head>"
-        f"<body><main><h1>Kettle</h1><p>{prose('a kettle', 2)}</p></main></body></html>"
-    )
+    page = kettle(description)
     text = extract(page, page_type="product").text
     assert "a kettle" in text
     assert ("Fired at 1,280 C." in text) is added
