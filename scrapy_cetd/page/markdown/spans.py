@@ -80,11 +80,11 @@ class Spans:
         inside it: the heading names what the link leads to, and a URL written in each block
         would make a link of many blocks grow by the URL's length for each. Links inside it
         are text."""
-        if self.links:
+        href = destination(element.get("href"), self.base_url)
+        if href is None or self.links:
             return None
         holds, heading = _blocks_in(element)
-        href = destination(element.get("href"), self.base_url) if holds else None
-        if href is None:
+        if not holds:
             return None
         self.links += 1
         self.stack.pending_link = href
@@ -165,8 +165,8 @@ class Spans:
 
 def _blocks_in(link: etree._Element) -> tuple[bool, etree._Element | None]:
     """Whether a block (:data:`.tags.LINK_BLOCKS`) lies inside ``link``, and its first
-    heading. Each element is read once at most: a link inside a link, or inside inline
-    Markdown, is not asked."""
+    heading. Each element is read once at most: only a link with a destination is asked, and
+    none inside it (a link's text, or inline Markdown) is."""
     holds = False
     walker = etree.iterwalk(link, events=("start",))
     for _, inner in walker:

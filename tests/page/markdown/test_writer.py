@@ -67,6 +67,21 @@ def test_time_grows_linearly() -> None:
     assert growth(make, 100, 1000) < TENFOLD  # type: ignore[arg-type]
 
 
+def test_nested_links_without_a_destination_are_read_once() -> None:
+    """Only a link with a destination is asked whether it holds blocks: anchors (``<a name>``)
+    nested in one another would each read the whole chain below them."""
+
+    def make(size: int) -> object:
+        root = lxml.html.Element("body")
+        node = root
+        for _ in range(size):
+            node = etree.SubElement(etree.SubElement(node, "a", name="x"), "div")
+        node.text = "deep text"
+        return lambda: to_markdown(root)
+
+    assert growth(make, 100, 1000) < TENFOLD  # type: ignore[arg-type]
+
+
 LAYOUT = frozenset({"table", "p", "ul", "ol", "dl", "pre", "blockquote", "hr"}) | {
     f"h{n}" for n in range(1, 7)
 }
