@@ -121,17 +121,21 @@ class Inline:
         self.linked_from = len(self.parts)
 
     def close_link(self) -> None:
-        """Write what came after :meth:`open_link` as the link's text, the space before it
-        outside."""
+        """Write what came after :meth:`open_link` as the link's text: the space before it,
+        and the breaks and blank text after it, outside, where :meth:`value` drops a block's
+        last break and its blank lines."""
         href = self.href
         if href is None:
             return
         self.href = None
-        at = self.linked_from
-        while at < len(self.parts) and self.parts[at] == " ":
-            at += 1
-        if at < len(self.parts):
-            self.parts[at:] = [label("[", "".join(self.parts[at:]), href)]
+        parts = self.parts
+        start, end = self.linked_from, len(parts)
+        while start < end and parts[start] == " ":
+            start += 1
+        while end > start and (parts[end - 1] == _BREAK or blank(plain(parts[end - 1]))):
+            end -= 1
+        if start < end:
+            parts[start:end] = [label("[", "".join(parts[start:end]), href)]
 
     def content(self) -> str:
         """The draft written, for the inline around this one."""

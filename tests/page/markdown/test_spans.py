@@ -136,6 +136,16 @@ def test_a_link_that_holds_blocks_is_written_as_its_blocks() -> None:
     )
 
 
+def test_a_link_around_blocks_ends_before_the_break_that_ends_its_text() -> None:
+    """The ``<br>`` that ends the paragraph of a link around blocks is dropped, as any block's
+    last break; a break after its text, inside the link, stays after the link."""
+    page = (
+        "<body><div><a href='/a'><p>Title<br></p><p>Desc</p></a></div>"
+        "<div><a href='/b'><div></div>lead<br></a>tail</div></body>"
+    )
+    assert body_markdown(page) == "[Title](/a)\n\nDesc\n\n[lead](/b)\\\ntail"
+
+
 def test_a_link_around_many_blocks_writes_its_url_once() -> None:
     """The Markdown of a link around blocks grows by its URL once, however many blocks it
     holds: a page of one long URL around many paragraphs keeps the size of its HTML."""
