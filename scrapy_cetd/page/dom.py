@@ -103,24 +103,23 @@ def namespaced(tree: etree._Element) -> bool:
     return isinstance(tag, str) and tag[:1] == "{"
 
 
+_SHALLOW_PROBE = 64
+"""The levels :func:`has_depth` looks for first: an element deeper than any level has an
+ancestor at that level."""
+
+
 def has_depth(root: etree._Element, levels: int) -> bool:
     """Whether some element lies ``2**k`` levels below ``root``, for the largest such number
     not above ``levels`` (so that each is one of a few compiled XPaths; libxml2 walks the
     levels in one C call). libxml2 takes a step for each level of the path even once no
-    element is left (100 us for 4,096 levels on a page of ten elements), so a deep probe is
-    made only when :data:`_SHALLOW_PROBE` levels are reached: almost no page nests that
-    deep."""
+    element is left, so a deep probe is made only when :data:`_SHALLOW_PROBE` levels are
+    reached: almost no page nests that deep (``docs/metadata-results.md``)."""
     if not levels:
         return True
     deepest = 1 << (levels.bit_length() - 1)
     if deepest > _SHALLOW_PROBE and not _depth_probe(_SHALLOW_PROBE)(root):
         return False
     return bool(_depth_probe(deepest)(root))
-
-
-_SHALLOW_PROBE = 64
-"""The levels :func:`has_depth` looks for first (2 us on a small page): an element deeper than
-any level has an ancestor at that level."""
 
 
 @cache

@@ -63,9 +63,9 @@ count as shown."""
 MAX_DESCRIPTION_ELEMENTS = 10_000
 """The most elements a declared description is read with, counted by its ``<`` (each element
 opens with one). The page's ``max_nodes`` does not count them (a JSON string is text to the
-page's parser), and each takes about a kilobyte once parsed, viewed and rendered: 166,000
-``<br>`` in one description took 141 MB. A shop's description, tables of specifications
-included, holds hundreds."""
+page's parser), and each takes memory once parsed, viewed and rendered
+(``docs/limits-markup.md``). A shop's description, tables of specifications included, holds
+hundreds."""
 
 _JSON_LD = (("type", "application/ld+json"),)
 _TAG = re.compile(r"</?[A-Za-z][^<>]*>")

@@ -69,8 +69,8 @@ class Inline:
 
     def text(self, raw: str) -> None:
         """Append ``raw`` as text, whitespace collapsed (escaped with its block): its words
-        joined by one space (``str.split`` splits at the characters ``\\s`` matches, several
-        times faster than a regular expression's substitution)."""
+        joined by one space (``str.split`` splits at the characters ``\\s`` matches, faster
+        than a regular expression)."""
         text = plain(raw)
         if not text:
             return

@@ -52,10 +52,9 @@ _BYLINE_CLASS = etree.XPath(
 )
 """The first elements after the headline (the context node, :func:`_headline`) that may be
 marked as a byline or an author, for :func:`_marked` to tell. libxml2 tests every element
-after the headline (the whole page, where fewer are marked), and tests an attribute's value
-in a predicate on the attribute faster than as a string of it (``contains(@class, ...)``
-makes the string of ``@class`` for each test): about a quarter less time on Readability's
-pages."""
+after the headline (the whole page, where fewer are marked): each attribute's value is tested
+in a predicate on the attribute, as ``contains(@class, ...)`` would make the string of
+``@class`` for each test (``docs/metadata-results.md``)."""
 _AUTHOR_PAGE = re.compile(r"/authors?/[^/?#\s]")
 """A link to an author's page (``/author/jane-doe/``, ``/authors/jane-doe``), as blogs' and
 news sites' templates link a byline's name; not to the list of authors (``/authors/``)."""
