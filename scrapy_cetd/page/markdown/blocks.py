@@ -18,8 +18,10 @@ from scrapy_cetd.page.markdown.escape import longest_run
 from scrapy_cetd.page.markdown.inline import Inline
 from scrapy_cetd.result import blank
 
-_LANGUAGE = re.compile(r"^(?:language|lang)-([\w#+.-]{1,40})$")
-_WRAPPER_LANGUAGE = re.compile(r"^(?:(?:language|lang)-|highlight-(?:source-)?)([\w#+.-]{1,40})$")
+_NAME = r"([\w#+.-]{1,40})$"
+"""A language's name, at the end of a class."""
+_LANGUAGE = re.compile(r"^(?:language|lang)-" + _NAME)
+_WRAPPER_LANGUAGE = re.compile(r"^(?:language-|lang-|highlight-(?:source-)?)" + _NAME)
 """A language named by a class of an element around a ``<pre>``: ``language-…`` or
 ``lang-…`` (Jekyll's Rouge: ``<div class="language-ruby highlighter-rouge">``), Sphinx's
 ``highlight-…`` (Pygments' wrapper: ``<div class="highlight-python notranslate">``) and

@@ -52,10 +52,11 @@ def _checking(items: Iterable[_Item]) -> Iterator[_Item]:
 
 _SPECIAL = re.compile(r"[\\\[\]<&|!]|`+|\*+|_+|~+")
 """What may be escaped: each is decided by its neighbours in the block (:func:`resolve`)."""
-_SPECIAL_OR_MARK = re.compile(f"[{_MARK_CHARS}\\\\`\\[\\]<&|!*_~]")
+_SPECIAL_CHARS = r"\\\[\]<&|!`*_~"
+"""The characters of :data:`_SPECIAL`, as a set of a regular expression."""
+_SPECIAL_CHAR = re.compile(f"[{_SPECIAL_CHARS}]")
+_SPECIAL_OR_MARK = re.compile(f"[{_MARK_CHARS}{_SPECIAL_CHARS}]")
 """What makes a block more than text that only its line's start may change."""
-_SPECIAL_CHAR = re.compile(r"[\\\[\]<&|!`*_~]")
-"""One character of :data:`_SPECIAL`."""
 _BRACKETS = re.compile(r"[\[\]]")
 _PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 """ASCII punctuation: what a backslash escapes (before anything else it is a backslash)."""
