@@ -14,7 +14,7 @@ from lxml import etree
 
 from scrapy_cetd.page.markdown.blocks import Container
 from scrapy_cetd.page.markdown.grid import Cell, Table
-from scrapy_cetd.page.markdown.inline import Inline
+from scrapy_cetd.page.markdown.inline import BlockLink, Inline
 from scrapy_cetd.page.markdown.lists import List
 
 
@@ -52,14 +52,8 @@ class Stack:
         """Code blocks and code spans open: their text is written as it is."""
         self.table_depth = 0
         """Data tables open: a code span's ``|`` is escaped in them."""
-        self.pending_link: str | None = None
-        """The destination of the open link around blocks (:meth:`.Spans.open_block_link`)
-        until its text is placed: in :attr:`link_heading`, else in the first heading or
-        paragraph that gets text."""
-        self.link_heading: etree._Element | None = None
-        """The first heading inside that link, which gets its text."""
-        self.armed: Inline | None = None
-        """The inline that the pending link waits in (:attr:`.Inline.link_at`)."""
+        self.block_link: BlockLink | None = None
+        """The link around blocks open."""
 
     @property
     def last(self) -> Frame:
@@ -68,45 +62,25 @@ class Stack:
 
     def sink(self) -> Inline:
         """The inline being written: the innermost inline frame's, else the paragraph of
-        :meth:`container`. A heading's or a paragraph's waits for the pending link around
-        blocks, when it is the one to get it (:meth:`_arm`)."""
+        :meth:`container`. A heading's or a paragraph's is offered the link around blocks,
+        when its heading is the one the link waits for (:attr:`.BlockLink.heading`)."""
         for frame in reversed(self.frames):
             if frame.inline is not None:
                 if frame.inline.heading:
-                    self._arm(frame.inline, frame.element)
+                    self._offer(frame.inline, frame.element)
                 return frame.inline
             if frame.container is not None or (frame.listing and frame.listing.items):
                 break
         paragraph = self.container().paragraph
-        self._arm(paragraph, None)
+        self._offer(paragraph, None)
         return paragraph
 
-    def _arm(self, inline: Inline, heading: etree._Element | None) -> None:
-        """Make ``inline`` (of ``heading``, or a paragraph's) the one the pending link waits
-        in, unless the link is placed already or goes to :attr:`link_heading`; the inline it
-        waited in before (a paragraph that ended without text) no longer waits."""
-        href = self.pending_link
-        if href is None:
-            return
-        armed = self.armed
-        if armed is not None:
-            if armed.link_at is None:  # its text opened the link: the link is placed
-                self.pending_link = self.armed = None
-                return
-            if armed is inline:
-                return
-        if self.link_heading is not None and heading is not self.link_heading:
-            return
-        if armed is not None:
-            armed.link_at = None
-        inline.link_at = href
-        self.armed = inline
-
-    def end_pending_link(self) -> None:
-        """The link around blocks ends: no inline waits for it any more."""
-        if self.armed is not None and self.pending_link is not None:
-            self.armed.link_at = None
-        self.pending_link = self.link_heading = self.armed = None
+    def _offer(self, inline: Inline, heading: etree._Element | None) -> None:
+        """Offer ``inline`` (of ``heading``, else a paragraph's) the link around blocks, unless
+        its text is placed or it waits for another heading."""
+        link = self.block_link
+        if link is not None and link.href is not None and link.heading in (None, heading):
+            inline.link_at = link
 
     def container(self) -> Container:
         """The innermost block container: content directly inside a list (not in an item)

@@ -11,11 +11,25 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from lxml import etree
+
 from scrapy_cetd.page.markdown.escape import label, last_char, markup, plain, resolve
 from scrapy_cetd.result import blank
 
 _BREAK = markup("\\\n")
 """A hard break in a draft."""
+
+
+@dataclass
+class BlockLink:
+    """A link around blocks (:meth:`.Spans.open_block_link`), written once: as a link around
+    the first text written in :attr:`heading`, else in the first heading or paragraph that
+    gets text inside it (:meth:`.Stack.sink` offers them)."""
+
+    href: str | None
+    """The link's destination, until its text is placed or the link ends."""
+    heading: etree._Element | None
+    """The first heading inside the link, until it ends (without text, or written inline)."""
 
 
 @dataclass
@@ -37,9 +51,9 @@ class Inline:
     before: str = ""
     """The character before this inline's content in the inline around it, when nothing is
     written here yet: emphasis delimiters must not touch that one either."""
-    link_at: str | None = None
-    """The destination of a link around blocks waiting for what is written here next: the
-    link opens there (:meth:`open_link`)."""
+    link_at: BlockLink | None = None
+    """The link around blocks offered here: it opens at the first text written here, unless
+    it is placed elsewhere or ends first (:meth:`open_link`)."""
     href: str | None = None
     """The destination of the link around blocks that what is written here from
     :attr:`linked_from` on belongs to, until :meth:`close_link`."""
@@ -96,9 +110,11 @@ class Inline:
 
     def draft(self, draft: str) -> None:
         """Append ``draft``, text and marked markup (:mod:`.escape`), after the space that
-        is due (in the link :attr:`link_at` names, the first that is not blank)."""
-        if self.link_at is not None and not blank(plain(draft)):
-            self.open_link(self.link_at)
+        is due (in the link :attr:`link_at` offers, the first that is not blank)."""
+        link = self.link_at
+        if link is not None and link.href is not None and not blank(plain(draft)):
+            self.open_link(link.href)
+            link.href = None
         if self.space and self.parts and not self.start:
             self.parts.append(" ")
         self.space = False
@@ -116,7 +132,6 @@ class Inline:
 
     def open_link(self, href: str) -> None:
         """What is written here from now on is the text of a link to ``href``."""
-        self.link_at = None
         self.href = href
         self.linked_from = len(self.parts)
 

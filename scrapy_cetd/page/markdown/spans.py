@@ -16,7 +16,7 @@ from lxml import etree
 from scrapy_cetd.page.dom import local_tag
 from scrapy_cetd.page.markdown.escape import can_wrap, label, longest_run, markup, plain
 from scrapy_cetd.page.markdown.frames import Frame, Stack
-from scrapy_cetd.page.markdown.inline import Inline
+from scrapy_cetd.page.markdown.inline import BlockLink, Inline
 from scrapy_cetd.page.markdown.tags import CODE, EMPHASIS, HEADINGS, LINK_BLOCKS, SKIPPED
 from scrapy_cetd.result import blank
 
@@ -87,15 +87,17 @@ class Spans:
         if not holds:
             return None
         self.links += 1
-        self.stack.pending_link = href
-        self.stack.link_heading = heading
-        return Frame(element, "block link", href=href)
+        self.stack.block_link = BlockLink(href, heading)
+        return Frame(element, "block link")
 
     def close_block_link(self) -> None:
         """End the link around blocks, in the paragraph that holds its text when that is the
         one being written."""
         self.links -= 1
-        self.stack.end_pending_link()
+        link = self.stack.block_link
+        if link is not None:
+            link.href = None  # an inline offered it and still without text does not take it
+        self.stack.block_link = None
         self.stack.container().paragraph.close_link()
 
     def close(self, frame: Frame) -> None:

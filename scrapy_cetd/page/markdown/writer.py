@@ -142,8 +142,9 @@ class Writer:
 
     def _end(self, element: etree._Element, tag: str) -> None:
         stack = self.stack
-        if element is stack.link_heading:  # it ends without the link (no text, or inline)
-            stack.link_heading = None  # the next heading or paragraph with text gets it
+        link = stack.block_link
+        if link is not None and element is link.heading:  # without the link's text, the
+            link.heading = None  # next heading or paragraph with text gets it
         if stack.last.element is not element:
             if (tag in BLOCKS or tag in LISTS) and tag != "br" and not stack.raw_depth:
                 stack.boundary()
