@@ -80,7 +80,7 @@ class Stack:
         its text is placed or it waits for another heading."""
         link = self.block_link
         if link is not None and link.href is not None and link.heading in (None, heading):
-            inline.link_at = link
+            inline.offered = link
 
     def container(self) -> Container:
         """The innermost block container: content directly inside a list (not in an item)

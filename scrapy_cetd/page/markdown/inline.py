@@ -51,7 +51,7 @@ class Inline:
     before: str = ""
     """The character before this inline's content in the inline around it, when nothing is
     written here yet: emphasis delimiters must not touch that one either."""
-    link_at: BlockLink | None = None
+    offered: BlockLink | None = None
     """The link around blocks offered here: it opens at the first text written here, unless
     it is placed elsewhere or ends first (:meth:`open_link`)."""
     href: str | None = None
@@ -110,8 +110,8 @@ class Inline:
 
     def draft(self, draft: str) -> None:
         """Append ``draft``, text and marked markup (:mod:`.escape`), after the space that
-        is due (in the link :attr:`link_at` offers, the first that is not blank)."""
-        link = self.link_at
+        is due (in the link around blocks :attr:`offered` here, the first that is not blank)."""
+        link = self.offered
         if link is not None and link.href is not None and not blank(plain(draft)):
             self.open_link(link.href)
             link.href = None

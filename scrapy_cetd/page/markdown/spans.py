@@ -13,6 +13,7 @@ from urllib.parse import urljoin
 
 from lxml import etree
 
+from scrapy_cetd.limits import CHECK_EVERY, check_deadline
 from scrapy_cetd.page.dom import local_tag
 from scrapy_cetd.page.markdown.escape import can_wrap, label, longest_run, markup, plain
 from scrapy_cetd.page.markdown.frames import Frame, Stack
@@ -171,7 +172,9 @@ def _blocks_in(link: etree._Element) -> tuple[bool, etree._Element | None]:
     none inside it (a link's text, or inline Markdown) is."""
     holds = False
     walker = etree.iterwalk(link, events=("start",))
-    for _, inner in walker:
+    for step, (_, inner) in enumerate(walker):
+        if step & CHECK_EVERY == CHECK_EVERY:
+            check_deadline("writing the Markdown")
         tag = local_tag(inner)
         if inner is link:
             continue
