@@ -27,14 +27,10 @@ def heading_permalinks(view: DomView, chars: Sequence[int]) -> list[bool]:
     blogs ``#``: in the text the mark sticks to the heading's last word (``Quickstart¶``), in
     the Markdown every heading ends in a link (``# Quickstart[¶](…#quickstart)``). A heading's
     own link (to its article, a section's title, a footnote's number) has letters or digits,
-    and stays. Two passes over the view; only the text inside headings is read."""
+    and stays. Linear in the view; only the text inside headings is read."""
     tags, parent, runs = view.tags, view.parent, view.runs
     size = len(tags)
-    in_heading = [False] * size
-    for i in range(1, size):
-        if i & CHECK_EVERY == CHECK_EVERY:
-            check_deadline("finding the headings")
-        in_heading[i] = in_heading[parent[i]] or tags[i] in HEADING_TAGS
+    in_heading = within(view, [tag in HEADING_TAGS for tag in tags])
     worded = [False] * size
     for i in range(size - 1, 0, -1):
         if i & CHECK_EVERY == CHECK_EVERY:
