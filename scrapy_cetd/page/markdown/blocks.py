@@ -103,13 +103,15 @@ def wrapper_language(pre: etree._Element) -> str:
     """The language the elements around ``pre`` name (:data:`_WRAPPER_LANGUAGE`), up to
     :data:`_WRAPPER_LEVELS` of them, each holding nothing but the one inside it: a wrapper
     around more than the code block (``<div class="lang-en">`` around an article) names the
-    language of more than it."""
+    language of more than it. That is asked of the inner element's neighbours: ``len`` counts
+    the outer one's children, for each code block of a page of many in one element."""
     inner = pre
     for _ in range(_WRAPPER_LEVELS):
         outer = inner.getparent()
         if (
             outer is None
-            or len(outer) != 1
+            or inner.getprevious() is not None
+            or inner.getnext() is not None
             or not blank(outer.text or "")
             or not blank(inner.tail or "")
         ):
