@@ -33,7 +33,7 @@ from scrapy_cetd.extractors.cetd_plus.narrowing import (
     block_anchor,
     selected_chars,
 )
-from scrapy_cetd.extractors.cetd_plus.permalinks import heading_permalinks
+from scrapy_cetd.extractors.cetd_plus.permalinks import drop_heading_permalinks
 from scrapy_cetd.extractors.cetd_plus.product import review_sections, with_declared_description
 from scrapy_cetd.extractors.cetd_plus.profiles import PROFILES, Profile
 from scrapy_cetd.extractors.cetd_plus.record_runs import drop_after_run, record_run
@@ -232,10 +232,11 @@ class CetdPlusExtractor(Extractor):
         class of its own), and so does an element holding one with the posts' tag and a word
         of their class (the replies nested under the last post). A thread ends with its last
         post.
-    31. ``heading_permalinks``: step 2 also removes the permalinks of headings, the links to
-        a fragment whose text is a mark without a letter or a digit (``¶``, ``#``, ``§``, an
-        icon) that documentation generators and blogs put in each heading: the mark stuck to
-        the heading's last word in the text, and made each heading a link in the Markdown.
+    31. ``heading_permalinks``: the output leaves out the permalinks of headings, the links
+        to a fragment whose text is a mark without a letter or a digit (``¶``, ``#``, ``§``,
+        an icon) that documentation generators and blogs put in each heading: the mark stuck
+        to the heading's last word in the text, and made each heading a link in the Markdown.
+        It runs on the selection, so the selection is the one the page had without it.
     """
 
     name = "cetd-plus"
@@ -537,8 +538,7 @@ class CetdPlusExtractor(Extractor):
         the comment sections and the reviews and comments the page's JSON-LD declares, unless
         ``include_comments`` keeps them or the page is a discussion (by its markup, or a
         thread by ``profile``); and what ``profile`` takes for furniture (a product's reviews,
-        a thread's signatures and detail lists: steps 16, 18 and 19); the headings'
-        permalinks (step 31)."""
+        a thread's signatures and detail lists: steps 16, 18 and 19)."""
         chars = counts.chars
         thread = self.thread_posts and profile is not None and profile.thread
         discussion = markup.discussion or thread
@@ -563,9 +563,6 @@ class CetdPlusExtractor(Extractor):
         if self.detail_lists and profile is not None and profile.detail_lists:
             details = detail_lists(view)
             drop = within(view, [dropped or d for dropped, d in zip(drop, details, strict=True)])
-        if self.heading_permalinks:
-            links = heading_permalinks(view, chars)
-            drop = [dropped or link for dropped, link in zip(drop, links, strict=True)]
         if comments and markup.user_texts:
             for i in located(view, markup.user_texts):
                 drop[i] = True
@@ -591,6 +588,13 @@ class CetdPlusExtractor(Extractor):
         counts = count_nodes(view)
         if counts.chars[0] == 0:
             return NO_TEXT
+        modes = self._selection(view, counts)
+        if self.heading_permalinks:
+            drop_heading_permalinks(view, counts.chars, modes)
+        return modes
+
+    def _selection(self, view: DomView, counts: NodeCounts) -> list[Keep]:
+        """What :meth:`select` keeps of a view with text, before step 31."""
         profile = view.profile if isinstance(view, _PageView) else None
         if self.whole_page_types and profile is not None and profile.whole_page:
             return self._select_whole_page(view, counts, profile)

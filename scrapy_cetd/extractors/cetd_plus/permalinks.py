@@ -1,5 +1,6 @@
-"""The permalinks of headings (step 31): the ``¶``, ``#`` or ``§`` that documentation
-generators and blogs link each heading with, so that a reader can copy a link to its section.
+"""The permalinks of headings (step 31), left out of the selection: the ``¶``, ``#`` or ``§``
+that documentation generators and blogs link each heading with, so that a reader can copy a
+link to its section.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from collections.abc import Sequence
 from scrapy_cetd.limits import CHECK_EVERY, check_deadline
 from scrapy_cetd.page.dom import HEADING_TAGS, DomView
 from scrapy_cetd.page.flags import within
+from scrapy_cetd.page.output import Keep
 
 PERMALINK_CHARS = 2
 """The most characters of text a permalink has: one mark (``¶``, ``#``, ``§``, an emoji of
@@ -48,3 +50,12 @@ def heading_permalinks(view: DomView, chars: Sequence[int]) -> list[bool]:
         for i in range(size)
     ]
     return within(view, found)
+
+
+def drop_heading_permalinks(view: DomView, chars: Sequence[int], modes: list[Keep]) -> None:
+    """Leave the :func:`heading_permalinks` of ``view`` out of the selection ``modes`` makes.
+    After the selection, not before it: a mark of a character or two is no reason for the
+    selection to move (removed with the furniture, it moved that of three shared pages)."""
+    for i, permalink in enumerate(heading_permalinks(view, chars)):
+        if permalink:
+            modes[i] = Keep.DROP
