@@ -52,9 +52,11 @@ PURE_PYTHON_VARIABLE = "SCRAPY_CETD_PURE_PYTHON"
 
 
 def load_compiled() -> ModuleType | None:
-    """The compiled accelerator, or ``None`` (with a debug message) when it is not built, is
-    switched off by :data:`PURE_PYTHON_VARIABLE`, or was compiled against another lxml: it
-    reads lxml's element structs, whose layout may change with any lxml version."""
+    """The compiled accelerator, or ``None`` when it is not built or is switched off by
+    :data:`PURE_PYTHON_VARIABLE` (a debug message), or was compiled against another lxml (a
+    warning): it reads lxml's element structs, whose layout may change with any lxml version.
+    pip builds in an isolated environment with the newest lxml, so an older lxml installed
+    beside it (pinned by the user) silently cost the speed: hence the warning."""
     if os.environ.get(PURE_PYTHON_VARIABLE, "0").strip() not in ("", "0"):
         logger.debug("%s is set: scrapy_cetd runs in pure Python", PURE_PYTHON_VARIABLE)
         return None
@@ -64,9 +66,10 @@ def load_compiled() -> ModuleType | None:
         logger.debug("scrapy_cetd.page._speedups not importable (%s): pure Python", error)
         return None
     if _speedups.LXML_VERSION != etree.LXML_VERSION:
-        logger.debug(
+        logger.warning(
             "scrapy_cetd.page._speedups was compiled against lxml %s, lxml %s is installed: "
-            "pure Python",
+            "scrapy-cetd runs in pure Python, several times slower (to compile it against the "
+            "installed lxml, see 'The accelerator' in the quickstart)",
             _speedups.LXML_VERSION_COMPILED,
             etree.__version__,
         )

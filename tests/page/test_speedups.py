@@ -516,13 +516,15 @@ def test_environment_variable_switches_to_pure_python(
     assert (accel.load_compiled() is not None) is usable
 
 
-def test_other_lxml_version_falls_back_with_a_debug_message(
+def test_other_lxml_version_falls_back_with_a_warning(
     monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     monkeypatch.setattr(COMPILED, "LXML_VERSION", (1, 0, 0, 0))
-    with caplog.at_level(logging.DEBUG, logger="scrapy_cetd.page.accel"):
+    with caplog.at_level(logging.WARNING, logger="scrapy_cetd.page.accel"):
         assert accel.load_compiled() is None
+    assert [record.levelno for record in caplog.records] == [logging.WARNING]
     assert "compiled against lxml" in caplog.text
+    assert "installed lxml" in caplog.text
 
 
 def dataset_pages() -> Iterator[Any]:
