@@ -49,7 +49,12 @@ from scrapy_cetd.crawl.jobs import Bridge, Extraction, Outcome
 from scrapy_cetd.crawl.linking import ItemResponseLinks
 from scrapy_cetd.crawl.middleware import arrival_time
 from scrapy_cetd.crawl.response_job import extract_response
-from scrapy_cetd.crawl.settings import CETDSettings, disabled, read_settings
+from scrapy_cetd.crawl.settings import (
+    CETDSettings,
+    disabled,
+    read_settings,
+    warn_unknown_names,
+)
 from scrapy_cetd.crawl.threads import MAX_STUCK_THREADS, WorkerThreads
 from scrapy_cetd.extractors.registry import build_extractor
 from scrapy_cetd.limits import LimitExceededError, Limits, TreeExtractor
@@ -93,6 +98,7 @@ class CETDPipeline:
         settings = read_settings(crawler.settings)
         if not settings.enabled:
             raise disabled(crawler)
+        warn_unknown_names(crawler)
         if not (settings.fields or settings.metadata_fields):
             raise NotConfigured(
                 "CETD_HTML_FIELD, CETD_TEXT_FIELD, CETD_TITLE_FIELD, CETD_MARKDOWN_FIELD,"

@@ -8,6 +8,7 @@ as one enabled by the add-on, and a setting the user set explicitly to ``None`` 
 
 from __future__ import annotations
 
+import difflib
 import json
 import logging
 import math
@@ -371,6 +372,25 @@ def _check_distinct_fields(read: CETDSettings) -> None:
         if name in named:
             raise ValueError(f"{setting} and {named[name]} both name the item field {name!r}")
         named[name] = setting
+
+
+def warn_unknown_names(crawler: Crawler) -> None:
+    """Warn of each setting of ``crawler`` named like scrapy-cetd's that is none of them
+    (:data:`DEFAULTS`), with the setting it may have meant (``CETD_METADATA_FIELD`` for
+    ``CETD_METADATA_FIELDS``): Scrapy ignores a setting no component reads, so a misspelt name
+    would leave its feature off, or its default on, without a word. A warning, not an error: a
+    settings file shared with another version of scrapy-cetd may name a setting this one
+    lacks."""
+    for name in sorted(key for key in crawler.settings if isinstance(key, str)):
+        if not name.upper().startswith("CETD") or name in DEFAULTS:
+            continue
+        close = difflib.get_close_matches(name.upper(), DEFAULTS, n=1)
+        logger.warning(
+            "scrapy-cetd: %s is no setting of scrapy-cetd: ignored%s",
+            name,
+            f" (did you mean {close[0]}?)" if close else "",
+            extra={"crawler": crawler},
+        )
 
 
 _TOLD_DISABLED: weakref.WeakSet[Crawler] = weakref.WeakSet()

@@ -159,6 +159,32 @@ def test_cetd_enabled_false_is_one_info_line_not_warnings(
     ]
 
 
+def test_a_misspelt_setting_name_is_warned_of_with_the_name_meant(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    settings = {
+        "ADDONS": {"scrapy_cetd.Addon": 100},
+        "CETD_METADATA_FIELD": {"published": "date"},  # CETD_METADATA_FIELDS
+        "cetd_overwrite": False,  # CETD_OVERWRITE
+        "CETD_OVERWRITE": True,
+    }
+    with caplog.at_level(logging.DEBUG):
+        crawl(make_crawler(_NoRequests, settings))
+    ours = [r for r in caplog.records if r.name.startswith("scrapy_cetd")]
+    assert [(r.levelno, r.getMessage()) for r in ours] == [
+        (
+            logging.WARNING,
+            "scrapy-cetd: CETD_METADATA_FIELD is no setting of scrapy-cetd: ignored"
+            " (did you mean CETD_METADATA_FIELDS?)",
+        ),
+        (
+            logging.WARNING,
+            "scrapy-cetd: cetd_overwrite is no setting of scrapy-cetd: ignored"
+            " (did you mean CETD_OVERWRITE?)",
+        ),
+    ]
+
+
 def test_metadata_fields_forms() -> None:
     every = read_settings(Settings({"CETD_METADATA_FIELDS": True})).metadata_fields
     assert every["published"] == "published" and every["authors"] == "authors"
