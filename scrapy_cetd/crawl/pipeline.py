@@ -50,6 +50,7 @@ from scrapy_cetd.crawl.linking import ItemResponseLinks
 from scrapy_cetd.crawl.middleware import arrival_time
 from scrapy_cetd.crawl.response_job import extract_response
 from scrapy_cetd.crawl.settings import (
+    URL_META_KEY,
     CETDSettings,
     disabled,
     read_settings,
@@ -296,7 +297,9 @@ class CETDPipeline:
         if extraction is None:
             assert isinstance(response, TextResponse)
             start = arrival_time(response)
-            extraction = self._start(response, url, time.monotonic() if start is None else start)
+            extraction = self._start(
+                response, page_url(response, url), time.monotonic() if start is None else start
+            )
             self._extractions[response] = extraction
         return extraction
 
@@ -421,3 +424,12 @@ class CETDPipeline:
             self._warned.clear()
         self._warned.add(key)
         return True
+
+
+def page_url(response: Response, url: str | None) -> str | None:
+    """The URL ``response``'s page is extracted as: its request's ``cetd_url`` meta value, the
+    page's own address when it was fetched from another (the date in its path, the site's name
+    in its title, its relative links and canonical link are read against it), else ``url``."""
+    request = response.request
+    named = request.meta.get(URL_META_KEY) if request is not None else None
+    return named if isinstance(named, str) and named else url

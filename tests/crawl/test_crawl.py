@@ -354,6 +354,35 @@ def test_a_crawl_writes_metadata_markdown_and_absolute_links(
     assert result.stats["cetd/metadata_count/published"] == 1
 
 
+class MirrorSpider(OnePageSpider):
+    """Fetches ``page`` from a mirror, giving its own address in the ``cetd_url`` meta key."""
+
+    async def start(self) -> AsyncIterator[Any]:
+        own = "https://news.example.com/2024/03/12/budget.html"
+        yield scrapy.Request(self.base + self.page, meta={"cetd_url": own})
+
+
+@pytest.mark.parametrize("isolation", ["threads", "process"])
+def test_the_cetd_url_meta_key_gives_the_page_its_own_url(tmp_path: Path, isolation: str) -> None:
+    head = '<head><title>Budget</title><link rel="canonical" href="/2024/03/12/budget.html">'
+    (tmp_path / "budget.html").write_text(article("Budget").replace("<head>", head, 1))
+    with serve(tmp_path) as base:
+        crawler = make_crawler(
+            MirrorSpider,
+            {
+                "ADDONS": {"scrapy_cetd.Addon": 100},
+                "CETD_ISOLATION": isolation,
+                "CETD_WORKERS": 1,
+                "CETD_METADATA_FIELDS": ["canonical_url"],
+            },
+        )
+        result = crawl(crawler, base=base, page="budget.html")
+    (item,) = result.items
+    assert item["url"] == base + "budget.html"  # the spider's and Scrapy's URL is the fetched one
+    assert item["canonical_url"] == "https://news.example.com/2024/03/12/budget.html"
+    assert '<a href="https://news.example.com/x">' in item["main_content_html"]
+
+
 class SourceSpider(scrapy.Spider):
     """Items with the page's raw bytes in ``html``: three from ``start()`` (no response), and
     one per article whose response is linked (the field is then not needed)."""
