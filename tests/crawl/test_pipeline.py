@@ -437,3 +437,27 @@ def test_the_notes_of_an_extraction_are_counted_by_kind() -> None:
     assert item["main_content_text"] and item["main_content_html"].count(base) < 600
     assert harness.stat("cetd/note_count/links-left-relative") == 1
     assert harness.stat("cetd/item_extracted_count") == 1
+
+
+@pytest.mark.parametrize("metadata", [{"published": "date"}, None])
+def test_the_wait_for_the_metadatas_libraries_is_logged(
+    caplog: pytest.LogCaptureFixture, metadata: Any
+) -> None:
+    harness = Harness(CETD_METADATA_FIELDS=metadata)
+
+    async def run() -> None:
+        await harness.pipeline.open_spider()
+        await harness.pipeline.close_spider()
+
+    with caplog.at_level(logging.INFO, logger="scrapy_cetd"):
+        asyncio.run(asyncio.wait_for(run(), 60))
+    said = [r.getMessage() for r in caplog.records if r.name == "scrapy_cetd.crawl.pipeline"]
+    if metadata is None:
+        assert said == []
+        return
+    assert said[0] == (
+        "scrapy-cetd: loading the metadata's libraries before the first page"
+        " (htmldate, dateparser, py3langid's model)"
+    )
+    assert re.fullmatch(r"scrapy-cetd: ready for the first page after \d+\.\d s", said[1])
+    assert len(said) == 2
