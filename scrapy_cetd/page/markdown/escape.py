@@ -421,9 +421,8 @@ def _is_word(char: str) -> bool:
 
 def longest_run(text: str, char: str) -> int:
     """The longest run of ``char`` in ``text``: a code span's or a fence's backticks must
-    outnumber the longest run of backticks inside."""
-    longest = run = 0
-    for c in text:
-        run = run + 1 if c == char else 0
-        longest = max(longest, run)
-    return longest
+    outnumber the longest run of backticks inside. The runs are found by a regular expression,
+    not by a loop over the characters in Python: a code block may hold a whole page's text."""
+    if char not in text:
+        return 0
+    return max(map(len, re.findall(f"{re.escape(char)}+", text)))

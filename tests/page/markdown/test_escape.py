@@ -22,7 +22,7 @@ from markdownkit import (
 from ratios import seconds
 
 from scrapy_cetd.limits import LimitExceededError, deadline
-from scrapy_cetd.page.markdown.escape import last_char, markup
+from scrapy_cetd.page.markdown.escape import last_char, longest_run, markup
 
 PARAGRAPHS = {"paragraph_open", "paragraph_close", "inline"}
 """The tokens of Markdown that holds paragraphs and nothing else."""
@@ -299,6 +299,16 @@ def test_the_last_character_of_a_draft_is_read_from_its_end() -> None:
     assert last_char(large) == last_char(small) == "*"
     assert last_char(markup("")) == last_char("") == ""
     assert seconds(lambda: last_char(large)) < 100 * seconds(lambda: last_char(small))
+
+
+@pytest.mark.parametrize(
+    ("text", "longest"),
+    [("", 0), ("code", 0), ("`", 1), ("a``b`c", 2), ("`a```", 3), ("``` `` ````", 4)],
+)
+def test_the_longest_run_of_a_character_is_counted_wherever_it_is(text: str, longest: int) -> None:
+    """A fence or a code span outnumbers the longest run of backticks inside its code, at its
+    start, in its middle or at its end."""
+    assert longest_run(text, "`") == longest
 
 
 CHARACTERS = "[]()!*_#`<>|~&;:\\-+=.1ax é"
