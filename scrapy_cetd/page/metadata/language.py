@@ -47,7 +47,7 @@ _MIN_OVERRULE = 400
 """Characters of text needed to overrule the declared language."""
 _CONFIDENT = 0.95
 """py3langid's probability needed to overrule the declared language."""
-_AGREEING_TEXT = 300
+_AGREEING_TEXT = 150
 """Characters of the text read first on a page that declares its language: when py3langid
 finds that language in them, no more are read."""
 _IDENTIFIED_TEXT = 1000

@@ -61,7 +61,7 @@ def test_a_declared_language_the_text_opens_in_is_read_no_further(
     monkeypatch.setattr(language, "language_identifier", Counting)
     long_english = ENGLISH * (1 + 1000 // len(ENGLISH))
     assert page_metadata(page(lang="en"), text=long_english).language == "en"
-    assert read == [300]
+    assert read == [150]
     read.clear()
     assert page_metadata(page(lang="de"), text=long_english).language == "en"
-    assert read == [300, 1000]  # another language: the whole sample decides
+    assert read == [150, 1000]  # another language: the whole sample decides
