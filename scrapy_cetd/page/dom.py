@@ -41,13 +41,11 @@ LINK_TAGS = frozenset({"a", "button", "select"})
 HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 """The headings of HTML's sections, ``<h1>`` to ``<h6>``."""
 
-BLOCK_TAGS = frozenset(
-    {
-        *("p", "div", "h1", "h2", "h3", "h4", "h5", "h6", "li", "ul", "ol", "dl", "dt", "dd"),
-        *("table", "tr", "td", "th", "pre", "blockquote", "section", "article", "header"),
-        *("footer", "aside", "main", "nav", "figure", "figcaption", "form", "hr", "br", "address"),
-    }
-)
+BLOCK_TAGS = HEADING_TAGS | {
+    *("p", "div", "li", "ul", "ol", "dl", "dt", "dd", "table", "tr", "td", "th", "pre"),
+    *("blockquote", "section", "article", "header", "footer", "aside", "main", "nav"),
+    *("figure", "figcaption", "form", "hr", "br", "address"),
+}
 """Elements that start a new line of text output (§0.6)."""
 
 
