@@ -10,7 +10,9 @@ reads back as the same text, in the same structure:
   stay nested; an ``<ol>`` keeps its ``start``; a list directly inside a list (a common error of
   real pages) is nested in the item before it, or before any item in an item of its own, and
   what follows it directly in the list (a group's title) is written between two lists, not as
-  that item's text, as is what follows an item that holds lists alone (or nothing); lists and
+  that item's text, as is what follows an item that holds lists alone (or nothing); the items
+  inside a link directly inside a list (``<ul><a href><li>``, kept by libxml2) are items of
+  that list, the link written once as a link around blocks (below); lists and
   block quotes nested more than eight deep (:data:`.nesting._MAX_NESTING`), or whose
   indentation would pass 24 columns (:data:`.nesting._MAX_INDENT`), are written as the blocks
   they hold;

@@ -60,6 +60,15 @@ class Stack:
         """The innermost frame."""
         return self.frames[-1]
 
+    @property
+    def holder(self) -> Frame:
+        """The innermost frame but a link around blocks: the list or item that what comes next
+        belongs to. libxml2 keeps a link directly inside a list around its items (``<ul><a>
+        <li>``, which browsers show as a list of links): they are items of the list around it.
+        Such links do not nest (a link inside one is its text), so one frame at most is passed."""
+        last = self.frames[-1]
+        return self.frames[-2] if last.kind == "block link" else last
+
     def sink(self) -> Inline:
         """The inline being written: the innermost inline frame's, else the paragraph of
         :meth:`container`. A heading's or a paragraph's is offered the link around blocks,

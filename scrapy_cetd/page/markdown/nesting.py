@@ -1,7 +1,7 @@
 """Block quotes, lists and their items in the walk, within the bounds of nesting and
 indentation: :class:`Nesting` opens a frame for each, nests the broken lists of real pages
-(a list directly inside a list, an item directly inside an item) and writes each as its
-blocks when it closes.
+(a list directly inside a list, an item directly inside an item, items inside a link
+inside a list) and writes each as its blocks when it closes.
 
 Each level indents or prefixes every line of what it holds again, so that lists and quotes
 nested more than :data:`_MAX_NESTING` deep, or whose indentation would pass
@@ -56,7 +56,7 @@ class Nesting:
         if tag == "blockquote":
             return Frame(element, "quote", container=Container("quote"), indent=width)
         # a list directly inside a list is nested in its last item (or in an item of its own)
-        outer = self.stack.last.listing
+        outer = self.stack.holder.listing
         container = outer.item() if outer is not None else self.stack.container()
         ordered = tag == "ol"
         number = list_start(element) if ordered else 1
@@ -68,13 +68,13 @@ class Nesting:
         """The frame of an ``<li>`` in the open list; ``None`` outside a list."""
         stack = self.stack
         nested = self.depth < _MAX_NESTING and self.indent + 2 <= _MAX_INDENT
-        if stack.last.kind == "li" and nested and self._in_item(element):
+        if stack.holder.kind == "li" and nested and self._in_item(element):
             # an item directly inside an item (libxml2 does not close the first): a list of
             # its own, nested, that ends with it
             self.depth += 1
             self.indent += 2
             stack.frames.append(Frame(element, "list", listing=List(False, 1, "-"), indent=2))
-        listing = stack.last.listing
+        listing = stack.holder.listing
         if listing is None:
             return None
         item = Container("item")
@@ -93,7 +93,7 @@ class Nesting:
     def _in_item(self, element: etree._Element) -> bool:
         """Whether ``element`` lies in the open item with no list between them: an item that
         libxml2 left inside an item (not one of a list written as the blocks it holds)."""
-        item = self.stack.last.element
+        item = self.stack.holder.element
         node = element.getparent()
         for _ in range(_ITEM_REACH):
             if node is None or node is item or local_tag(node) in LISTS:

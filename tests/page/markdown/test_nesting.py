@@ -85,3 +85,24 @@ def test_items_directly_inside_items_nest_no_deeper_than_eight_lists() -> None:
     markdown = to_markdown(root)
     assert squeezed(markdown_text(markdown)) == squeezed(str(root.xpath("string()")))
     assert max(len(line) - len(line.lstrip(" ")) for line in markdown.splitlines()) <= 2 * 8
+
+
+def test_a_link_around_items_keeps_them_items_of_their_list() -> None:
+    """libxml2 keeps a link directly inside a list around its items (``<ul><a><li>``, invalid
+    HTML that browsers show as a list of links): the items stay items of the list around the
+    link, a list in the link is nested in the item before it, an item in a link inside an
+    item is nested in that item, and the link is written once, around the first item's text,
+    as any link around blocks."""
+    page = (
+        "<body><ul><a href='/x'><li>one</li><li>two</li></a></ul>"
+        "<ol start='3'><li>zero</li><a href='/y'><li>one</li><ul><li>nested</li></ul></a>"
+        "<li>two</li></ol><ul><li>x<a href='/z'><li>in an item</li></a></li></ul></body>"
+    )
+    markdown = body_markdown(page)
+    assert markdown == (
+        "- [one](/x)\n- two\n\n3. zero\n4. [one](/y)\n   - nested\n5. two\n\n"
+        "- x\n  - [in an item](/z)"
+    )
+    root = lxml.html.document_fromstring(page)
+    assert list_depths(markdown) == html_list_depths(root) == [1, 1, 1, 1, 2, 1, 1, 2]
+    assert squeezed(markdown_text(markdown)) == squeezed(text_of(page))
