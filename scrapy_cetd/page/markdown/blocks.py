@@ -27,8 +27,12 @@ _WRAPPER_LANGUAGE = re.compile(r"^(?:language-|lang-|highlight-(?:source-)?)" + 
 ``highlight-…`` (Pygments' wrapper: ``<div class="highlight-python notranslate">``) and
 GitHub's ``highlight-source-…``."""
 _NO_LANGUAGE = frozenset({"default", "none"})
-"""Sphinx's ``highlight-default`` (the project's default lexer, which the page does not name)
-and ``highlight-none``."""
+"""The names of no language, which a fence's info string would give as one: Sphinx's
+``highlight-default`` (the project's default lexer, which the page does not name) and
+``highlight-none``, Prism's ``language-none`` and Stack Exchange's ``lang-none`` (no
+highlighting). Plain text's names (``text``, ``plaintext``, ``txt``, ``plain``) are kept:
+highlighters and renderers (Prism, highlight.js, Shiki, GitHub, Pygments) read them as plain
+text."""
 _WRAPPER_LEVELS = 2
 """The elements around a ``<pre>`` read for its language: Sphinx and Rouge wrap it in two."""
 
@@ -91,11 +95,12 @@ def fence(raw: list[str], language: str) -> list[str]:
 
 
 def language(element: etree._Element) -> str:
-    """The language a ``<pre>`` or ``<code>`` names by a ``language-…`` or ``lang-…`` class."""
+    """The language a ``<pre>`` or ``<code>`` names by a ``language-…`` or ``lang-…`` class;
+    ``""`` for none, and for a name of no language (:data:`_NO_LANGUAGE`)."""
     for name in (element.get("class") or "").split():
         match = _LANGUAGE.match(name)
         if match is not None:
-            return match.group(1)
+            return "" if match.group(1) in _NO_LANGUAGE else match.group(1)
     return ""
 
 

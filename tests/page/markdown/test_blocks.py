@@ -70,6 +70,21 @@ def test_a_code_block_takes_the_language_its_wrapper_names() -> None:
     assert fences == ["python", "ruby", "go", "pycon", "", ""]
 
 
+def test_a_class_of_no_language_gives_a_fence_without_one() -> None:
+    """Prism's ``language-none`` and Stack Exchange's ``lang-none`` mean no highlighting: the
+    fence names no language (an info string ``none`` would name one). Plain text's names,
+    which renderers read as plain text, are kept."""
+    page = (
+        "<body><pre class='language-none'><code class='language-none'>a</code></pre>"
+        "<pre class='lang-none prettyprint-override'><code>b</code></pre>"
+        "<pre><code class='language-default'>c</code></pre>"
+        "<pre class='language-text'>d</pre><pre><code class='language-plaintext'>e</code></pre>"
+        "</body>"
+    )
+    fences = [t.info for t in tokens(body_markdown(page)) if t.type == "fence"]
+    assert fences == ["", "", "", "text", "plaintext"]
+
+
 def test_code_blocks_side_by_side_are_written_in_linear_time() -> None:
     """Whether the element around a ``<pre>`` holds it alone is asked of the ``<pre>``'s
     neighbours, not by counting that element's children: counted, a page of many code blocks
