@@ -296,6 +296,8 @@ cdef enum:
 cdef frozenset INVISIBLE_TAGS = frozenset({"script", "style", "noscript", "template", "title"})
 cdef frozenset UNSHOWN_CONTENT_TAGS = frozenset({"iframe", "noembed", "noframes"})
 cdef frozenset LINK_TAGS = frozenset({"a", "button", "select"})
+cdef frozenset CODE_TAGS = frozenset({"pre", "code", "kbd", "samp", "tt"})
+cdef str CODE_LINE_CLASS = "line"
 
 
 cdef struct NameSlot:
@@ -2320,7 +2322,7 @@ cdef tuple _render(
         if not write_html:  # the texts of the changed elements, from a walk that copies nothing
             if visit.data[0]:
                 _fill(None, NULL, nodes, children, mode, kept, changed, visit, texts, tails)
-            return "", _view_text(tags, parents, kept, texts, tails, block_tags)
+            return "", _view_text(tags, parents, kept, texts, tails, block_tags, nodes)
         copier.doc = xml_copy_doc(source_doc, 0)
         if copier.doc is NULL:
             raise MemoryError()
@@ -2336,7 +2338,7 @@ cdef tuple _render(
         if copier.unsafe:
             clean(tree.getroot())
         html = lxml.html.tostring(tree.getroot(), encoding="unicode", with_tail=False)
-        return html, _view_text(tags, parents, kept, texts, tails, block_tags)
+        return html, _view_text(tags, parents, kept, texts, tails, block_tags, nodes)
     finally:
         PyMem_Free(nodes)
         if copier.doc is not NULL:
@@ -2472,19 +2474,36 @@ cdef xmlNode* _child_copy(
 
 
 cdef str _view_text(
-    list tags, _Ints parents, _Ints kept, list texts, list tails, frozenset block_tags
+    list tags,
+    _Ints parents,
+    _Ints kept,
+    list texts,
+    list tails,
+    frozenset block_tags,
+    xmlNode** nodes,
 ):
-    """:func:`scrapy_cetd.page.output._view_text` on the arrays of :func:`_render`."""
+    """:func:`scrapy_cetd.page.output._view_text` on the arrays of :func:`_render`: the block
+    elements and, inside code (``CODE_TAGS``), the elements of class ``CODE_LINE_CLASS`` break
+    lines (:func:`scrapy_cetd.page.dom.code_line_class`)."""
     cdef Py_ssize_t size = len(tags)
     cdef _Text writer = _Text()
     cdef _Ints open_elements = _Ints()
     cdef char* block = <char*>PyMem_Malloc(max(size, 1))
+    cdef char* in_code = <char*>PyMem_Malloc(max(size, 1))
     cdef int index
-    if block is NULL:
+    cdef bint inside
+    if block is NULL or in_code is NULL:
+        PyMem_Free(block)
+        PyMem_Free(in_code)
         raise MemoryError()
     try:
         for i in range(size):
-            block[i] = 1 if kept.data[i] and tags[i] in block_tags else 0
+            inside = i > 0 and in_code[parents.data[i]]
+            in_code[i] = 1 if inside or tags[i] in CODE_TAGS else 0
+            block[i] = 1 if kept.data[i] and (
+                tags[i] in block_tags
+                or (inside and CODE_LINE_CLASS in attribute_text(nodes[i], "class").split())
+            ) else 0
         for i in range(size):
             tick(i, "writing the text")
             if not kept.data[i]:
@@ -2504,6 +2523,7 @@ cdef str _view_text(
         return writer.result()
     finally:
         PyMem_Free(block)
+        PyMem_Free(in_code)
 
 
 cdef int _close(_Text writer, int index, char* block, list tails) except -1:

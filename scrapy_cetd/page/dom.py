@@ -48,6 +48,19 @@ BLOCK_TAGS = HEADING_TAGS | {
 }
 """Elements that start a new line of text output (§0.6)."""
 
+CODE_TAGS = frozenset({"pre", "code", "kbd", "samp", "tt"})
+"""Elements whose text is code: a code block and the elements of code spans."""
+CODE_LINE_CLASS = "line"
+"""The class of each line's ``<span>`` in Shiki's and GitLab's code, which their CSS shows as a
+block: the code need not hold a newline between two lines. Inside code (:data:`CODE_TAGS`),
+such an element starts and ends a line as a block does (:func:`code_line_class`), so that the
+last word of a line and the first of the next are not read as one."""
+
+
+def code_line_class(element: etree._Element) -> bool:
+    """Whether ``element`` has the class of a line of code (:data:`CODE_LINE_CLASS`)."""
+    return CODE_LINE_CLASS in (element.get("class") or "").split()
+
 
 def local_tag(element: etree._Element) -> str | None:
     """The lower-case local name of an element; ``None`` for comments, PIs and entities."""

@@ -20,7 +20,15 @@ from lxml import etree
 
 from scrapy_cetd.limits import CHECK_EVERY, check_deadline
 from scrapy_cetd.page import accel
-from scrapy_cetd.page.dom import BLOCK_TAGS, UNSHOWN_CONTENT_TAGS, DomView, joined_text, local_tag
+from scrapy_cetd.page.dom import (
+    BLOCK_TAGS,
+    CODE_TAGS,
+    UNSHOWN_CONTENT_TAGS,
+    DomView,
+    code_line_class,
+    joined_text,
+    local_tag,
+)
 from scrapy_cetd.result import blank
 
 _SPACES = re.compile(r"\s+")
@@ -339,13 +347,16 @@ def _view_text(
     block_tags: frozenset[str],
 ) -> str:
     """:func:`element_text` of the trimmed copy, read from the view: the kept elements in
-    document order with the text and tails they have in the copy; ``block_tags`` break lines."""
+    document order with the text and tails they have in the copy; ``block_tags`` and the lines
+    of code (:func:`~scrapy_cetd.page.dom.code_line_class`) break lines."""
     parts: list[str] = []
-    tags, parent = view.tags, view.parent
+    tags, parent, elements = view.tags, view.parent, view.elements
     open_elements: list[int] = []
+    in_code = [False] * len(kept)  # of each kept element: it is code, or lies in code
+    breaks = [False] * len(kept)
 
     def close(index: int) -> None:
-        if tags[index] in block_tags:
+        if breaks[index]:
             parts.append("\n")
         tail = tails[index]
         if index and tail:
@@ -358,7 +369,10 @@ def _view_text(
             continue
         while open_elements and open_elements[-1] != parent[i]:
             close(open_elements.pop())
-        if tags[i] in block_tags:
+        inside = i > 0 and in_code[parent[i]]
+        in_code[i] = inside or tags[i] in CODE_TAGS
+        breaks[i] = tags[i] in block_tags or (inside and code_line_class(elements[i]))
+        if breaks[i]:
             parts.append("\n")
         text = texts[i]
         if text:
@@ -419,22 +433,22 @@ def _join_tails(parent: etree._Element, before: etree._Element | None, tails: li
 
 
 def element_text(root: etree._Element) -> str:
-    """Visible text of ``root`` with one block per line (§0.6): block elements and ``<br>``
-    break lines, whitespace inside a line is collapsed, empty lines are dropped; what an
-    ``<iframe>``, ``<noembed>`` or ``<noframes>`` holds is not shown
-    (:data:`~scrapy_cetd.page.dom.UNSHOWN_CONTENT_TAGS`)."""
+    """Visible text of ``root`` with one block per line (§0.6): block elements, ``<br>`` and
+    the lines of code (:func:`~scrapy_cetd.page.dom.code_line_class`) break lines, whitespace
+    inside a line is collapsed, empty lines are dropped; what an ``<iframe>``, ``<noembed>`` or
+    ``<noframes>`` holds is not shown (:data:`~scrapy_cetd.page.dom.UNSHOWN_CONTENT_TAGS`)."""
     parts: list[str] = []
-    stack: list[tuple[etree._Element, bool]] = [(root, False)]
+    # an element to open and whether it lies in code, or one to close and whether it broke
+    stack: list[tuple[etree._Element, bool, bool]] = [(root, False, False)]
     steps = 0
     while stack:
         steps += 1
         if steps & CHECK_EVERY == CHECK_EVERY:
             check_deadline("writing the text")
-        element, closing = stack.pop()
+        element, closing, flag = stack.pop()
         tag = local_tag(element)
-        block = tag in BLOCK_TAGS
         if closing:
-            if block:
+            if flag:
                 parts.append("\n")
             if element is not root and element.tail:
                 parts.append(_SPACES.sub(" ", element.tail))
@@ -443,14 +457,16 @@ def element_text(root: etree._Element) -> str:
             if element.tail:
                 parts.append(_SPACES.sub(" ", element.tail))
             continue
+        block = tag in BLOCK_TAGS or (flag and code_line_class(element))
         if block:
             parts.append("\n")
-        stack.append((element, True))
+        stack.append((element, True, block))
         if tag in UNSHOWN_CONTENT_TAGS:
             continue
         if element.text:
             parts.append(_SPACES.sub(" ", element.text))
-        stack.extend((child, False) for child in reversed(element))
+        code = flag or tag in CODE_TAGS
+        stack.extend((child, False, code) for child in reversed(element))
     return _lines(parts)
 
 

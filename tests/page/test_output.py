@@ -51,6 +51,25 @@ def test_spaces_on_both_sides_of_an_element_without_text_are_one_space() -> None
     assert element_text(parse(html)) == "See the chart here."
 
 
+def test_the_lines_of_code_are_lines_of_the_text() -> None:
+    """Shiki and GitLab write each line of code as a ``<span class="line">``, which their CSS
+    shows as a block: without a newline between two of them, the last word of a line and the
+    first of the next were one word (``foo()bar()``). Inside code they break the text's line,
+    compiled or not; elsewhere such a span is inline."""
+    html = (
+        "<body><pre><code><span class='line'><span>foo</span>()</span>"
+        "<span class='line'>bar()</span></code></pre><p>a <span class='line'>b</span> c</p>"
+        "<p>Run <kbd><span class='line x'>ls</span><span class='line'>pwd</span></kbd></p></body>"
+    )
+    expected = ["foo()", "bar()", "a b c", "Run", "ls", "pwd"]
+    view = body_view(html)
+    for compiled in (True, False):
+        with contextlib.nullcontext() if compiled else accel.reference_only():
+            _, text = render(view, [Keep.TEXT] * len(view))
+        assert text.splitlines() == expected
+    assert element_text(parse(html)).splitlines() == expected
+
+
 def test_shells_keep_text_only_when_asked() -> None:
     view = body_view("<body><div>shell text<p>kept paragraph</p></div><p>dropped</p></body>")
     p = view.tags.index("p")

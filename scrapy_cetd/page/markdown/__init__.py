@@ -20,6 +20,8 @@ reads back as the same text, in the same structure:
   language of a ``class="language-…"`` (or ``lang-…``) on the ``<pre>`` or its ``<code>``, else
   on the wrappers around it that hold nothing else (Sphinx's ``highlight-python`` too), and
   none for a name of no language (Prism's ``language-none``, Stack Exchange's ``lang-none``);
+  a line of code that is an element of its own (a block, Shiki's ``<span class="line">``)
+  starts a line where the code has no newline between two (:func:`.blocks.code_line`);
   ``<code>``, ``<kbd>``, ``<samp>`` and ``<tt>`` as code spans;
 - data tables as GitHub tables: the first row is the header row, every row has as many cells as
   the widest (beyond :data:`.grid._GRID_GROWTH` times the table's cells, or

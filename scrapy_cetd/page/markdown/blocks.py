@@ -14,8 +14,10 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
+from scrapy_cetd.page.dom import code_line_class
 from scrapy_cetd.page.markdown.escape import longest_run
 from scrapy_cetd.page.markdown.inline import Inline
+from scrapy_cetd.page.markdown.tags import BLOCK_BOXES
 from scrapy_cetd.result import blank
 
 _NAME = r"([\w#+.-]{1,40})$"
@@ -102,6 +104,14 @@ def language(element: etree._Element) -> str:
         if match is not None:
             return "" if match.group(1) in _NO_LANGUAGE else match.group(1)
     return ""
+
+
+def code_line(element: etree._Element, tag: str) -> bool:
+    """Whether ``element`` (of ``tag``), inside code, is a line of its own: a block
+    (:data:`.tags.BLOCK_BOXES`: CodeMirror's ``<div class="cm-line">``) or an element of the
+    class of a line (:func:`~scrapy_cetd.page.dom.code_line_class`: Shiki's ``<span
+    class="line">``), as the text breaks its line there."""
+    return tag in BLOCK_BOXES or code_line_class(element)
 
 
 def wrapper_language(pre: etree._Element) -> str:

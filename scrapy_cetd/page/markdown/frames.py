@@ -30,6 +30,12 @@ class Frame:
     table: Table | None = None
     row: list[Cell] | None = None
     raw: list[str] | None = None
+    line_due: bool = False
+    """In code: a line of its own started or ended (:func:`.blocks.code_line`), so that the
+    next text starts a line, unless the code breaks the line itself (:func:`_code_text`)."""
+    line_start: bool = True
+    """In code: at a line's start, whitespace aside (nothing written yet, or a newline since
+    the last character that is not whitespace)."""
     language: str = ""
     wrap: str = ""
     href: str | None = None
@@ -103,21 +109,37 @@ class Stack:
                 return frame.listing.items[-1]
         return self.top
 
-    def raw(self) -> list[str] | None:
-        """The text of the innermost code block or code span."""
+    def code(self) -> Frame | None:
+        """The innermost code block or code span: the frame whose :attr:`~Frame.raw` is its
+        text."""
         for frame in reversed(self.frames):
             if frame.raw is not None:
-                return frame.raw
+                return frame
         return None
 
+    def code_break(self) -> None:
+        """A ``<br>`` in code: the line ends here."""
+        code = self.code()
+        if code is not None and code.raw is not None:
+            code.raw.append("\n")
+            code.line_start, code.line_due = True, False
+
+    def code_line(self) -> None:
+        """A line of its own in code starts or ends (:func:`.blocks.code_line`): what comes
+        next starts a line (:attr:`Frame.line_due`)."""
+        code = self.code()
+        if code is not None:
+            code.line_due = True
+
     def text(self, text: str | None) -> None:
-        """Write an element's text or tail where it goes: as it is in code, else escaped."""
+        """Write an element's text or tail where it goes: as it is in code (:func:`_code_text`),
+        else escaped."""
         if not text:
             return
         if self.raw_depth:
-            raw = self.raw()
-            if raw is not None:
-                raw.append(text)
+            code = self.code()
+            if code is not None and code.raw is not None:
+                _code_text(code, code.raw, text)
             return
         self.sink().text(text)
 
@@ -127,3 +149,24 @@ class Stack:
             self.sink().add_space()
         else:
             self.container().flush()
+
+
+def _code_text(code: Frame, raw: list[str], text: str) -> None:
+    """Append ``text`` to the code of ``code``, after the line break due there
+    (:attr:`Frame.line_due`): the code's own when the whitespace the text begins with holds a
+    newline (Shiki's lines, a newline between two), none when the line is still empty, and it
+    waits while the text is whitespace alone."""
+    printed = text.strip()
+    if code.line_due:
+        lead = text[: len(text) - len(text.lstrip())]
+        if "\n" in lead:
+            code.line_due = False
+        elif printed:
+            if not code.line_start:
+                raw.append("\n")
+            code.line_due = False
+    raw.append(text)
+    if printed:
+        code.line_start = "\n" in text[len(text.rstrip()) :]
+    elif "\n" in text:
+        code.line_start = True

@@ -18,7 +18,7 @@ from scrapy_cetd.page.dom import local_tag
 from scrapy_cetd.page.markdown.escape import can_wrap, label, longest_run, markup, plain
 from scrapy_cetd.page.markdown.frames import Frame, Stack
 from scrapy_cetd.page.markdown.inline import BlockLink, Inline
-from scrapy_cetd.page.markdown.tags import CODE, EMPHASIS, HEADINGS, LINK_BLOCKS, SKIPPED
+from scrapy_cetd.page.markdown.tags import BLOCK_BOXES, CODE, EMPHASIS, HEADINGS, SKIPPED
 from scrapy_cetd.result import blank
 
 _NOT_LINKS = ("javascript:", "vbscript:", "file:", "data:")
@@ -167,7 +167,7 @@ class Spans:
 
 
 def _blocks_in(link: etree._Element) -> tuple[bool, etree._Element | None]:
-    """Whether a block (:data:`.tags.LINK_BLOCKS`) lies inside ``link``, and its first
+    """Whether a block (:data:`.tags.BLOCK_BOXES`) lies inside ``link``, and its first
     heading. Each element is read once at most: only a link with a destination is asked, and
     none inside it (a link's text, or inline Markdown) is."""
     holds = False
@@ -183,7 +183,7 @@ def _blocks_in(link: etree._Element) -> tuple[bool, etree._Element | None]:
         elif tag in HEADINGS:
             return True, inner
         else:
-            holds = holds or tag in LINK_BLOCKS
+            holds = holds or tag in BLOCK_BOXES
     return holds, None
 
 

@@ -4,21 +4,22 @@ writer's walk and the walk that finds the layout tables, so that both read a tre
 
 from __future__ import annotations
 
-from scrapy_cetd.page.dom import BLOCK_TAGS, UNSHOWN_CONTENT_TAGS
+from scrapy_cetd.page.dom import BLOCK_TAGS, CODE_TAGS, UNSHOWN_CONTENT_TAGS
 
 HEADINGS = {f"h{n}": n for n in range(1, 7)}
 """Each heading's tag and its level: the number of ``#`` that open its line."""
 EMPHASIS = {"b": "**", "strong": "**", "i": "*", "em": "*", "del": "~~", "s": "~~", "strike": "~~"}
 """Elements written as emphasis, and their delimiter."""
-CODE = frozenset({"code", "kbd", "samp", "tt"})
+CODE = CODE_TAGS - {"pre"}
 """Elements written as code spans."""
 LISTS = frozenset({"ul", "ol", "menu"})
 CELLS = frozenset({"td", "th"})
 ROW_GROUPS = frozenset({"thead", "tbody", "tfoot"})
 BLOCKS = BLOCK_TAGS | {"center", "details", "summary", "fieldset", "legend", "caption"}
 """Elements that start and end a paragraph (a space, inside inline Markdown)."""
-LINK_BLOCKS = (BLOCKS | LISTS) - {"br"}
-"""Elements that make a link around them a link around blocks, written as its blocks."""
+BLOCK_BOXES = (BLOCKS | LISTS) - {"br"}
+"""Elements shown as blocks of their own: a link around one is a link around blocks, written as
+its blocks, and in code each is a line of its own."""
 SKIPPED = frozenset(
     {"script", "style", "template", "head", "title", "meta", "link", *UNSHOWN_CONTENT_TAGS}
 )

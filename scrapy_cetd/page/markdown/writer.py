@@ -16,7 +16,7 @@ from lxml import etree
 
 from scrapy_cetd.limits import CHECK_EVERY, check_deadline
 from scrapy_cetd.page.dom import deep_proxies, local_tag
-from scrapy_cetd.page.markdown.blocks import fence, language, wrapper_language
+from scrapy_cetd.page.markdown.blocks import code_line, fence, language, wrapper_language
 from scrapy_cetd.page.markdown.frames import Frame, Stack
 from scrapy_cetd.page.markdown.inline import Inline
 from scrapy_cetd.page.markdown.layout import layout_tables
@@ -95,11 +95,11 @@ class Writer:
         stack = self.stack
         if stack.raw_depth:
             if tag == "br":
-                raw = stack.raw()
-                if raw is not None:
-                    raw.append("\n")
+                stack.code_break()
             elif tag == "code" and stack.last.kind == "pre" and not stack.last.language:
                 stack.last.language = language(element)
+            elif code_line(element, tag):
+                stack.code_line()
             return
         if tag == "br":
             self.spans.br()
@@ -146,7 +146,10 @@ class Writer:
         if link is not None and element is link.heading:  # without the link's text, the
             link.heading = None  # next heading or paragraph with text gets it
         if stack.last.element is not element:
-            if (tag in BLOCKS or tag in LISTS) and tag != "br" and not stack.raw_depth:
+            if stack.raw_depth:
+                if code_line(element, tag):
+                    stack.code_line()
+            elif (tag in BLOCKS or tag in LISTS) and tag != "br":
                 stack.boundary()
             return
         while stack.last.element is element:

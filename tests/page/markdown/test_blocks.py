@@ -70,6 +70,28 @@ def test_a_code_block_takes_the_language_its_wrapper_names() -> None:
     assert fences == ["python", "ruby", "go", "pycon", "", ""]
 
 
+def test_code_whose_lines_are_elements_keeps_one_line_for_each() -> None:
+    """Shiki and GitLab write each line of code as a ``<span class="line">``, which their CSS
+    shows as a block, CodeMirror as a ``<div class="cm-line">``: without a newline of the
+    code between two of them they are still two lines, and a line that has its own newline
+    (or ``<br>``, or a newline and the indentation of the page's source) gets no second one.
+    An empty line element is a block of no height, as in a browser; in a code span, which
+    holds one line, a line is a space."""
+    page = (
+        "<body><pre><code><span class='line'><span>foo</span>()</span>"
+        "<span class='line'>bar()</span></code></pre>"
+        "<pre><code><span class='line'>one</span>\n  <span class='line'>two</span>\n</code></pre>"
+        "<pre><code><div class='cm-line'>[<br></div><div class='cm-line'>  x,<br></div>"
+        "<div class='cm-line'>]</div></code></pre>"
+        "<pre>x<span class='line'></span><span class='line'></span>y<div>z</div>end</pre>"
+        "<p>Run <code><span class='line'>a</span><span class='line'>b</span></code> now</p></body>"
+    )
+    markdown = body_markdown(page)
+    fences = [t.content for t in tokens(markdown) if t.type == "fence"]
+    assert fences == ["foo()\nbar()\n", "one\n  two\n", "[\n  x,\n]\n", "x\ny\nz\nend\n"]
+    assert markdown.endswith("Run `a b` now")
+
+
 def test_a_class_of_no_language_gives_a_fence_without_one() -> None:
     """Prism's ``language-none`` and Stack Exchange's ``lang-none`` mean no highlighting: the
     fence names no language (an info string ``none`` would name one). Plain text's names,
