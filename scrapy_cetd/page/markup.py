@@ -237,12 +237,16 @@ def lines_of(element: etree._Element, limit: int) -> str:
     """The text of ``element`` with a line break where each block element (:data:`BLOCK_TAGS`)
     starts and ends, as the text output breaks it: a byline laid out in blocks (``Written
     by`` / the name / the job title) reads as lines, not as one run of words glued together.
-    Read up to about ``limit`` characters; comments, scripts and styles give no text."""
+    Read up to about ``limit`` characters, through at most :data:`LINES_MAX_ELEMENTS`
+    elements; comments, scripts and styles give no text."""
     parts: list[str] = []
-    size = 0
+    size = elements = 0
     for event, node in etree.iterwalk(element, events=("start", "end")):
         tag = node.tag if isinstance(node.tag, str) else None
         if event == "start":
+            elements += 1
+            if elements > LINES_MAX_ELEMENTS:
+                break
             text = node.text if tag is not None and tag not in _NO_TEXT_TAGS else None
         else:
             text = node.tail if node is not element else None
@@ -256,6 +260,11 @@ def lines_of(element: etree._Element, limit: int) -> str:
     return "".join(parts)
 
 
+LINES_MAX_ELEMENTS = 1000
+"""Elements :func:`lines_of` walks at most. The elements that hold no text cost their walk
+too, and the metadata reads the lines of up to fifty elements for each of its properties,
+which may each hold the whole page (nested in one another): the lines of a byline or of a
+property value begin within its first few dozen elements."""
 _NO_TEXT_TAGS = frozenset({"script", "style", "template"})
 """Elements whose text is no text of the page."""
 

@@ -10,7 +10,13 @@ from lxml import etree
 from ratios import TENFOLD, growth
 
 from scrapy_cetd.page import accel
-from scrapy_cetd.page.markup import lines_of, page_markup, page_title, title_text
+from scrapy_cetd.page.markup import (
+    LINES_MAX_ELEMENTS,
+    lines_of,
+    page_markup,
+    page_title,
+    title_text,
+)
 
 
 def test_page_markup_reads_json_ld_microdata_and_open_graph() -> None:
@@ -221,3 +227,14 @@ def test_lines_of_stops_near_its_limit_and_grows_linearly() -> None:
         return lambda: lines_of(root, 1000)
 
     assert growth(chain, 1_000, 10_000) < TENFOLD
+
+
+def test_lines_of_walks_a_bounded_number_of_elements() -> None:
+    """Elements without text cost their walk too: past :data:`LINES_MAX_ELEMENTS` of them,
+    the text after them is not read."""
+    empty = "<i></i>" * LINES_MAX_ELEMENTS
+    near = parse(f"<div id='n'>{empty[: -7 * 10]}Ana Lima</div>").find(".//div")
+    far = parse(f"<div id='f'>{empty}<b></b>Ana Lima</div>").find(".//div")
+    assert near is not None and far is not None
+    assert lines_of(near, 1000).strip() == "Ana Lima"
+    assert lines_of(far, 1000).strip() == ""
