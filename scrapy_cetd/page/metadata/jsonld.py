@@ -156,7 +156,8 @@ def _referred(value: object, nodes: dict[str, dict[str, Any]]) -> object:
     return value
 
 
-def keywords(value: object) -> list[str]:
+def keywords(value: object) -> Iterator[str]:
+    """The keywords of a JSON-LD ``keywords`` or ``articleSection``: a list, or a string of
+    comma-separated words (:func:`~.values.split_keywords`), read one at a time."""
     values = value if isinstance(value, list) else [value]
-    strings = [json_text(item) for item in values[:MAX_VALUES] if isinstance(item, str)]
-    return split_keywords(strings)
+    return split_keywords(json_text(item) for item in values[:MAX_VALUES] if isinstance(item, str))

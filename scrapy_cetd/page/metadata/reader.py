@@ -11,6 +11,7 @@ import re
 import threading
 from collections.abc import Iterable, Sequence
 from functools import cache, partial
+from itertools import chain
 from typing import Any
 from urllib.parse import urljoin
 
@@ -262,10 +263,10 @@ class _Reader:
             canonical_url=url_within(self._absolute(canonical)),
             image=url_within(self._absolute(image)),
             tags=unique(
-                [*keywords(article.get("keywords")), *split_keywords(self._all_meta(_META_TAGS))]
+                chain(keywords(article.get("keywords")), split_keywords(self._all_meta(_META_TAGS)))
             ),
             categories=unique(
-                [*keywords(article.get("articleSection")), *self._all_meta(_META_SECTIONS)]
+                chain(keywords(article.get("articleSection")), self._all_meta(_META_SECTIONS))
             ),
         )
 

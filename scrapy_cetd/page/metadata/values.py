@@ -4,7 +4,7 @@ space collapsed, characters no text may hold dropped, lengths and counts bounded
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 from scrapy_cetd.limits import MAX_URL
 
@@ -46,15 +46,28 @@ def url_within(value: str | None) -> str | None:
 
 def unique(values: Iterable[str]) -> tuple[str, ...]:
     """``values`` without those equal to an earlier one but for case, each cut to
-    :data:`MAX_TEXT` characters, at most :data:`MAX_VALUES` of them, in their order."""
+    :data:`MAX_TEXT` characters, at most :data:`MAX_VALUES` of them, in their order; the
+    values after the last one kept are not read."""
     seen: dict[str, str] = {}
     for value in (within(value, MAX_TEXT) or "" for value in values):
         key = value.casefold()
-        if key not in seen and len(seen) < MAX_VALUES:
+        if key not in seen:
             seen[key] = value
+            if len(seen) == MAX_VALUES:
+                break
     return tuple(seen.values())
 
 
-def split_keywords(values: Iterable[str]) -> list[str]:
-    """The comma-separated words of ``values`` (``<meta name="keywords">``), each cleaned."""
-    return [word for value in values for w in value.split(",") if (word := clean(w))]
+def split_keywords(values: Iterable[str]) -> Iterator[str]:
+    """The comma-separated words of ``values`` (``<meta name="keywords">``), each cleaned,
+    one at a time: a value may hold a page of them, of which :func:`unique` keeps the first
+    :data:`MAX_VALUES`."""
+    for value in values:
+        for part in _KEYWORD.finditer(value):
+            word = clean(part[0])
+            if word:
+                yield word
+
+
+_KEYWORD = re.compile("[^,]+")
+"""A part of a comma-separated list."""

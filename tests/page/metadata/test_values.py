@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
-from metadatakit import page
+import tracemalloc
+from collections.abc import Iterator
+
+from metadatakit import json_ld, page
 
 from scrapy_cetd.page.metadata import page_metadata
+from scrapy_cetd.page.metadata.values import MAX_VALUES, split_keywords, unique
 
 
 def test_long_values_are_cut_to_their_bounds() -> None:
@@ -26,3 +30,35 @@ def test_long_values_are_cut_to_their_bounds() -> None:
     assert found.description is not None and len(found.description) <= 10_000
     assert [len(tag) <= 1_000 for tag in found.tags] == [True, True]
     assert (found.image, found.language) == (None, None)
+
+
+def test_keywords_are_read_one_at_a_time_up_to_the_last_kept() -> None:
+    """A keywords value may hold a page of words, of which fifty are kept: they are split one
+    at a time, and none is read after the fiftieth distinct one."""
+    read: list[str] = []
+
+    def words() -> Iterator[str]:
+        for k in range(10_000):
+            read.append(str(k))
+            yield f"w{k % 60}"
+
+    assert unique(words()) == tuple(f"w{k}" for k in range(MAX_VALUES))
+    assert len(read) == MAX_VALUES
+    keywords = split_keywords(["a, b,,c ", "d"])
+    assert next(keywords) == "a"
+    assert list(keywords) == ["b", "c", "d"]
+
+
+def test_a_page_of_json_ld_keywords_takes_the_memory_of_a_description() -> None:
+    """A JSON-LD ``keywords`` string of a megabyte of words took twenty times the memory of
+    the same string as a description (each word a string, kept in a list of them all)."""
+
+    def peak(key: str) -> int:
+        tree = page(json_ld({"@type": "Article", key: "ab," * 300_000}))
+        tracemalloc.start()
+        page_metadata(tree)
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        return peak
+
+    assert peak("keywords") < 2 * peak("description")
