@@ -28,6 +28,7 @@ from w3lib.encoding import (
 )
 from webencodings.labels import LABELS as WHATWG_LABELS
 
+from scrapy_cetd.limits import MAX_URL
 from scrapy_cetd.result import NoteKind
 
 BLANK_URL = "about:blank"
@@ -279,15 +280,24 @@ def html_response(
     :func:`choose_decoding`); a ``str`` is sent as UTF-8. Nothing is parsed yet.
     """
     if isinstance(source, str):
-        return HtmlResponse(url or BLANK_URL, body=encode_text(source), encoding="utf-8")
+        return HtmlResponse(response_url(url), body=encode_text(source), encoding="utf-8")
     if isinstance(source, bytes | bytearray):
         body = bytes(source)
         content_type = _content_type(encoding)
         plan = choose_decoding(body, content_type)
         headers = {"Content-Type": content_type} if plan.keep_charset and content_type else None
         chosen = detect_encoding(body) if plan.detect else plan.encoding
-        return HtmlResponse(url or BLANK_URL, body=body, headers=headers, encoding=chosen)
+        return HtmlResponse(response_url(url), body=body, headers=headers, encoding=chosen)
     raise TypeError(f"source must be str, bytes or an lxml element, not {type(source).__name__}")
+
+
+def response_url(url: str | None) -> str:
+    """The URL a page given with ``url`` is parsed under: ``url``, or :data:`BLANK_URL` when
+    there is none or it is longer than :data:`~scrapy_cetd.limits.MAX_URL`. Such a URL is no
+    base for the page's links (:func:`~scrapy_cetd.page.finish.document_base`), and the base
+    URL Scrapy's selector finds for the page is escaped by w3lib one character at a time, in
+    about ninety times the URL's size of memory."""
+    return url if url and len(url) <= MAX_URL else BLANK_URL
 
 
 def utf8_page(source: str) -> tuple[bytes, str]:

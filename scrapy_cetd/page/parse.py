@@ -23,7 +23,7 @@ from w3lib.html import get_base_url
 
 from scrapy_cetd.guard import markup_problem
 from scrapy_cetd.page import accel
-from scrapy_cetd.page.decoding import BLANK_URL, html_response
+from scrapy_cetd.page.decoding import html_response, response_url
 from scrapy_cetd.result import EmptyReason, Reason
 
 Source = str | bytes | etree._Element
@@ -125,7 +125,7 @@ def page_tree(body: bytes, text: str, url: str | None = None) -> etree._Element:
         ends = text[:head] + text[len(text) - tail :]
         data = encoded[head : len(encoded) - tail] if ends.isascii() else content.encode("utf-8")
     try:
-        base_url = get_base_url(text[:4096], url or BLANK_URL, "utf-8")
+        base_url = get_base_url(text[:4096], response_url(url), "utf-8")
         return _parsed(data, base_url)
     except ValueError:  # as selector_root: no base URL Scrapy can resolve
         return _parsed(data, None)

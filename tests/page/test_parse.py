@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import tracemalloc
 
 import pytest
 from conftest import STORM_PAGE
@@ -22,6 +23,7 @@ from scrapy_cetd.page.parse import (
     markup_scan,
     page_tree,
     response_tree,
+    to_tree,
 )
 
 UNUSUAL_PAGES = {
@@ -111,3 +113,23 @@ def test_markup_reason_is_linear_where_tags_begin_inside_tags(shape: str) -> Non
         thread_seconds(lambda: markup_reason(small, 1_000)), 1e-4
     )
     assert ratio < 25, f"10x the text took {ratio:.0f}x the time"
+
+
+@pytest.mark.parametrize("kind", [str, bytes])
+def test_a_url_longer_than_any_base_costs_no_memory_to_parse_under(kind: type) -> None:
+    """A page URL longer than ``MAX_URL`` is no base for the page's links, and the page is
+    parsed as without one: w3lib escaped it for the base URL of Scrapy's selector in about
+    ninety times its size of memory (a 1 MB URL: 90 MB)."""
+    page = "<html><body>" + "<p>Words of a page.</p>" * 5_000 + "</body></html>"
+    source = page.encode() if kind is bytes else page
+    url = "https://example.com/" + "a" * 100_000
+
+    def peak(given: str | None) -> int:
+        tracemalloc.start()
+        tree = to_tree(source, url=given)
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        assert tree.findtext(".//p") == "Words of a page."
+        return peak
+
+    assert peak(url) < 2 * peak("https://example.com/a")
