@@ -70,6 +70,19 @@ def test_the_lines_of_code_are_lines_of_the_text() -> None:
     assert element_text(parse(html)).splitlines() == expected
 
 
+@pytest.mark.parametrize("tag", sorted(dom.CODE_TAGS))
+def test_every_code_tag_breaks_lines_of_its_line_class_compiled_or_not(tag: str) -> None:
+    """The compiled renderer keeps its own copy of :data:`dom.CODE_TAGS` and of the class of a
+    line: each tag of the set must break the lines inside it in both renderers."""
+    lines = "<span class='line'>a()</span><span class='line'>b()</span>"
+    html = f"<body><div><{tag}>{lines}</{tag}></div></body>"
+    view = body_view(html)
+    for compiled in (True, False):
+        with contextlib.nullcontext() if compiled else accel.reference_only():
+            _, text = render(view, [Keep.TEXT] * len(view))
+        assert text.splitlines() == ["a()", "b()"], (tag, compiled)
+
+
 def test_shells_keep_text_only_when_asked() -> None:
     view = body_view("<body><div>shell text<p>kept paragraph</p></div><p>dropped</p></body>")
     p = view.tags.index("p")
