@@ -96,9 +96,10 @@ class Writer:
         if stack.raw_depth:
             if tag == "br":
                 stack.code_break()
-            elif tag == "code" and stack.last.kind == "pre" and not stack.last.language:
+                return
+            if tag == "code" and stack.last.kind == "pre" and not stack.last.language:
                 stack.last.language = language(element)
-            elif code_line(element, tag):
+            if code_line(element, tag):
                 stack.code_line()
             return
         if tag == "br":

@@ -119,3 +119,12 @@ def test_code_blocks_side_by_side_are_written_in_linear_time() -> None:
         return lambda: to_markdown(root)
 
     assert seconds(make("pre")) < 2 * seconds(make("p"))
+
+
+def test_a_code_element_that_is_a_line_starts_one_as_the_text_does() -> None:
+    """A ``<code>`` directly in a ``<pre>`` gives the block its language, and is a line of its
+    own too when it has the class of one: after the code's text before it, it starts a line,
+    as the text output starts one."""
+    page = "<body><pre>x<code class='line language-js'>a</code></pre></body>"
+    fences = [(t.info, t.content) for t in tokens(body_markdown(page)) if t.type == "fence"]
+    assert fences == [("js", "x\na\n")]
