@@ -421,8 +421,19 @@ def _is_word(char: str) -> bool:
 
 def longest_run(text: str, char: str) -> int:
     """The longest run of ``char`` in ``text``: a code span's or a fence's backticks must
-    outnumber the longest run of backticks inside. The runs are found by a regular expression,
-    not by a loop over the characters in Python: a code block may hold a whole page's text."""
+    outnumber the longest run of backticks inside. A code block may hold a whole page's text,
+    so neither its characters nor its runs are visited one by one in Python: ``text`` holds a
+    run of ``n`` exactly when it holds ``char * n``, and ``n`` is doubled, then the gap halved,
+    each step one substring search."""
     if char not in text:
         return 0
-    return max(map(len, re.findall(f"{re.escape(char)}+", text)))
+    low, high = 1, 2  # a run of low is in the text; one of high is unknown, then known not to be
+    while char * high in text:
+        low, high = high, 2 * high
+    while high - low > 1:
+        middle = (low + high) // 2
+        if char * middle in text:
+            low = middle
+        else:
+            high = middle
+    return low
