@@ -296,7 +296,7 @@ def response_url(url: str | None) -> str:
     there is none or it is longer than :data:`~scrapy_cetd.limits.MAX_URL`. Such a URL is no
     base for the page's links (:func:`~scrapy_cetd.page.finish.document_base`), and the base
     URL Scrapy's selector finds for the page is escaped by w3lib one character at a time, in
-    about ninety times the URL's size of memory."""
+    many times the URL's size of memory (measured in docs/robustness.md)."""
     return url if url and len(url) <= MAX_URL else BLANK_URL
 
 
