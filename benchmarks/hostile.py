@@ -1,16 +1,19 @@
 """The hostile-page acceptance check: every shape, every algorithm and TPS, one 1 MB page each.
 
 For every shape of ``tests/test_growth.py`` (a generator of pages that stretch one input
-dimension) and every algorithm of :data:`scrapy_cetd.ALGORITHMS` plus TPS pruning, a page of
-``--size`` bytes (1 MB) is extracted with ``time_budget=2`` and the default limits, as a
-crawl would. Each row records:
+dimension) and every algorithm of :data:`scrapy_cetd.ALGORITHMS` plus TPS pruning and
+``cetd-plus+outputs`` (the default extractor with its metadata and Markdown, a page URL given),
+a page of ``--size`` bytes (1 MB) is extracted with ``time_budget=2`` and the default limits,
+as a crawl would. The URL shapes of the growth tests (a page URL of ``--size`` characters) run
+on ``cetd-plus+outputs`` alone. Each row records:
 
 * the elapsed seconds, which must stay within the budget plus one second;
 * the peak memory of the run (its resident set, parse included) as a multiple of the memory
   of the page's lxml parse alone (the parse the run itself makes: Scrapy's selector for the
   extractors, ``lxml.html.document_fromstring`` for TPS), which must stay under 10. A page
   whose parse alone outlasts ``--kill-after`` and that the run refuses before parsing it
-  (``max_attributes``) is measured against its own size, which its parse holds at least.
+  (``max_attributes``) is measured against its own size, which its parse holds at least. A
+  run given a URL shape is measured against the page's parse plus the URL's size.
 
 Every run happens in a child process forked for it, so its peak resident set is its own, and
 a run that holds the interpreter past ``--kill-after`` seconds is killed and fails its row.
@@ -46,6 +49,8 @@ from scrapy_cetd.guard import markup_problem
 from scrapy_cetd.tps import TpsOptions, prune_tag_paths_region
 
 TPS = "tps"
+OUTPUTS = "cetd-plus+outputs"
+"""The default extractor with the metadata and the Markdown, as the growth tests name it."""
 BUDGET = 2.0
 """The ``time_budget`` of every run, in seconds."""
 SLACK = 1.0
@@ -57,14 +62,13 @@ SIZE = 1_000_000
 GROWTH_TESTS = Path(__file__).resolve().parent.parent / "tests" / "test_growth.py"
 
 
-def load_shapes() -> dict[str, Callable[[int], str]]:
-    """The page generators of the growth tests, by shape name."""
+def load_growth_tests() -> ModuleType:
+    """The module of the growth tests: its shapes, URL shapes, page and URL."""
     spec = importlib.util.spec_from_file_location("scrapy_cetd_growth_shapes", GROWTH_TESTS)
     assert spec is not None and spec.loader is not None
     module: ModuleType = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    shapes: dict[str, Callable[[int], str]] = module.SHAPES
-    return shapes
+    return module
 
 
 def _rss_kib(field: str) -> int:
@@ -109,10 +113,10 @@ def _parse_answer(html: str, algorithm: str) -> dict[str, Any]:
 
 
 def run_measured(
-    algorithm: str, html: str, *, time_budget: float | None, max_nodes: bool
+    algorithm: str, html: str, *, time_budget: float | None, max_nodes: bool, url: str = ""
 ) -> dict[str, Any]:
-    """Run one extraction (or TPS pruning) of ``html``: seconds, peak KiB above the start,
-    and the result's reason."""
+    """Run one extraction (or TPS pruning) of ``html`` (at ``url`` for :data:`OUTPUTS`):
+    seconds, peak KiB above the start, and the result's reason."""
     gc.collect()
     _reset_peak()
     before = _rss_kib("VmRSS")
@@ -124,6 +128,11 @@ def run_measured(
     elif algorithm == TPS:
         _, region = prune_tag_paths_region(lxml.html.document_fromstring(html), tps)
         reason = region.reason
+    elif algorithm == OUTPUTS:
+        result = scrapy_cetd.extract(
+            html, url=url, time_budget=time_budget, metadata=True, markdown=True
+        )
+        reason = result.reason
     elif max_nodes:
         reason = scrapy_cetd.extract(html, algorithm=algorithm, time_budget=time_budget).reason
     else:
@@ -189,13 +198,23 @@ class Row:
 
 
 def measure(
-    shape: str, html: str, algorithm: str, parse_kib: int | None, *, kill_after: float
+    shape: str,
+    html: str,
+    algorithm: str,
+    parse_kib: int | None,
+    *,
+    kill_after: float,
+    url: str = "",
+    url_kib: int = 0,
 ) -> Row:
-    """One row: ``algorithm`` on ``html`` with the budget, in a child process. When the page's
-    parse alone outlasts ``kill_after`` and the run refused the page before parsing it, the
-    memory is measured against the page's size instead."""
+    """One row: ``algorithm`` on ``html`` (at ``url``) with the budget, in a child process.
+    When the page's parse alone outlasts ``kill_after`` and the run refused the page before
+    parsing it, the memory is measured against the page's size instead; ``url_kib``, the size
+    of a hostile URL, is added to the parse's memory."""
     page_kib = max(len(html.encode("utf-8")) // 1024, 1)
-    work = functools.partial(run_measured, algorithm, html, time_budget=BUDGET, max_nodes=True)
+    work = functools.partial(
+        run_measured, algorithm, html, time_budget=BUDGET, max_nodes=True, url=url
+    )
     answer = in_child(work, kill_after)
     if "killed" in answer:
         return Row(shape, algorithm, None, None, f"killed after {kill_after:g} s")
@@ -214,7 +233,7 @@ def measure(
         shape,
         algorithm,
         answer["seconds"],
-        answer["peak_kib"] / parse_kib,
+        answer["peak_kib"] / (parse_kib + url_kib),
         reason[:70],
     )
 
@@ -243,19 +262,35 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--kill-after", type=float, default=60.0, help="seconds before a run is killed"
     )
     args = parser.parse_args(argv)
-    shapes = load_shapes()
-    names = args.shape or list(shapes)
-    algorithms = args.algorithm or [*scrapy_cetd.ALGORITHMS, TPS]
+    growth_tests = load_growth_tests()
+    shapes: dict[str, Callable[[int], str]] = growth_tests.SHAPES
+    url_shapes: dict[str, Callable[[int], str]] = growth_tests.URL_SHAPES
+    names = args.shape or [*shapes, *url_shapes]
+    algorithms = args.algorithm or [*scrapy_cetd.ALGORITHMS, TPS, OUTPUTS]
+    if OUTPUTS in algorithms:  # the metadata's libraries load once, before the forks
+        scrapy_cetd.extract(growth_tests.page(), url=growth_tests.URL, metadata=True, markdown=True)
     rows: list[Row] = []
     for name in names:
-        html = shapes[name](args.size)
+        in_url = name in url_shapes
+        html = growth_tests.page() if in_url else shapes[name](args.size)
+        url = url_shapes[name](args.size) if in_url else growth_tests.URL
         parse_kib = {
             kind: in_child(functools.partial(_parse_answer, html, kind), args.kill_after).get("kib")
             for kind in ("extract", TPS)
         }
         for algorithm in algorithms:
+            if in_url and algorithm != OUTPUTS:
+                continue  # only the outputs read the page URL
             kind = TPS if algorithm == TPS else "extract"
-            row = measure(name, html, algorithm, parse_kib[kind], kill_after=args.kill_after)
+            row = measure(
+                name,
+                html,
+                algorithm,
+                parse_kib[kind],
+                kill_after=args.kill_after,
+                url=url,
+                url_kib=len(url.encode()) // 1024 if in_url else 0,
+            )
             rows.append(row)
             print(
                 f"{name:26} {algorithm:9} {row.seconds if row.seconds is not None else '-'!s:>8.6}"

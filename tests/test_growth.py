@@ -51,6 +51,14 @@ SMALL = 10_000
 TPS = "tps"
 """The name of TPS pruning among the algorithms here."""
 
+OUTPUTS = "cetd-plus+outputs"
+"""The name, among the algorithms here, of the default extractor with its metadata and Markdown
+(``extract(page, url=..., metadata=True, markdown=True)``): the readers of the metadata and the
+Markdown's writer grow with the page too."""
+
+URL = "https://example.com/2024/03/12/storm-hits-the-coast"
+"""The page URL given with the outputs (the metadata reads a date in it)."""
+
 WORDS = (
     *("storm", "coast", "rain", "wind", "town", "resident", "official", "damage", "report"),
     *("river", "bridge", "road", "school", "council", "weather", "forecast", "night"),
@@ -436,6 +444,98 @@ def mixed_list_page(size: int) -> str:
     return page("<div class='list'>" + repeat(record, size) + "</div>")
 
 
+def microdata_empty_properties(size: int) -> str:
+    """Fifty nested properties around elements without text: each property's text is read
+    from its first elements, as many as there are without text."""
+    opening = "<div itemprop='headline description author'>" * 50
+    return page(opening + repeat("<i></i>", size) + "</div>" * 50)
+
+
+def microdata_nested_scopes(size: int) -> str:
+    """Chains of 100 nested ``itemscope`` properties, side by side."""
+    chain = "<div itemscope itemprop='author'>" * 100 + "<b itemprop='name'>A</b>" + "</div>" * 100
+    return page(repeat(chain, size))
+
+
+def itemref_cycles(size: int) -> str:
+    """Items that refer to each other (``itemref``) in a cycle, many times."""
+    unit = (
+        "<div itemscope itemref='a b' id='a'><span itemprop='author' itemscope itemref='b'"
+        " id='b'><i itemprop='name'>A</i></span></div>"
+    )
+    return page(repeat(unit, size))
+
+
+def jsonld_keywords(size: int) -> str:
+    """One JSON-LD article whose keywords are one huge string."""
+    keywords = repeat("ab,", size)
+    script = (
+        '<script type="application/ld+json">{"@type": "NewsArticle", "headline": "Storm", '
+        f'"keywords": "{keywords}"}}</script>'
+    )
+    return page(head=script)
+
+
+def jsonld_articles(size: int) -> str:
+    """Very many JSON-LD articles, each with a headline, an author and a date."""
+    script = (
+        '<script type="application/ld+json">{"@type": "NewsArticle", "headline": "Storm", '
+        '"author": {"name": "Jane Doe"}, "datePublished": "2024-03-12"}</script>'
+    )
+    return page(head=repeat(script, size))
+
+
+def meta_keywords(size: int) -> str:
+    """One ``<meta name="keywords">`` of a huge list."""
+    return page(head=f"<meta name='keywords' content='{repeat('ab,', size)}'>")
+
+
+def meta_tags_mixed(size: int) -> str:
+    """Very many ``<meta>`` tags of every field the metadata reads."""
+    unit = (
+        "<meta name='author' content='By Jane Doe, 12 May'><meta name='description' content='d'>"
+        "<meta name='keywords' content='a,b'><meta property='article:published_time'"
+        " content='2024-03-12'>"
+    )
+    return page(head=repeat(unit, size))
+
+
+def huge_byline(size: int) -> str:
+    return page("<p class='byline'>By " + repeat("Jane Doe ", size) + "</p>")
+
+
+def times(size: int) -> str:
+    """Very many ``<time>`` elements."""
+    return page(repeat("<time datetime='2024-03-12'>12 March 2024</time>", size))
+
+
+def code_lines(size: int) -> str:
+    """A code block whose lines are elements without newlines between them (Shiki's)."""
+    return page("<pre><code>" + repeat("<span class='line'>x = 1</span>", size) + "</code></pre>")
+
+
+def link_cards(size: int) -> str:
+    """Links around blocks (cards), written as their blocks by the Markdown."""
+    return page(repeat("<a href='/p'><div><h3>Storm</h3><p>rain</p></div></a>", size))
+
+
+def links_around_items(size: int) -> str:
+    """One link directly inside a list, around all its items."""
+    return page("<ul><a href='/p'>" + repeat("<li>storm</li>", size) + "</a></ul>")
+
+
+def table_spans(size: int) -> str:
+    """Table cells spanning very many columns and every row (``rowspan="0"``)."""
+    unit = "<tr><td colspan='1000' rowspan='0'>a</td><td>b</td></tr>"
+    return page("<table>" + repeat(unit, size) + "</table>")
+
+
+def nested_lists(size: int) -> str:
+    """Lists nested 100 deep, side by side."""
+    chain = "<ul><li>a " * 100 + "</li></ul>" * 100
+    return page(repeat(chain, size))
+
+
 SHAPES: dict[str, Callable[[int], str]] = {
     shape.__name__: shape
     for shape in (
@@ -502,23 +602,62 @@ SHAPES: dict[str, Callable[[int], str]] = {
         images,
         svg,
         mixed_list_page,
+        microdata_empty_properties,
+        microdata_nested_scopes,
+        itemref_cycles,
+        jsonld_keywords,
+        jsonld_articles,
+        meta_keywords,
+        meta_tags_mixed,
+        huge_byline,
+        times,
+        code_lines,
+        link_cards,
+        links_around_items,
+        table_spans,
+        nested_lists,
     )
 }
 """Every hostile shape, by name."""
 
-ALGORITHMS = (*scrapy_cetd.ALGORITHMS, TPS)
+
+def url_path(size: int) -> str:
+    return URL + repeat("/a", size)
+
+
+def url_dates(size: int) -> str:
+    return URL + repeat("/2024/03/12", size)
+
+
+def url_escaped(size: int) -> str:
+    """Characters a URL escapes (spaces, non-ASCII)."""
+    return URL + "/" + repeat(" é", size)
+
+
+URL_SHAPES: dict[str, Callable[[int], str]] = {
+    shape.__name__: shape for shape in (url_path, url_dates, url_escaped)
+}
+"""Hostile page URLs, by name: each returns a URL of about ``size`` characters, given with
+:func:`page` to :data:`OUTPUTS` (the only algorithm here that reads the URL)."""
+
+ALGORITHMS = (*scrapy_cetd.ALGORITHMS, TPS, OUTPUTS)
 
 
 Work = Callable[[], object]
 
 
-def work(algorithm: str, html: str) -> Work:
+def work(algorithm: str, html: str, url: str = URL) -> Work:
     """One extraction of ``html`` by ``algorithm``, parse included, without the node limit
     (the growth of the algorithm itself is measured); for TPS, pruning of the page parsed by
-    ``lxml.html.document_fromstring`` beforehand (TPS is handed a tree)."""
+    ``lxml.html.document_fromstring`` beforehand (TPS is handed a tree); for :data:`OUTPUTS`,
+    the default extractor's with the metadata and the Markdown of the page at ``url``."""
     if algorithm == TPS:
         tree = lxml.html.document_fromstring(html)
         return functools.partial(scrapy_cetd.prune_tag_paths, tree)
+    if algorithm == OUTPUTS:
+        return functools.partial(
+            scrapy_cetd.extract, html, url=url, max_nodes=None, metadata=True, markdown=True
+        )
     return functools.partial(scrapy_cetd.extract, html, algorithm=algorithm, max_nodes=None)
 
 
@@ -550,15 +689,17 @@ def sizes(shape: str) -> tuple[int, int]:
     return small, small * SIZE_STEP
 
 
-def growth(algorithm: str, small: str, large: str) -> float:
-    """The time of ``large`` over the time of ``small``. The smaller page is timed three times
-    (the fastest counts); the larger once, or up to :data:`LARGE_TRIES` times while the ratio
-    stays above :data:`MAX_RATIO`, so a run slowed by the machine does not fail a test while a
-    quadratic one still does."""
-    base = min(timed(work(algorithm, small)) for _ in range(3))
+def growth(
+    algorithm: str, small: str, large: str, small_url: str = URL, large_url: str = URL
+) -> float:
+    """The time of ``large`` (at ``large_url``) over the time of ``small`` (at ``small_url``).
+    The smaller page is timed three times (the fastest counts); the larger once, or up to
+    :data:`LARGE_TRIES` times while the ratio stays above :data:`MAX_RATIO`, so a run slowed by
+    the machine does not fail a test while a quadratic one still does."""
+    base = min(timed(work(algorithm, small, small_url)) for _ in range(3))
     best = float("inf")
     for _ in range(LARGE_TRIES):
-        best = min(best, timed(work(algorithm, large)))
+        best = min(best, timed(work(algorithm, large, large_url)))
         if best / base <= MAX_RATIO:
             break
     return best / base
@@ -577,6 +718,17 @@ def test_time_grows_linearly(shape: str, algorithm: str) -> None:
     )
 
 
+@pytest.mark.parametrize("shape", URL_SHAPES)
+def test_time_grows_linearly_with_the_url(shape: str) -> None:
+    """A page URL ten times longer takes less than :data:`MAX_RATIO` times as long."""
+    small, large = URL_SHAPES[shape](SMALL), URL_SHAPES[shape](SMALL * SIZE_STEP)
+    ratio = growth(OUTPUTS, page(), page(), small, large)
+    assert ratio < MAX_RATIO, (
+        f"{OUTPUTS} on {shape}: a URL of {len(large):,} characters took {ratio:.0f}x the time "
+        f"of {len(small):,}"
+    )
+
+
 @pytest.mark.parametrize("shape", SHAPES)
 def test_shapes_have_their_size(shape: str) -> None:
     """Each generator adds about the size asked to the article, so the ratios compare pages
@@ -586,6 +738,14 @@ def test_shapes_have_their_size(shape: str) -> None:
     small = len(SHAPES[shape](small_size).encode()) - article
     large = len(SHAPES[shape](large_size).encode()) - article
     assert small_size * 0.5 < small < small_size * 2, small
+    assert 8 < large / small < 12, (small, large)
+
+
+@pytest.mark.parametrize("shape", URL_SHAPES)
+def test_url_shapes_have_their_size(shape: str) -> None:
+    small = len(URL_SHAPES[shape](SMALL)) - len(URL)
+    large = len(URL_SHAPES[shape](SMALL * SIZE_STEP)) - len(URL)
+    assert SMALL * 0.5 < small < SMALL * 2, small
     assert 8 < large / small < 12, (small, large)
 
 
