@@ -520,8 +520,9 @@ def link_cards(size: int) -> str:
 
 
 def links_around_items(size: int) -> str:
-    """One link directly inside a list, around all its items."""
-    return page("<ul><a href='/p'>" + repeat("<li>storm</li>", size) + "</a></ul>")
+    """One link directly inside a list, around all its items (of words enough to be the page's
+    content at every size)."""
+    return page("<ul><a href='/p'>" + repeat(f"<li>{_prose(100)}</li>", size) + "</a></ul>")
 
 
 def table_spans(size: int) -> str:
@@ -678,9 +679,15 @@ DEPTH_BOUND = {"depth", "unclosed_divs", "unclosed_inline", "table_nested", "nes
 TPS's ``document_fromstring``), so they are tested below that, at a quarter of the size."""
 
 
-SMALL_SIZE = {"parser_deep_chains": 50_000, "jsonld_reviews_distinct": 100_000}
-"""The smaller size of shapes made of a unit too large for :data:`SMALL` (20 kB chains), or
-whose quadratic work only dominates from 1 MB (matching review texts against the page)."""
+SMALL_SIZE = {
+    "parser_deep_chains": 50_000,
+    "jsonld_reviews_distinct": 100_000,
+    "unclosed_items": 100_000,
+}
+"""The smaller size of shapes made of a unit too large for :data:`SMALL` (20 kB chains), whose
+quadratic work only dominates from 1 MB (matching review texts against the page), or whose
+content changes between :data:`SMALL` and ten times it (the items of ``unclosed_items`` become
+the page's content between 50 and 100 kB, and the Markdown then writes 80 times more)."""
 
 
 def sizes(shape: str) -> tuple[int, int]:
