@@ -3,11 +3,12 @@
 Each *shape* is a generator of hostile pages, ``shape(size) -> str``, that stretches one input
 dimension (siblings, nesting depth, text length, attributes, classes, scripts, JSON-LD, links,
 tables, comments, entities, ...) around a short article until the page is about ``size``
-bytes. For every shape and every algorithm (and TPS pruning), a test times the page at a
-small size and at ten times that size and asserts the *ratio* of the two times: linear work
-grows about 10x, quadratic work 100x. The bound (:data:`MAX_RATIO`) sits between the two, so
-a quadratic step fails while the noise of a loaded machine does not: each time is the
-fastest of up to three runs.
+bytes. For every shape and every algorithm (and TPS pruning, and the default extractor with
+the metadata and the Markdown), a test times the page at a small size and at ten times that
+size and asserts the *ratio* of the two times (the *URL shapes* stretch the page URL instead):
+linear work grows about 10x, quadratic work 100x. The bound (:data:`MAX_RATIO`) sits between
+the two, so a quadratic step fails while the noise of a loaded machine does not: each time is
+the fastest of up to three runs.
 
 The same shapes, at 1 MB with a time budget, make the acceptance benchmark
 ``python -m benchmarks.hostile``.
