@@ -36,7 +36,8 @@ def _headline_heading(root: etree._Element, document_title: str | None) -> str |
     most article pages) that is not a link home (:func:`_links_home`), unless most of its
     words are not in ``<title>``, or it is the part ``<title>`` joins to the rest
     (:func:`_rest_of_title`), while a later one is that (the first is then a logo, a section's
-    name or a cookie banner). The pilcrow a documentation generator links each heading with
+    name or a cookie banner), or while ``<title>`` names an ``<h2>``
+    (:func:`_titled_subheading`). The pilcrow a documentation generator links each heading with
     (``¶``) is no part of it."""
     texts = (
         text
@@ -53,7 +54,27 @@ def _headline_heading(root: etree._Element, document_title: str | None) -> str |
     for text in islice(texts, _MAX_HEADINGS - 1):
         if _share(text, rest or document_title) >= _HEADING_IN_TITLE:
             return text
+    if rest is None:
+        return _titled_subheading(root, first, document_title) or first
     return first
+
+
+def _titled_subheading(root: etree._Element, first: str, document_title: str) -> str | None:
+    """The text of an ``<h2>`` that ``<title>`` names, alone or joined to more by a separator
+    (``Headline | Site``), on a page whose ``<h1>`` ``<title>`` does not name: the ``<h1>`` is
+    then a section's name (``Health Center`` above an article whose headline a template set
+    one level lower), unless it holds the ``<h2>``'s text (a numbered chapter's ``<h1>``
+    above its name)."""
+    folded_first = _fold(first)
+    for heading in islice(root.iter("h2"), _MAX_HEADINGS):
+        text = clean(text_of(heading).strip()[:MAX_TEXT])
+        if (
+            text
+            and (_fold(text) == _fold(document_title) or _headed(document_title, text) == text)
+            and _fold(text) not in folded_first
+        ):
+            return text
+    return None
 
 
 def _rest_of_title(heading: str, title: str) -> str | None:

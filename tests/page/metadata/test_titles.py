@@ -1,6 +1,6 @@
 """The headline: the site's name (or an author's) stripped, the ``<h1>`` against ``<title>``
-and the structured titles, a logo's ``<h1>`` linking home, and the bound on a title's
-length."""
+(and the ``<h2>`` it names) and the structured titles, a logo's ``<h1>`` linking home, and
+the bound on a title's length."""
 
 from __future__ import annotations
 
@@ -107,6 +107,23 @@ def test_a_first_heading_the_title_does_not_name_gives_way_to_one_it_does() -> N
     # no later heading the title names: the first stays
     single = page("<title>Reddit - The heart of the internet</title>", "<h1>Best laptops</h1>")
     assert page_metadata(single).title == "Best laptops"
+
+
+def test_a_section_s_h1_gives_way_to_the_h2_that_title_names() -> None:
+    body = "<h1>Allergy Center</h1><h2>Tools</h2><h2>Peanuts Early May Avoid Allergy</h2>"
+    tree = page("<title>Peanuts Early May Avoid Allergy</title>", body)
+    assert page_metadata(tree).title == "Peanuts Early May Avoid Allergy"
+    joined = page("<title>Peanuts Early May Avoid Allergy | Health Site</title>", body)
+    assert page_metadata(joined).title == "Peanuts Early May Avoid Allergy"
+    # an <h2> the title names only in part is not the headline
+    part = page("<title>Peanuts Early May Avoid Allergy, a study</title>", body)
+    assert page_metadata(part).title == "Allergy Center"
+    # a numbered chapter's <h1> that holds the <h2>'s text stays
+    chapter = page(
+        "<title>Git - Branches in a Nutshell</title>",
+        "<h1>3.1 Git Branching - Branches in a Nutshell</h1><h2>Branches in a Nutshell</h2>",
+    )
+    assert page_metadata(chapter).title == "3.1 Git Branching - Branches in a Nutshell"
 
 
 def test_a_title_longer_than_any_title_is_read_to_its_bound() -> None:
