@@ -44,6 +44,13 @@ _TYPE_KEY = re.compile(r'"@type"\s*:\s*[\["]')
 The value's end is then found with :meth:`str.find` (see :func:`_json_types`): a single
 expression that also matched the value (``"@type"\\s*:\\s*(\\[[^\\]]*\\]|"[^"]*")``) scanned the
 rest of the script from every ``"@type": [`` that no ``]`` closes, in quadratic time."""
+_WRAPPER_START = re.compile(r"\s*(?:(?://|/\*)[ \t]*)?(?:<!\[CDATA\[|<!--)(?:[ \t]*\*/)?")
+"""The opening of a CDATA section or an HTML comment that a template wraps a script's JSON in
+(``<![CDATA[``, ``//<![CDATA[``, ``/*<![CDATA[*/``, ``<!--``), from an XHTML habit."""
+_WRAPPER_END = re.compile(r"(?:(?://|/\*)[ \t]*)?(?:\]\]>|-->)(?:[ \t]*\*/)?\s*\Z")
+"""The closing of :data:`_WRAPPER_START`'s wrapper, at the end of the script."""
+_WRAPPER_TAIL = 64
+"""Characters at the end of a script searched for :data:`_WRAPPER_END`."""
 _MARKUP_ATTRIBUTES = (
     ("itemtype", None),
     ("itemprop", "articleBody"),
@@ -190,11 +197,23 @@ def _in_head(element: etree._Element, root: etree._Element) -> bool:
     )
 
 
+def json_ld_json(script: str) -> str:
+    """The JSON of one JSON-LD script: its text without the CDATA section or HTML comment
+    around it (``<![CDATA[ {...} ]]>``), which XHTML-era templates still write and browsers'
+    and search engines' readers ignore, but which :func:`json.loads` rejects."""
+    start = _WRAPPER_START.match(script)
+    if start is None:
+        return script
+    tail_start = max(start.end(), len(script) - _WRAPPER_TAIL)
+    end = _WRAPPER_END.search(script, tail_start)
+    return script[start.end() : end.start() if end else len(script)]
+
+
 def json_ld_objects(script: str) -> Iterator[dict[str, Any]]:
-    """Every object of one JSON-LD script, the nested ones included (none when it does not
-    parse, or nests deeper than Python's parser reads)."""
+    """Every object of one JSON-LD script (:func:`json_ld_json`), the nested ones included
+    (none when it does not parse, or nests deeper than Python's parser reads)."""
     try:
-        stack: list[object] = [json.loads(script)]
+        stack: list[object] = [json.loads(json_ld_json(script))]
     except (ValueError, RecursionError):
         return
     while stack:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
+import pytest
 from conftest import STORM_PAGE, deep_chain, parse
 from lxml import etree
 from ratios import TENFOLD, growth
@@ -12,6 +13,8 @@ from ratios import TENFOLD, growth
 from scrapy_cetd.page import accel
 from scrapy_cetd.page.markup import (
     LINES_MAX_ELEMENTS,
+    json_ld_json,
+    json_ld_objects,
     lines_of,
     page_markup,
     page_title,
@@ -49,6 +52,27 @@ def test_json_ld_nested_deeper_than_python_reads_declares_nothing() -> None:
     for script in (f'{{"@type": {deep_list}}}', deep_review):
         tree = parse(f"<html><head><script type='application/ld+json'>{script}</script></head>")
         assert not page_markup(tree).user_texts
+
+
+@pytest.mark.parametrize(
+    ("opening", "closing"),
+    [
+        ("<![CDATA[", "]]>"),
+        ("\n  //<![CDATA[\n", "\n//]]>\n"),
+        ("/*<![CDATA[*/", "/*]]>*/"),
+        ("<!--", "-->"),
+    ],
+)
+def test_json_ld_wrapped_in_cdata_or_a_comment_is_read(opening: str, closing: str) -> None:
+    script = opening + json.dumps({"@type": "Product", "name": "Lamp"}) + closing
+    assert list(json_ld_objects(script)) == [{"@type": "Product", "name": "Lamp"}]
+
+
+def test_only_a_wrapper_around_the_whole_script_is_removed() -> None:
+    inside = json.dumps({"name": "a ]]> b"})
+    assert json_ld_json(inside) == inside
+    assert json_ld_json("<![CDATA[" + inside) == inside  # never closed: the rest is the JSON
+    assert json_ld_json(" " * 100_000 + "{}") == " " * 100_000 + "{}"
 
 
 def test_declared_types_tell_discussions_and_pages_that_are_no_article() -> None:

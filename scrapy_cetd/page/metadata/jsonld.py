@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from scrapy_cetd.limits import CHECK_EVERY, check_deadline
-from scrapy_cetd.page.markup import ARTICLE_TYPES
+from scrapy_cetd.page.markup import ARTICLE_TYPES, json_ld_json
 from scrapy_cetd.page.metadata.values import MAX_VALUES, clean, split_keywords
 
 _MAX_SCRIPT = 2_000_000
@@ -28,12 +28,13 @@ SITE_TYPES = frozenset({"website", "organization", "newsmediaorganization"})
 
 
 def json_ld_items(script: str) -> list[dict[str, Any]]:
-    """The objects of one JSON-LD script (those of its ``@graph`` too), outermost first; none
-    when it does not parse, is too long, or nests deeper than Python's parser reads."""
+    """The objects of one JSON-LD script (its JSON: :func:`~scrapy_cetd.page.markup.json_ld_json`),
+    those of its ``@graph`` too, outermost first; none when it does not parse, is too long, or
+    nests deeper than Python's parser reads."""
     if len(script) > _MAX_SCRIPT:
         return []
     try:
-        data: object = json.loads(script)
+        data: object = json.loads(json_ld_json(script))
     except (ValueError, RecursionError):
         return []
     items: list[dict[str, Any]] = []

@@ -79,6 +79,15 @@ def test_a_forum_thread_s_posting_describes_the_page() -> None:
     assert (found.authors, found.published) == (("ColdJ",), "2024-06-14T16:22:54+03:00")
 
 
+def test_json_ld_in_a_cdata_section_gives_its_fields() -> None:
+    # an XHTML habit some templates keep: the script's JSON inside //<![CDATA[ ... //]]>
+    article = {"@type": "NewsArticle", "author": {"@type": "Person", "name": "Ana Diaz"}}
+    script = json_ld({**article, "datePublished": "2024-03-12"})
+    wrapped = script.replace(">{", ">//<![CDATA[\n{", 1).replace("}</", "}\n//]]></", 1)
+    found = page_metadata(page(wrapped, "<h1>Council approves the budget</h1>"))
+    assert (found.authors, found.published) == (("Ana Diaz",), "2024-03-12")
+
+
 def test_character_references_in_json_ld_are_decoded() -> None:
     # many CMSs write the HTML-escaped title and names into their JSON-LD
     tree = page(
