@@ -177,13 +177,13 @@ class _Reader:
         get = element.get
         tag = local_tag(element)
         if tag == "meta":
-            key = (get("property") or get("name") or "").strip().lower()
             content = clean(get("content"))
-            if key and content and len(self.meta.setdefault(key, [])) < MAX_VALUES:
-                self.meta[key].append(content)
-            equiv = (get("http-equiv") or "").strip().lower()
-            if equiv == "content-language" and content:
-                self.meta.setdefault("content-language", []).append(content)
+            if content:
+                key = (get("property") or get("name") or "").strip().lower()
+                if key:
+                    self._add_meta(key, content)
+                if (get("http-equiv") or "").strip().lower() == "content-language":
+                    self._add_meta("content-language", content)
         elif tag == "link":
             for rel in (get("rel") or "").lower().split():
                 if rel not in self.links and get("href"):
@@ -198,6 +198,12 @@ class _Reader:
                 found = self.microdata.setdefault(name, [])
                 if len(found) < MAX_VALUES:
                     found.append(element)
+
+    def _add_meta(self, key: str, content: str) -> None:
+        """Keep ``content`` under ``key``, up to :data:`MAX_VALUES` values of a key."""
+        values = self.meta.setdefault(key, [])
+        if len(values) < MAX_VALUES:
+            values.append(content)
 
     def _first_meta(self, keys: Iterable[str]) -> str | None:
         for key in keys:
@@ -332,7 +338,7 @@ class _Reader:
         declared = self.declared_language or language_tag(self._first_meta(("content-language",)))
         if declared is None:
             locale = self._first_meta(("og:locale",))
-            declared = language_tag(locale.replace("_", "-") if locale else None)
+            declared = language_tag(locale)
         return page_language(declared, text)
 
 
