@@ -13,7 +13,6 @@ from collections.abc import Iterable, Sequence
 from functools import cache, partial
 from itertools import chain
 from typing import Any
-from urllib.parse import urljoin
 
 from lxml import etree
 
@@ -49,10 +48,10 @@ from scrapy_cetd.page.metadata.values import (
     MAX_PROPERTY,
     MAX_TEXT,
     MAX_VALUES,
+    absolute_url,
     clean,
     split_keywords,
     unique,
-    url_within,
     within,
 )
 from scrapy_cetd.result import Metadata
@@ -266,8 +265,8 @@ class _Reader:
                 or self._microdata_value("description"),
                 MAX_PROPERTY,
             ),
-            canonical_url=url_within(self._absolute(canonical)),
-            image=url_within(self._absolute(image)),
+            canonical_url=absolute_url(canonical, self.url),
+            image=absolute_url(image, self.url),
             tags=unique(
                 chain(keywords(article.get("keywords")), split_keywords(self._all_meta(_META_TAGS)))
             ),
@@ -275,16 +274,6 @@ class _Reader:
                 chain(keywords(article.get("articleSection")), self._all_meta(_META_SECTIONS))
             ),
         )
-
-    def _absolute(self, link: str | None) -> str | None:
-        if not link:
-            return None
-        if self.url:
-            try:
-                return urljoin(self.url, link)
-            except ValueError:
-                return link
-        return link
 
     def _titles(self, article: dict[str, Any]) -> list[str | None]:
         """Every structured title: JSON-LD's and microdata's ``headline``, each meta title."""
