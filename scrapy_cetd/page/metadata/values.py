@@ -66,7 +66,8 @@ def absolute_url(link: str | None, base: str | None) -> str | None:
     if not link:
         return None
     if _WHITE_SPACE.search(link) is not None:
-        if "/" not in link.split(maxsplit=1)[0]:
+        words = link.split(maxsplit=1)
+        if not words or "/" not in words[0]:
             return None
         try:
             link = safe_url_string(link)
