@@ -49,9 +49,9 @@ BLOCK_TAGS = HEADING_TAGS | {
     *("hr", "br"),
 }
 """Elements that start a new line of text output (§0.6): ``<br>`` and the elements HTML
-renders as blocks (its rendering section's ``display: block``, ``list-item``, ``table-*``
-and ``table-caption``), so that the text and the Markdown, which writes each as a block of its
-own, break their lines at the same elements."""
+renders as blocks (its rendering section's ``display: block`` and ``list-item``, a table, its
+caption, rows and cells), so that the text and the Markdown, which writes each as a block of
+its own, break their lines at the same elements."""
 
 CODE_TAGS = frozenset({"pre", "code", "kbd", "samp", "tt"})
 """Elements whose text is code: a code block and the elements of code spans."""
