@@ -14,7 +14,7 @@ from typing import Any
 
 from lxml import etree
 from parsel import Selector
-from scrapy.http import TextResponse
+from scrapy.http import Response, TextResponse
 
 from scrapy_cetd.extractors.registry import DEFAULT_ALGORITHM, build_extractor
 from scrapy_cetd.guard import DEFAULT_MAX_ATTRIBUTES
@@ -55,6 +55,11 @@ from scrapy_cetd.result import (
     Reason,
     sanitize,
 )
+
+URL_META_KEY = "cetd_url"
+"""``Request.meta`` key: the page's own URL, when the response's is another (a page fetched
+from a mirror, a cache or a test server). :func:`extract` given the response and the crawl's
+pipeline read the page as that URL's."""
 
 Page = Source | bytearray | memoryview | etree._ElementTree | Selector | TextResponse
 """What :func:`extract` takes: a :data:`~scrapy_cetd.page.parse.Source` (``str``, ``bytes``,
@@ -210,9 +215,10 @@ def extract(
     ``source`` is the page as ``str``, as ``bytes`` (decoded as Scrapy decodes a response;
     ``encoding`` stands for the HTTP header's charset) or as a parsed lxml tree, which is used
     as it is and never modified; or as a crawl or lxml hands it over (:data:`Page`): a Scrapy
-    response, whose own parse (the tree behind ``response.css()``) is shared, with its URL
-    unless ``url`` is given (and decoded as Scrapy decoded it: ``encoding`` plays no part);
-    a parsel or Scrapy ``Selector`` (its tree); an lxml
+    response, whose own parse (the tree behind ``response.css()``) is shared, read as the page
+    of its request's ``cetd_url`` meta value when there is one, as a crawl reads it, else of
+    its URL, unless ``url`` is given (:func:`response_page_url`; decoded as Scrapy decoded it:
+    ``encoding`` plays no part); a parsel or Scrapy ``Selector`` (its tree); an lxml
     ``ElementTree`` (its root); a ``bytearray`` or ``memoryview`` (as ``bytes``).
     ``algorithm`` is a registered name (:data:`ALGORITHMS`) or the import path of an extractor
     class; ``options`` go to its constructor.
@@ -292,7 +298,7 @@ class ReadPage:
     tree: etree._Element
     """Its parse (shared with a Scrapy response's selector, or the caller's own tree)."""
     url: str | None
-    """Its URL: the one given, else a response's."""
+    """Its URL: the one given, else a response's (:func:`response_page_url`)."""
     notes: tuple[str, ...]
     """What decoding repaired (its :class:`~scrapy_cetd.result.NoteKind` notes)."""
     elements: int | None
@@ -327,7 +333,7 @@ def read_page(
         source = source.root
     response: TextResponse | None = None
     if isinstance(source, TextResponse):
-        url = source.url if url is None else url
+        url = response_page_url(source) if url is None else url
         response, notes = readable_response_notes(source)
         shared = response is source  # the spider's own parse; a copy's is not cached on it
     elif isinstance(source, bytes):
@@ -362,6 +368,28 @@ def read_page(
     return ReadPage(tree, url, notes, elements)
 
 
+def requested_url(response: Response) -> object:
+    """What the :data:`URL_META_KEY` meta key of ``response``'s request holds, ``None`` when
+    it is not set or the response has no request (a response built by hand, whose
+    ``response.meta`` raises :class:`AttributeError`)."""
+    request = response.request
+    return None if request is None else request.meta.get(URL_META_KEY)
+
+
+def response_page_url(response: TextResponse) -> str:
+    """The URL ``response``'s page is read as: its request's :data:`URL_META_KEY` meta value
+    (the page's own address, when it was fetched from another), else ``response.url``; an
+    empty string counts as no value. Any other type raises :class:`ValueError` naming the key
+    and the type (the crawl's pipeline warns instead, and the item goes on)."""
+    named = requested_url(response)
+    if named is not None and not isinstance(named, str):
+        raise ValueError(
+            f"response.meta[{URL_META_KEY!r}] must be a string (the page's URL), not "
+            f"{type(named).__name__} {named!r:.80}"
+        )
+    return named or response.url
+
+
 def _undecodable(response: TextResponse) -> tuple[str, ...]:
     """The note of :func:`~scrapy_cetd.page.decoding.undecodable_note`, if any."""
     note = undecodable_note(response)
@@ -394,7 +422,8 @@ def classify_page_type(
     Scrapy decodes a response, with ``encoding`` standing for the HTTP header's charset, an
     lxml element or tree, a ``Selector``, a Scrapy response), within the same limits.
 
-    ``url`` adds the signals of its path and host (a response's own URL when not given).
+    ``url`` adds the signals of its path and host (when not given, a response's page URL as
+    :func:`extract` reads it: its request's ``cetd_url`` meta value, else its own URL).
     Input that is not a document raises :class:`ValueError`, as :func:`extract` does; so does
     a page a limit refuses, naming the limit.
     """

@@ -16,7 +16,7 @@ import pytest
 from conftest import STORM_PAGE, parse
 from lxml import etree
 from scrapy import Selector
-from scrapy.http import HtmlResponse
+from scrapy.http import HtmlResponse, Request
 
 import scrapy_cetd
 from scrapy_cetd import ALGORITHMS, ExtractionResult, extract, get_extractor
@@ -74,6 +74,30 @@ def test_a_page_as_a_crawl_or_lxml_hands_it_over_gives_the_same_result() -> None
         extract(etree.ElementTree())
     with pytest.raises(TypeError, match="a Scrapy TextResponse, not int"):
         extract(3)  # type: ignore[arg-type]
+
+
+def test_a_response_is_read_as_the_page_of_its_requests_cetd_url() -> None:
+    """The request's ``cetd_url`` meta key names the page's own URL, as in a crawl; ``url``
+    still comes first, and a response without a request is read as its own URL."""
+    mirror, own = "http://127.0.0.1:8000/storm", "https://news.example/2011/storm"
+
+    def response(**meta: Any) -> HtmlResponse:
+        request = Request(mirror, meta=meta)
+        return HtmlResponse(mirror, body=STORM_PAGE.encode(), encoding="utf-8", request=request)
+
+    assert extract(response(cetd_url=own)) == extract(STORM_PAGE, url=own)
+    assert '<a href="https://news.example/x">' in extract(response(cetd_url=own)).html
+    assert extract(response(cetd_url=own), url=mirror) == extract(STORM_PAGE, url=mirror)
+    assert extract(response(cetd_url="")) == extract(STORM_PAGE, url=mirror)
+    assert extract(response()) == extract(STORM_PAGE, url=mirror)
+    unrequested = HtmlResponse(mirror, body=STORM_PAGE.encode(), encoding="utf-8")
+    assert extract(unrequested) == extract(STORM_PAGE, url=mirror)
+    assert scrapy_cetd.classify_page_type(response(cetd_url=own + ".html")) == (
+        scrapy_cetd.classify_page_type(STORM_PAGE, own + ".html")
+    )
+    with pytest.raises(ValueError, match=r"response.meta\['cetd_url'\] must be a string.*not int"):
+        extract(response(cetd_url=3))
+    assert extract(response(cetd_url=3), url=own) == extract(STORM_PAGE, url=own)
 
 
 def test_bytes_are_decoded_by_declared_charset_and_meta() -> None:

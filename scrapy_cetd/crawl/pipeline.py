@@ -41,7 +41,13 @@ from itemadapter import ItemAdapter
 from scrapy.exceptions import DropItem, NotConfigured
 from scrapy.http import TextResponse
 
-from scrapy_cetd.api import CompletingExtractor, Outputs, build_completing
+from scrapy_cetd.api import (
+    URL_META_KEY,
+    CompletingExtractor,
+    Outputs,
+    build_completing,
+    requested_url,
+)
 from scrapy_cetd.crawl.eligibility import decline_reason
 from scrapy_cetd.crawl.fields import ItemFields, NoContentError, item_url
 from scrapy_cetd.crawl.isolation import ProcessExtractors
@@ -50,7 +56,6 @@ from scrapy_cetd.crawl.linking import ItemResponseLinks
 from scrapy_cetd.crawl.middleware import arrival_time
 from scrapy_cetd.crawl.response_job import extract_response
 from scrapy_cetd.crawl.settings import (
-    URL_META_KEY,
     CETDSettings,
     disabled,
     read_settings,
@@ -92,7 +97,8 @@ class CETDPipeline:
     ``cetd/item_skipped_count/<reason>``, ``cetd/extract_seconds`` (the jobs' CPU time, in
     total) / ``cetd/extract_seconds_max``, ``cetd/extract_expired_waiting_count`` (jobs whose
     deadline passed before a worker was free), ``cetd/extract_thread_replaced_count`` and
-    ``cetd/extract_process_killed_count``.
+    ``cetd/extract_process_killed_count``; ``cetd/meta_ignored_count/cetd_url`` (responses whose
+    request's ``cetd_url`` meta value is no string, read as the response's URL).
     """
 
     def __init__(self, crawler: Crawler) -> None:
@@ -318,10 +324,36 @@ class CETDPipeline:
             assert isinstance(response, TextResponse)
             start = arrival_time(response)
             extraction = self._start(
-                response, page_url(response, url), time.monotonic() if start is None else start
+                response,
+                self._page_url(response, url),
+                time.monotonic() if start is None else start,
             )
             self._extractions[response] = extraction
         return extraction
+
+    def _page_url(self, response: Response, url: str | None) -> str | None:
+        """The URL ``response``'s page is extracted as: its request's ``cetd_url`` meta value,
+        the page's own address when it was fetched from another (the date in its path, the
+        site's name in its title, its relative links and canonical link are read against it),
+        else ``url``. A value that is no string is ignored: counted in
+        ``cetd/meta_ignored_count/cetd_url`` and warned of once per type, and the page is read
+        as ``url``'s."""
+        named = requested_url(response)
+        if isinstance(named, str):
+            return named or url
+        if named is not None:
+            kind = type(named).__name__
+            self.crawler.stats.inc_value(f"cetd/meta_ignored_count/{URL_META_KEY}")
+            if self._first_time((f"meta:{URL_META_KEY}", kind)):
+                logger.warning(
+                    "scrapy-cetd: %s: the request's meta key %s holds a %s, not a string (the"
+                    " page's URL): ignored, the page is read as the response's URL",
+                    response.url,
+                    URL_META_KEY,
+                    kind,
+                    extra={"crawler": self.crawler},
+                )
+        return url
 
     def _start(self, response: TextResponse, url: str | None, start: float) -> Extraction:
         """Queue the extraction of ``response`` (a worker thread's or process's job)."""
@@ -444,12 +476,3 @@ class CETDPipeline:
             self._warned.clear()
         self._warned.add(key)
         return True
-
-
-def page_url(response: Response, url: str | None) -> str | None:
-    """The URL ``response``'s page is extracted as: its request's ``cetd_url`` meta value, the
-    page's own address when it was fetched from another (the date in its path, the site's name
-    in its title, its relative links and canonical link are read against it), else ``url``."""
-    request = response.request
-    named = request.meta.get(URL_META_KEY) if request is not None else None
-    return named if isinstance(named, str) and named else url

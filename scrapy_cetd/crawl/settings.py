@@ -81,10 +81,6 @@ cheaply, export and storage pipelines after it see the main content fields."""
 DONT_CETD_META_KEY = "dont_cetd"
 """``Request.meta`` key: a true value leaves the response and its items alone."""
 
-URL_META_KEY = "cetd_url"
-"""``Request.meta`` key: the page's own URL, when the response's is another (a page fetched
-from a mirror, a cache or a test server), handed to the extractor in its place."""
-
 
 def setting_bool(settings: BaseSettings, name: str) -> bool:
     """The boolean setting ``name`` as Scrapy reads it (``True``/``False``, ``1``/``0`` and

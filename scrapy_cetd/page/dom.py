@@ -42,11 +42,16 @@ HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 """The headings of HTML's sections, ``<h1>`` to ``<h6>``."""
 
 BLOCK_TAGS = HEADING_TAGS | {
-    *("p", "div", "li", "ul", "ol", "dl", "dt", "dd", "table", "tr", "td", "th", "pre"),
-    *("blockquote", "section", "article", "header", "footer", "aside", "main", "nav"),
-    *("figure", "figcaption", "form", "hr", "br", "address"),
+    *("p", "div", "li", "ul", "ol", "menu", "dir", "dl", "dt", "dd", "pre", "listing", "xmp"),
+    *("plaintext", "table", "caption", "tr", "td", "th", "blockquote", "center", "address"),
+    *("section", "article", "header", "footer", "aside", "main", "nav", "search", "hgroup"),
+    *("figure", "figcaption", "form", "fieldset", "legend", "details", "summary", "dialog"),
+    *("hr", "br"),
 }
-"""Elements that start a new line of text output (§0.6)."""
+"""Elements that start a new line of text output (§0.6): ``<br>`` and the elements HTML
+renders as blocks (its rendering section's ``display: block`` and ``list-item``, a table, its
+caption, rows and cells), so that the text and the Markdown, which writes each as a block of
+its own, break their lines at the same elements."""
 
 CODE_TAGS = frozenset({"pre", "code", "kbd", "samp", "tt"})
 """Elements whose text is code: a code block and the elements of code spans."""

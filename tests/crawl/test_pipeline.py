@@ -127,6 +127,29 @@ def test_dont_cetd_leaves_the_item_alone(caplog: pytest.LogCaptureFixture) -> No
     assert not caplog.records
 
 
+def test_the_cetd_url_meta_key_gives_the_page_its_url_or_is_warned_of(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A string is the page's URL; a value of another type is ignored, with a warning once per
+    type naming the key and the type, and a stat for each response: the item goes on."""
+    harness = Harness()
+    own = "https://news.example.com/2011/storm.html"
+    item = harness.run({"url": URL}, page(cetd_url=own))
+    assert '<a href="https://news.example.com/x">' in item["main_content_html"]
+    with caplog.at_level(logging.WARNING):
+        items = [harness.run({"url": URL}, page(cetd_url=value)) for value in (3, 4, [own])]
+    assert [item["main_content_text"] for item in items] == [EXPECTED.text] * 3
+    assert all('<a href="http://127.0.0.1/x">' in item["main_content_html"] for item in items)
+    assert harness.stat("cetd/meta_ignored_count/cetd_url") == 3
+    assert [r.getMessage() for r in caplog.records] == [
+        f"scrapy-cetd: {URL}: the request's meta key cetd_url holds a {kind}, not a string"
+        " (the page's URL): ignored, the page is read as the response's URL"
+        for kind in ("int", "list")
+    ]
+    harness.run({"url": URL}, page(cetd_url=""))
+    assert harness.stat("cetd/meta_ignored_count/cetd_url") == 3  # an empty string: no URL
+
+
 def test_drop_empty_drops_with_the_reason() -> None:
     harness = Harness(CETD_DROP_EMPTY=True)
     with pytest.raises(DropItem, match=r"^scrapy-cetd: \S*storm\.html: no main content \("):

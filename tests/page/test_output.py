@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 import lxml.html
 import pytest
-from conftest import body_of, deep_chain, parse
+from conftest import HTML_BLOCKS, block_between_spans, body_of, deep_chain, parse
 from lxml import etree
 
 from scrapy_cetd import extract
@@ -266,3 +266,17 @@ def test_element_text_shows_no_content_of_an_iframe() -> None:
     assert element_text(content_tree(html)) == "See here"
     view = body_view(f"<body>{html}</body>")
     assert render(view, [Keep.TEXT] * len(view))[1] == "See here"
+
+
+@pytest.mark.parametrize("tag", HTML_BLOCKS)
+def test_each_block_of_html_is_a_line_of_the_text_compiled_or_not(tag: str) -> None:
+    """The text breaks its lines at every element HTML shows as a block, as the Markdown
+    writes each as a block of its own: ``<span>Alpha</span><details>Beta</details>`` read
+    ``AlphaBeta``, one word where the Markdown has two."""
+    html = block_between_spans(tag)
+    view = body_view(html)
+    for compiled in (True, False):
+        with contextlib.nullcontext() if compiled else accel.reference_only():
+            _, text = render(view, [Keep.TEXT] * len(view))
+        assert text.splitlines() == ["Alpha", "Beta", "Gamma"], (tag, compiled)
+    assert element_text(parse(html)).splitlines() == ["Alpha", "Beta", "Gamma"]

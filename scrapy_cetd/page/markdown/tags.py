@@ -15,8 +15,10 @@ CODE = CODE_TAGS - {"pre"}
 LISTS = frozenset({"ul", "ol", "menu"})
 CELLS = frozenset({"td", "th"})
 ROW_GROUPS = frozenset({"thead", "tbody", "tfoot"})
-BLOCKS = BLOCK_TAGS | {"center", "details", "summary", "fieldset", "legend", "caption"}
-"""Elements that start and end a paragraph (a space, inside inline Markdown)."""
+BLOCKS = BLOCK_TAGS
+"""Elements that start and end a paragraph (a space, inside inline Markdown): the elements that
+break the text's lines (:data:`~scrapy_cetd.page.dom.BLOCK_TAGS`), so that the Markdown and the
+text separate the same words."""
 BLOCK_BOXES = (BLOCKS | LISTS) - {"br"}
 """Elements shown as blocks of their own: a link around one is a link around blocks, written as
 its blocks, and in code each is a line of its own."""

@@ -12,6 +12,8 @@ import threading
 from functools import cache
 from typing import Any
 
+from scrapy_cetd.page.metadata.values import MAX_TEXT
+
 _LANGUAGE_TAG = re.compile(r"^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*$")
 _MAX_LANGUAGE_TAG = 35
 """Characters of the longest language tag kept: what BCP 47 (RFC 5646 §4.4.1) asks every
@@ -19,12 +21,15 @@ implementation to be able to hold."""
 
 
 def language_tag(value: str | None) -> str | None:
-    """A BCP 47 tag from an ``lang``/``Content-Language`` value (the first of a list), in the
-    cases BCP 47 recommends: the language lower-case, a script title-case (``zh-Hans``), a
-    region upper-case (``pt-BR``)."""
+    """A BCP 47 tag from an ``lang``/``Content-Language``/``og:locale`` value (the first of a
+    list, ``_`` read as ``-``), in the cases BCP 47 recommends: the language lower-case, a
+    script title-case (``zh-Hans``), a region upper-case (``pt-BR``). Only the value's first
+    :data:`~scrapy_cetd.page.metadata.values.MAX_TEXT` characters are read: the tag that counts
+    opens the list, and a value of a megabyte split whole made a string of each of its
+    items."""
     if not value:
         return None
-    first = value.split(",")[0].strip().replace("_", "-")
+    first = value[:MAX_TEXT].split(",", 1)[0].strip().replace("_", "-")
     if len(first) > _MAX_LANGUAGE_TAG or not _LANGUAGE_TAG.match(first):
         return None
     primary, _, rest = first.partition("-")

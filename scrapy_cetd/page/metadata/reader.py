@@ -13,7 +13,6 @@ from collections.abc import Iterable, Sequence
 from functools import cache, partial
 from itertools import chain
 from typing import Any
-from urllib.parse import urljoin
 
 from lxml import etree
 
@@ -49,10 +48,10 @@ from scrapy_cetd.page.metadata.values import (
     MAX_PROPERTY,
     MAX_TEXT,
     MAX_VALUES,
+    absolute_url,
     clean,
     split_keywords,
     unique,
-    url_within,
     within,
 )
 from scrapy_cetd.result import Metadata
@@ -177,13 +176,13 @@ class _Reader:
         get = element.get
         tag = local_tag(element)
         if tag == "meta":
-            key = (get("property") or get("name") or "").strip().lower()
             content = clean(get("content"))
-            if key and content and len(self.meta.setdefault(key, [])) < MAX_VALUES:
-                self.meta[key].append(content)
-            equiv = (get("http-equiv") or "").strip().lower()
-            if equiv == "content-language" and content:
-                self.meta.setdefault("content-language", []).append(content)
+            if content:
+                key = (get("property") or get("name") or "").strip().lower()
+                if key:
+                    self._add_meta(key, content)
+                if (get("http-equiv") or "").strip().lower() == "content-language":
+                    self._add_meta("content-language", content)
         elif tag == "link":
             for rel in (get("rel") or "").lower().split():
                 if rel not in self.links and get("href"):
@@ -198,6 +197,12 @@ class _Reader:
                 found = self.microdata.setdefault(name, [])
                 if len(found) < MAX_VALUES:
                     found.append(element)
+
+    def _add_meta(self, key: str, content: str) -> None:
+        """Keep ``content`` under ``key``, up to :data:`MAX_VALUES` values of a key."""
+        values = self.meta.setdefault(key, [])
+        if len(values) < MAX_VALUES:
+            values.append(content)
 
     def _first_meta(self, keys: Iterable[str]) -> str | None:
         for key in keys:
@@ -260,8 +265,8 @@ class _Reader:
                 or self._microdata_value("description"),
                 MAX_PROPERTY,
             ),
-            canonical_url=url_within(self._absolute(canonical)),
-            image=url_within(self._absolute(image)),
+            canonical_url=absolute_url(canonical, self.url),
+            image=absolute_url(image, self.url),
             tags=unique(
                 chain(keywords(article.get("keywords")), split_keywords(self._all_meta(_META_TAGS)))
             ),
@@ -269,16 +274,6 @@ class _Reader:
                 chain(keywords(article.get("articleSection")), self._all_meta(_META_SECTIONS))
             ),
         )
-
-    def _absolute(self, link: str | None) -> str | None:
-        if not link:
-            return None
-        if self.url:
-            try:
-                return urljoin(self.url, link)
-            except ValueError:
-                return link
-        return link
 
     def _titles(self, article: dict[str, Any]) -> list[str | None]:
         """Every structured title: JSON-LD's and microdata's ``headline``, each meta title."""
@@ -332,7 +327,7 @@ class _Reader:
         declared = self.declared_language or language_tag(self._first_meta(("content-language",)))
         if declared is None:
             locale = self._first_meta(("og:locale",))
-            declared = language_tag(locale.replace("_", "-") if locale else None)
+            declared = language_tag(locale)
         return page_language(declared, text)
 
 

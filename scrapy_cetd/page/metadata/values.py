@@ -3,8 +3,12 @@ space collapsed, characters no text may hold dropped, lengths and counts bounded
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Iterable, Iterator
+from urllib.parse import urljoin
+
+from w3lib.url import safe_url_string
 
 from scrapy_cetd.limits import MAX_URL
 
@@ -42,6 +46,37 @@ def url_within(value: str | None) -> str | None:
     """``value``, or ``None`` when it is longer than :data:`~scrapy_cetd.limits.MAX_URL` (a
     URL cut short points elsewhere)."""
     return None if value is not None and len(value) > MAX_URL else value
+
+
+_WHITE_SPACE = re.compile(r"\s")
+
+
+def absolute_url(link: str | None, base: str | None) -> str | None:
+    """The URL a page's link to itself or to its image (``<link rel=canonical>``, ``og:url``,
+    ``og:image``, JSON-LD's or microdata's ``image``) names: ``link`` made absolute against
+    ``base``, the page's URL, when there is one (as it stands when ``urljoin`` refuses it), and
+    within :func:`url_within`; ``None`` when it is no URL.
+
+    A value with white space in it is a URL when a ``/`` comes before its first white space (a
+    scheme and host, or a path: ``https://example.com/files/Team photo.jpg``,
+    ``/files/Team photo.jpg``), and is then written as w3lib's ``safe_url_string``, Scrapy's,
+    writes it, its spaces percent-encoded as a browser encodes them; otherwise it is a phrase
+    (``Read more about us``, a microdata ``image`` holding a caption), which made absolute
+    against the page's URL named a page that does not exist."""
+    if not link:
+        return None
+    if _WHITE_SPACE.search(link) is not None:
+        words = link.split(maxsplit=1)
+        if not words or "/" not in words[0]:
+            return None
+        try:
+            link = safe_url_string(link)
+        except ValueError:  # a port that is no number, a broken IPv6 host: no URL either
+            return None
+    if base:
+        with contextlib.suppress(ValueError):
+            link = urljoin(base, link)
+    return url_within(link)
 
 
 def unique(values: Iterable[str]) -> tuple[str, ...]:

@@ -14,6 +14,7 @@ from ratios import seconds
 
 from scrapy_cetd.page.finish import content_tree
 from scrapy_cetd.page.markdown import to_markdown
+from scrapy_cetd.page.output import element_text
 
 
 def test_fenced_code_keeps_its_language_and_backticks() -> None:
@@ -128,3 +129,18 @@ def test_a_code_element_that_is_a_line_starts_one_as_the_text_does() -> None:
     page = "<body><pre>x<code class='line language-js'>a</code></pre></body>"
     fences = [(t.info, t.content) for t in tokens(body_markdown(page)) if t.type == "fence"]
     assert fences == [("js", "x\na\n")]
+
+
+def test_a_list_in_a_code_block_is_its_items_lines_in_the_fence_and_the_text() -> None:
+    """A list inside a ``<pre>`` is code: each item a line of the fence, as each is a line of
+    the text, none lost. libxml2 closes a ``<pre>`` at a ``<ul>`` (not at an ``<ol>``): that
+    list follows the empty code block, and is written as a list."""
+    ordered = (
+        "<body><pre>steps:<ol><li>make\n  venv</li><li>make <b>test</b></li></ol></pre></body>"
+    )
+    fences = [t.content for t in tokens(body_markdown(ordered)) if t.type == "fence"]
+    assert fences == ["steps:\nmake\n  venv\nmake test\n"]
+    assert element_text(content_tree(ordered)).splitlines() == ["steps:", "make venv", "make test"]
+    bulleted = "<body><pre><ul><li>one</li><li>two</li></ul></pre></body>"
+    assert body_markdown(bulleted) == "- one\n- two"
+    assert element_text(content_tree(bulleted)).splitlines() == ["one", "two"]

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import lxml.html
 import pytest
+from conftest import HTML_BLOCKS, block_between_spans
 from lxml import etree
 from markdownkit import (
     html_list_depths,
@@ -27,6 +28,7 @@ from scrapy_cetd.evaluation.datasets import Page, default_datasets_root, find_da
 from scrapy_cetd.page.dom import UNSHOWN_CONTENT_TAGS, local_tag
 from scrapy_cetd.page.finish import content_tree
 from scrapy_cetd.page.markdown import to_markdown
+from scrapy_cetd.page.output import element_text
 
 
 def test_markdown_costs_nothing_unless_asked() -> None:
@@ -80,6 +82,17 @@ def test_nested_links_without_a_destination_are_read_once() -> None:
         return lambda: to_markdown(root)
 
     assert growth(make, 100, 1000) < TENFOLD  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("tag", HTML_BLOCKS)
+def test_the_markdown_and_the_text_separate_the_words_of_every_block(tag: str) -> None:
+    """Read back, the Markdown has the text's words, not only its characters: each block of
+    HTML is a block of the Markdown and a line of the text (``<details>``, ``<legend>``,
+    ``<center>``... were blocks of the Markdown only, and the text glued their words to their
+    neighbours')."""
+    body = content_tree(block_between_spans(tag))
+    text = element_text(body)
+    assert markdown_text(to_markdown(body)).split() == text.split() == ["Alpha", "Beta", "Gamma"]
 
 
 LAYOUT = frozenset({"table", "p", "ul", "ol", "dl", "pre", "blockquote", "hr"}) | {

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+import tracemalloc
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -65,3 +66,28 @@ def test_a_declared_language_the_text_opens_in_is_read_no_further(
     read.clear()
     assert page_metadata(page(lang="de"), text=long_english).language == "en"
     assert read == [150, 1000]  # another language: the whole sample decides
+
+
+def test_a_declared_language_of_a_megabyte_takes_the_memory_of_an_unread_value() -> None:
+    """``<html lang>``, ``Content-Language`` and ``og:locale`` values of a megabyte (a list of
+    300,000 tags) took twice the memory of the same value in a ``<meta>`` nothing reads: the
+    whole value was split into a string per tag, where only the first counts. Thousands of
+    ``Content-Language`` tags were each kept; now 50 are, as of any other name."""
+    huge = "de," * 300_000
+
+    def peak(head: str, lang: str = "") -> int:
+        tree = page(head, lang=lang)
+        tracemalloc.start()
+        found = page_metadata(tree).language
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        assert found == "de"
+        return peak
+
+    unread = peak(f"<meta name='unread' content='{huge}'>", lang="de")
+    assert peak("", lang=huge) < 1.5 * unread
+    assert peak(f"<meta http-equiv='Content-Language' content='{huge}'>") < 1.5 * unread
+    assert peak(f"<meta property='og:locale' content='{huge}'>") < 1.5 * unread
+    value = "de, " + "x" * 1000
+    unread = peak(f"<meta http-equiv='x-unread' content='{value}'>" * 5000, lang="de")
+    assert peak(f"<meta http-equiv='content-language' content='{value}'>" * 5000) < 1.5 * unread

@@ -68,6 +68,30 @@ def test_open_graph_and_article_meta() -> None:
     assert found.canonical_url == "https://money.example/2022/rates"
 
 
+def test_a_canonical_link_or_image_that_is_a_phrase_is_no_url() -> None:
+    """A value with spaces is a URL when a ``/`` comes before its first space, written with
+    its spaces percent-encoded as w3lib's ``safe_url_string`` writes them; a phrase made
+    absolute against the page's URL named a page that does not exist."""
+    url = "https://wine.example/blog/2023/types/"
+
+    def read(canonical: str, image: str) -> tuple[str | None, str | None]:
+        head = (
+            f"<link rel='canonical' href='{canonical}'><meta property='og:image' content='{image}'>"
+        )
+        found = page_metadata(page(head), url=url)
+        return found.canonical_url, found.image
+
+    assert read("What are the different types of wine", "Our cellar") == (None, None)
+    assert read("https://wine.example/blog/types of wine", "/files/Red Wine.JPG") == (
+        "https://wine.example/blog/types%20of%20wine",
+        "https://wine.example/files/Red%20Wine.JPG",
+    )
+    assert read("types-of-wine", "files/red.jpg") == (url + "types-of-wine", url + "files/red.jpg")
+    assert read("http://wine.example:port/ a", "https://[::1/ b") == (None, None)
+    caption = "<div itemprop='image'>A glass of red wine</div>"
+    assert page_metadata(page(body=caption), url=url).image is None
+
+
 def test_a_site_named_by_its_twitter_account_alone_gets_the_account_s_name() -> None:
     # twitter:site is the handle of the site's account (GitLab's blog, in readability's
     # cases, whose gold site name is GitLab), the last source of a site's name

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from metadatakit import json_ld, page
 
 from scrapy_cetd.page.metadata import page_metadata
-from scrapy_cetd.page.metadata.values import MAX_VALUES, split_keywords, unique
+from scrapy_cetd.page.metadata.values import MAX_VALUES, absolute_url, split_keywords, unique
 
 
 def test_long_values_are_cut_to_their_bounds() -> None:
@@ -30,6 +30,20 @@ def test_long_values_are_cut_to_their_bounds() -> None:
     assert found.description is not None and len(found.description) <= 10_000
     assert [len(tag) <= 1_000 for tag in found.tags] == [True, True]
     assert (found.image, found.language) == (None, None)
+
+
+def test_a_link_with_white_space_is_a_url_only_with_a_slash_before_it() -> None:
+    base = "https://example.com/dir/page"
+    assert absolute_url("Read more about us", base) is None
+    assert absolute_url(" \t", base) is None
+    assert (
+        absolute_url("files/Team photo.jpg", base)
+        == "https://example.com/dir/files/Team%20photo.jpg"
+    )
+    assert absolute_url("https://example.com/a\nb", None) == "https://example.com/ab"
+    assert absolute_url("photo.jpg", base) == "https://example.com/dir/photo.jpg"
+    assert absolute_url("photo.jpg", None) == "photo.jpg"
+    assert absolute_url(f"/{'a' * 10_000}", base) is None
 
 
 def test_keywords_are_read_one_at_a_time_up_to_the_last_kept() -> None:
