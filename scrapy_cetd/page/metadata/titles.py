@@ -37,13 +37,11 @@ def _headline_heading(root: etree._Element, document_title: str | None) -> str |
     words are not in ``<title>``, or it is the part ``<title>`` joins to the rest
     (:func:`_rest_of_title`), while a later one is that (the first is then a logo, a section's
     name or a cookie banner), or while ``<title>`` names an ``<h2>``
-    (:func:`_titled_subheading`). The pilcrow a documentation generator links each heading with
-    (``¶``) is no part of it."""
+    (:func:`_titled_subheading`)."""
     texts = (
         text
         for heading in root.iter("h1")
-        if (text := clean(text_of(heading).strip().removesuffix("\u00b6")[:MAX_TEXT]))
-        and not _links_home(heading)
+        if (text := _heading_text(heading)) and not _links_home(heading)
     )
     first = next(texts, None)
     if first is None or not document_title:
@@ -66,15 +64,22 @@ def _titled_subheading(root: etree._Element, first: str, document_title: str) ->
     one level lower), unless it holds the ``<h2>``'s text (a numbered chapter's ``<h1>``
     above its name)."""
     folded_first = _fold(first)
+    folded_title = _fold(document_title)
     for heading in islice(root.iter("h2"), _MAX_HEADINGS):
-        text = clean(text_of(heading).strip()[:MAX_TEXT])
+        text = _heading_text(heading)
         if (
             text
-            and (_fold(text) == _fold(document_title) or _headed(document_title, text) == text)
+            and (_fold(text) == folded_title or _headed(document_title, text) == text)
             and _fold(text) not in folded_first
         ):
             return text
     return None
+
+
+def _heading_text(heading: etree._Element) -> str | None:
+    """The text of ``heading``, up to :data:`MAX_TEXT`, without the pilcrow (``¶``) a
+    documentation generator links each heading with."""
+    return clean(text_of(heading).strip().removesuffix("\u00b6")[:MAX_TEXT])
 
 
 def _rest_of_title(heading: str, title: str) -> str | None:

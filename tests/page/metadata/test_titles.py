@@ -73,6 +73,10 @@ def test_a_heading_s_pilcrow_link_is_no_part_of_the_headline() -> None:
     heading = "<h1>Quickstart<a class='headerlink' href='#quickstart'>\u00b6</a></h1>"
     tree = page("<title>Quickstart | Example Docs</title>", heading)
     assert page_metadata(tree).title == "Quickstart"
+    # nor of the <h2> that <title> names under a section's <h1>
+    subheading = "<h1>User guide</h1><h2>Install<a class='headerlink' href='#i'>\u00b6</a></h2>"
+    tree = page("<title>Install | Example Docs</title>", subheading)
+    assert page_metadata(tree).title == "Install"
 
 
 def test_the_heading_wins_over_a_title_that_adds_sections_to_it() -> None:
