@@ -130,6 +130,18 @@ def test_a_section_s_h1_gives_way_to_the_h2_that_title_names() -> None:
     assert page_metadata(chapter).title == "3.1 Git Branching - Branches in a Nutshell"
 
 
+def test_an_h2_that_names_the_site_is_not_the_headline() -> None:
+    # a home page's <title> joins its name to the site's, and an <h2> repeats the site's name
+    body = "<h1>Support Small, Buy Local</h1><h2>Shop Local</h2><h2>Ohio Crafts Collective</h2>"
+    declared = "<meta property='og:site_name' content='Ohio Crafts Collective'>"
+    home = page("<title>Home - Ohio Crafts Collective</title>" + declared, body)
+    assert page_metadata(home).title == "Support Small, Buy Local"
+    # the site's name read from the host, the name of the page after it
+    hosted = page("<title>Ohio Crafts Collective | Handmade gifts</title>", body)
+    found = page_metadata(hosted, url="https://ohiocraftscollective.example/")
+    assert found.title == "Support Small, Buy Local"
+
+
 def test_a_title_longer_than_any_title_is_read_to_its_bound() -> None:
     # a text this long is no title; read whole, each comparison with a heading cost its length
     words = " ".join(f"word{n}" for n in range(50_000))
