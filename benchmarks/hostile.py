@@ -25,6 +25,8 @@ Run: ``python -m benchmarks.hostile`` (``--shape`` and ``--algorithm`` narrow th
 from __future__ import annotations
 
 import argparse
+import contextlib
+import ctypes
 import functools
 import gc
 import importlib.util
@@ -80,6 +82,16 @@ def _rss_kib(field: str) -> int:
     raise RuntimeError(f"{field} not in /proc/self/status")
 
 
+def _release_free_memory() -> None:
+    """Give the C heap's free memory back to the system (glibc's ``malloc_trim``), so that
+    what a parse or a run allocates next grows the resident set it is measured by: a child
+    forked from this process inherits, resident, the memory freed by the pages and trees of
+    the rows before, and reuses it without growing: a row's parse then measured smaller, and
+    its ratio larger, in a full run than run alone (see ``docs/limits-growth.md``)."""
+    with contextlib.suppress(OSError, AttributeError):  # not glibc: nothing to give back
+        ctypes.CDLL(None).malloc_trim(0)
+
+
 def _reset_peak() -> None:
     """Reset this process's peak resident set (``VmHWM``) to its current one (Linux)."""
     with open("/proc/self/clear_refs", "w", encoding="ascii") as clear:
@@ -100,6 +112,7 @@ def parse_memory(html: str, algorithm: str) -> int:
     """KiB of resident memory the lxml parse of ``html`` for ``algorithm`` holds (measured in
     this process)."""
     gc.collect()
+    _release_free_memory()
     _reset_peak()
     before = _rss_kib("VmRSS")
     tree = parse(html, algorithm)
@@ -118,6 +131,7 @@ def run_measured(
     """Run one extraction (or TPS pruning) of ``html`` (at ``url`` for :data:`OUTPUTS`):
     seconds, peak KiB above the start, and the result's reason."""
     gc.collect()
+    _release_free_memory()
     _reset_peak()
     before = _rss_kib("VmRSS")
     start = time.perf_counter()

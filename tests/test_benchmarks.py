@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import functools
 import gzip
+import importlib
 import importlib.util
 import json
 import random
@@ -578,3 +580,20 @@ def test_the_corpus_benchmark_times_the_datatrove_steps_after_either_reader(
     assert corpus_benchmark.checked_readers("datatrove, cetd") == ("datatrove", "cetd")
     with pytest.raises(argparse.ArgumentTypeError, match="not a list of readers"):
         corpus_benchmark.checked_readers("warcio")
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/self")
+def test_a_parse_measures_alike_after_the_parent_freed_memory() -> None:
+    # the hostile benchmark forks a child for each measure: memory its parent freed (the trees
+    # of the rows before) must not be reused unseen, making the parse look smaller
+    hostile = importlib.import_module("benchmarks.hostile")
+    html = "<ul>" + "<li><a href='/p'>storm</a> rain and wind</li>" * 20_000 + "</ul>"
+
+    def parse_kib() -> int:
+        answer = hostile.in_child(functools.partial(hostile._parse_answer, html, "extract"), 60)
+        return int(answer["kib"])
+
+    alone = parse_kib()
+    trees = [parsel.Selector(text=html).root for _ in range(3)]
+    del trees
+    assert parse_kib() > 0.8 * alone

@@ -47,10 +47,11 @@ rest of the script from every ``"@type": [`` that no ``]`` closes, in quadratic 
 _WRAPPER_START = re.compile(r"\s*(?:(?://|/\*)[ \t]*)?(?:<!\[CDATA\[|<!--)(?:[ \t]*\*/)?")
 """The opening of a CDATA section or an HTML comment that a template wraps a script's JSON in
 (``<![CDATA[``, ``//<![CDATA[``, ``/*<![CDATA[*/``, ``<!--``), from an XHTML habit."""
-_WRAPPER_END = re.compile(r"(?:(?://|/\*)[ \t]*)?(?:\]\]>|-->)(?:[ \t]*\*/)?\s*\Z")
+_WRAPPER_END = re.compile(r"(?:(?://|/\*)[ \t]*)?(?:\]\]>|-->)(?:[ \t]*\*/)?\Z")
 """The closing of :data:`_WRAPPER_START`'s wrapper, at the end of the script."""
 _WRAPPER_TAIL = 64
-"""Characters at the end of a script searched for :data:`_WRAPPER_END`."""
+"""Characters at the end of a script, its trailing whitespace left out, searched for
+:data:`_WRAPPER_END`."""
 _MARKUP_ATTRIBUTES = (
     ("itemtype", None),
     ("itemprop", "articleBody"),
@@ -204,8 +205,8 @@ def json_ld_json(script: str) -> str:
     start = _WRAPPER_START.match(script)
     if start is None:
         return script
-    tail_start = max(start.end(), len(script) - _WRAPPER_TAIL)
-    end = _WRAPPER_END.search(script, tail_start)
+    script = script.rstrip()  # however long the indentation after the closing
+    end = _WRAPPER_END.search(script, max(start.end(), len(script) - _WRAPPER_TAIL))
     return script[start.end() : end.start() if end else len(script)]
 
 

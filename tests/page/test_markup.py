@@ -75,6 +75,12 @@ def test_only_a_wrapper_around_the_whole_script_is_removed() -> None:
     assert json_ld_json(" " * 100_000 + "{}") == " " * 100_000 + "{}"
 
 
+def test_a_wrapper_closed_before_long_trailing_whitespace_is_removed() -> None:
+    # a template's indentation after the closing can be longer than the end searched for it
+    inside = json.dumps({"name": "Lamp"})
+    assert json_ld_json("<![CDATA[" + inside + "]]>\n" + "\t" * 100) == inside
+
+
 def test_declared_types_tell_discussions_and_pages_that_are_no_article() -> None:
     forum = page_markup(parse("<body><div itemscope itemtype='https://schema.org/QAPage'>q</div>"))
     assert forum.discussion and forum.not_an_article

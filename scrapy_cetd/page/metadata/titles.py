@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import islice
 from urllib.parse import urlsplit
 
@@ -31,19 +31,19 @@ _STRUCTURED_IN_TITLE = 0.5
 below which it names something else."""
 
 
-def _headline_heading(root: etree._Element, document_title: str | None) -> str | None:
+def _headline_heading(
+    root: etree._Element, document_title: str | None, is_site: Callable[[str], bool]
+) -> str | None:
     """The text of the ``<h1>`` that is the headline: the first with a text (the headline on
     most article pages) that is not a link home (:func:`_links_home`), unless most of its
     words are not in ``<title>``, or it is the part ``<title>`` joins to the rest
     (:func:`_rest_of_title`), while a later one is that (the first is then a logo, a section's
     name or a cookie banner), or while ``<title>`` names an ``<h2>``
-    (:func:`_titled_subheading`). The pilcrow a documentation generator links each heading with
-    (``¶``) is no part of it."""
+    (:func:`_titled_subheading`)."""
     texts = (
         text
         for heading in root.iter("h1")
-        if (text := clean(text_of(heading).strip().removesuffix("\u00b6")[:MAX_TEXT]))
-        and not _links_home(heading)
+        if (text := _heading_text(heading)) and not _links_home(heading)
     )
     first = next(texts, None)
     if first is None or not document_title:
@@ -55,26 +55,37 @@ def _headline_heading(root: etree._Element, document_title: str | None) -> str |
         if _share(text, rest or document_title) >= _HEADING_IN_TITLE:
             return text
     if rest is None:
-        return _titled_subheading(root, first, document_title) or first
+        return _titled_subheading(root, first, document_title, is_site) or first
     return first
 
 
-def _titled_subheading(root: etree._Element, first: str, document_title: str) -> str | None:
+def _titled_subheading(
+    root: etree._Element, first: str, document_title: str, is_site: Callable[[str], bool]
+) -> str | None:
     """The text of an ``<h2>`` that ``<title>`` names, alone or joined to more by a separator
     (``Headline | Site``), on a page whose ``<h1>`` ``<title>`` does not name: the ``<h1>`` is
     then a section's name (``Health Center`` above an article whose headline a template set
     one level lower), unless it holds the ``<h2>``'s text (a numbered chapter's ``<h1>``
-    above its name)."""
+    above its name). An ``<h2>`` that names the site (``is_site``) is no headline: a home
+    page's ``<title>`` joins its name to the site's, which the page repeats in an ``<h2>``."""
     folded_first = _fold(first)
+    folded_title = _fold(document_title)
     for heading in islice(root.iter("h2"), _MAX_HEADINGS):
-        text = clean(text_of(heading).strip()[:MAX_TEXT])
+        text = _heading_text(heading)
         if (
             text
-            and (_fold(text) == _fold(document_title) or _headed(document_title, text) == text)
+            and (_fold(text) == folded_title or _headed(document_title, text) == text)
             and _fold(text) not in folded_first
+            and not is_site(text)
         ):
             return text
     return None
+
+
+def _heading_text(heading: etree._Element) -> str | None:
+    """The text of ``heading``, up to :data:`MAX_TEXT`, without the pilcrow (``¶``) a
+    documentation generator links each heading with."""
+    return clean(text_of(heading).strip().removesuffix("\u00b6")[:MAX_TEXT])
 
 
 def _rest_of_title(heading: str, title: str) -> str | None:
@@ -118,13 +129,13 @@ def _document_title(root: etree._Element) -> str | None:
     return None
 
 
-def _strip_site_name(
-    title: str, site_name: str | None, url: str | None, authors: Sequence[str] = ()
-) -> str:
-    """``title`` without a site name joined to it by a separator (``Headline | Site``,
-    ``Site - Headline``): the site name the page declares, a host name, a part of at most
-    four words that holds a label of the host's name (``Doom9's Forum`` on ``doom9.org``), or
-    the name of one of the page's ``authors`` (a personal site's ``Headline | Jane Doe``)."""
+def _site_name_test(
+    site_name: str | None, url: str | None, authors: Sequence[str] = ()
+) -> Callable[[str], bool]:
+    """Whether a part of a title names the site rather than the page: the site name the page
+    declares, a host name, a part of at most four words that holds a label of the host's name
+    (``Doom9's Forum`` on ``doom9.org``), or the name of one of the page's ``authors`` (a
+    personal site's ``Headline | Jane Doe``)."""
     names = {_fold(name) for name in (site_name, *authors) if name}
     host = (url or "").split("//", 1)[-1].split("/", 1)[0].split(":", 1)[0].lower()
     host = host.removeprefix("www.")
@@ -141,6 +152,12 @@ def _strip_site_name(
             or (len(part.split()) <= 4 and any(label in folded for label in labels))
         )
 
+    return is_site
+
+
+def _strip_site_name(title: str, is_site: Callable[[str], bool]) -> str:
+    """``title`` without a site name (:func:`_site_name_test`) joined to it by a separator
+    (``Headline | Site``, ``Site - Headline``)."""
     for separator in _TITLE_SEPARATORS:
         head, found, tail = title.rpartition(separator)
         if found and head.strip() and is_site(tail):
@@ -181,7 +198,8 @@ def headline(
     name, or one of its ``authors``, joined to it (:func:`_strip_site_name`). When the ``<h1>``
     and the ``<title>`` agree, a structured title that neither holds is not taken."""
     document_title = clean(_document_title(root))
-    heading = _headline_heading(root, document_title)
+    is_site = _site_name_test(site_name, url, authors)
+    heading = _headline_heading(root, document_title, is_site)
     candidates = list(structured)
     if heading and document_title and _share(heading, document_title) >= _HEADING_IN_TITLE:
         # The page's two visible titles agree: a structured one that neither holds is a
@@ -195,5 +213,5 @@ def headline(
         ]
     for candidate in (*candidates, heading, document_title, name):
         if candidate:
-            return _strip_site_name(_headed(candidate, heading), site_name, url, authors)
+            return _strip_site_name(_headed(candidate, heading), is_site)
     return None

@@ -73,6 +73,10 @@ def test_a_heading_s_pilcrow_link_is_no_part_of_the_headline() -> None:
     heading = "<h1>Quickstart<a class='headerlink' href='#quickstart'>\u00b6</a></h1>"
     tree = page("<title>Quickstart | Example Docs</title>", heading)
     assert page_metadata(tree).title == "Quickstart"
+    # nor of the <h2> that <title> names under a section's <h1>
+    subheading = "<h1>User guide</h1><h2>Install<a class='headerlink' href='#i'>\u00b6</a></h2>"
+    tree = page("<title>Install | Example Docs</title>", subheading)
+    assert page_metadata(tree).title == "Install"
 
 
 def test_the_heading_wins_over_a_title_that_adds_sections_to_it() -> None:
@@ -124,6 +128,18 @@ def test_a_section_s_h1_gives_way_to_the_h2_that_title_names() -> None:
         "<h1>3.1 Git Branching - Branches in a Nutshell</h1><h2>Branches in a Nutshell</h2>",
     )
     assert page_metadata(chapter).title == "3.1 Git Branching - Branches in a Nutshell"
+
+
+def test_an_h2_that_names_the_site_is_not_the_headline() -> None:
+    # a home page's <title> joins its name to the site's, and an <h2> repeats the site's name
+    body = "<h1>Support Small, Buy Local</h1><h2>Shop Local</h2><h2>Ohio Crafts Collective</h2>"
+    declared = "<meta property='og:site_name' content='Ohio Crafts Collective'>"
+    home = page("<title>Home - Ohio Crafts Collective</title>" + declared, body)
+    assert page_metadata(home).title == "Support Small, Buy Local"
+    # the site's name read from the host, the name of the page after it
+    hosted = page("<title>Ohio Crafts Collective | Handmade gifts</title>", body)
+    found = page_metadata(hosted, url="https://ohiocraftscollective.example/")
+    assert found.title == "Support Small, Buy Local"
 
 
 def test_a_title_longer_than_any_title_is_read_to_its_bound() -> None:
