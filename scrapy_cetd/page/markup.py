@@ -49,6 +49,9 @@ _WRAPPER_START = re.compile(r"\s*(?:(?://|/\*)[ \t]*)?(?:<!\[CDATA\[|<!--)(?:[ \
 (``<![CDATA[``, ``//<![CDATA[``, ``/*<![CDATA[*/``, ``<!--``), from an XHTML habit."""
 _WRAPPER_END = re.compile(r"(?:(?://|/\*)[ \t]*)?(?:\]\]>|-->)(?:[ \t]*\*/)?\Z")
 """The closing of :data:`_WRAPPER_START`'s wrapper, at the end of the script."""
+MAX_JSON_LD = 2_000_000
+"""Characters of one JSON-LD script that are parsed; a longer one is skipped (no page's
+metadata needs more, and :func:`json.loads` holds the whole structure in memory)."""
 _WRAPPER_TAIL = 64
 """Characters at the end of a script, its trailing whitespace left out, searched for
 :data:`_WRAPPER_END`."""
@@ -210,13 +213,23 @@ def json_ld_json(script: str) -> str:
     return script[start.end() : end.start() if end else len(script)]
 
 
-def json_ld_objects(script: str) -> Iterator[dict[str, Any]]:
-    """Every object of one JSON-LD script (:func:`json_ld_json`), the nested ones included
-    (none when it does not parse, or nests deeper than Python's parser reads)."""
+def json_ld_data(script: str) -> object:
+    """The value of one JSON-LD script's JSON (:func:`json_ld_json`), or ``None`` when the
+    script is longer than :data:`MAX_JSON_LD` characters, does not parse, or nests deeper than
+    Python's parser reads. Control characters inside strings are read as they are (a
+    description pasted with its line breaks): JSON forbids them, search engines' readers
+    take them."""
+    if len(script) > MAX_JSON_LD:
+        return None
     try:
-        stack: list[object] = [json.loads(json_ld_json(script))]
+        return json.loads(json_ld_json(script), strict=False)
     except (ValueError, RecursionError):
-        return
+        return None
+
+
+def json_ld_objects(script: str) -> Iterator[dict[str, Any]]:
+    """Every object of one JSON-LD script (:func:`json_ld_data`), the nested ones included."""
+    stack: list[object] = [json_ld_data(script)]
     while stack:
         item = stack.pop()
         if isinstance(item, list):

@@ -68,6 +68,14 @@ def test_json_ld_wrapped_in_cdata_or_a_comment_is_read(opening: str, closing: st
     assert list(json_ld_objects(script)) == [{"@type": "Product", "name": "Lamp"}]
 
 
+def test_json_ld_with_a_raw_line_break_in_a_string_is_read() -> None:
+    # CMSs paste a multi-line description into the JSON as it is; JSON forbids it, readers don't
+    script = '{"@type": "Product", "description": "Warm light.\n\tDimmable."}'
+    assert list(json_ld_objects(script)) == [
+        {"@type": "Product", "description": "Warm light.\n\tDimmable."}
+    ]
+
+
 def test_only_a_wrapper_around_the_whole_script_is_removed() -> None:
     inside = json.dumps({"name": "a ]]> b"})
     assert json_ld_json(inside) == inside

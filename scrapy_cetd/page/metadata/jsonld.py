@@ -4,18 +4,14 @@ describes the page, and its values as text."""
 from __future__ import annotations
 
 import html
-import json
 import re
 from collections.abc import Iterator
 from typing import Any
 
 from scrapy_cetd.limits import CHECK_EVERY, check_deadline
-from scrapy_cetd.page.markup import ARTICLE_TYPES, json_ld_json
+from scrapy_cetd.page.markup import ARTICLE_TYPES, json_ld_data
 from scrapy_cetd.page.metadata.values import MAX_VALUES, clean, split_keywords
 
-_MAX_SCRIPT = 2_000_000
-"""Characters of one JSON-LD script that are parsed; a longer one is skipped (no page's
-metadata needs more, and :func:`json.loads` holds the whole structure in memory)."""
 _ARTICLE_LIKE = ARTICLE_TYPES | {
     *("webpage", "itempage", "creativework", "videoobject", "recipe"),
     *("discussionforumposting", "socialmediaposting"),
@@ -28,17 +24,10 @@ SITE_TYPES = frozenset({"website", "organization", "newsmediaorganization"})
 
 
 def json_ld_items(script: str) -> list[dict[str, Any]]:
-    """The objects of one JSON-LD script (its JSON: :func:`~scrapy_cetd.page.markup.json_ld_json`),
-    those of its ``@graph`` too, outermost first; none when it does not parse, is too long, or
-    nests deeper than Python's parser reads."""
-    if len(script) > _MAX_SCRIPT:
-        return []
-    try:
-        data: object = json.loads(json_ld_json(script))
-    except (ValueError, RecursionError):
-        return []
+    """The objects of one JSON-LD script (:func:`~scrapy_cetd.page.markup.json_ld_data`),
+    those of its ``@graph`` too, outermost first."""
     items: list[dict[str, Any]] = []
-    queue: list[object] = [data]
+    queue: list[object] = [json_ld_data(script)]
     walked = 0
     while queue:
         value = queue.pop()

@@ -88,6 +88,16 @@ def test_json_ld_in_a_cdata_section_gives_its_fields() -> None:
     assert (found.authors, found.published) == (("Ana Diaz",), "2024-03-12")
 
 
+def test_json_ld_with_a_control_character_in_a_string_gives_its_fields() -> None:
+    script = (
+        "<script type='application/ld+json'>"
+        '{"@type": "NewsArticle", "author": {"@type": "Person", "name": "Ana Diaz"},'
+        ' "description": "One line.\nAnother.", "datePublished": "2024-03-12"}</script>'
+    )
+    found = page_metadata(page(script, "<h1>Council approves the budget</h1>"))
+    assert (found.authors, found.published) == (("Ana Diaz",), "2024-03-12")
+
+
 def test_character_references_in_json_ld_are_decoded() -> None:
     # many CMSs write the HTML-escaped title and names into their JSON-LD
     tree = page(
