@@ -7,6 +7,7 @@ import re
 from collections.abc import Iterable, Iterator
 
 from scrapy_cetd.limits import MAX_URL
+from scrapy_cetd.page.words import collapse_spaces
 
 MAX_VALUES = 50
 """Authors, tags or categories kept from one source."""
@@ -26,7 +27,7 @@ def clean(value: str | None) -> str | None:
     left."""
     if not value:
         return None
-    return " ".join(_UNPRINTABLE.sub("", value).split()) or None
+    return collapse_spaces(_UNPRINTABLE.sub("", value)) or None
 
 
 def within(value: str | None, limit: int) -> str | None:
