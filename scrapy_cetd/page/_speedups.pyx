@@ -2373,16 +2373,23 @@ cdef tuple _render(
         xml_doc_set_root_element(copier.doc, root_copy)
         if visit.data[0]:
             _fill(copier, root_copy, nodes, children, mode, kept, changed, visit, texts, tails)
-        tree = <_ElementTree>adoptExternalDocument(copier.doc, None, 1)
-        copier.doc = NULL  # owned by lxml from here
-        if copier.unsafe:
-            clean(tree.getroot())
-        html = lxml.html.tostring(tree.getroot(), encoding="unicode", with_tail=False)
+        html = _written(copier, clean)
         return html, _view_text(tags, parents, kept, texts, tails, block_tags, nodes)
     finally:
         PyMem_Free(nodes)
         if copier.doc is not NULL:
             xml_free_doc(copier.doc)
+
+
+cdef str _written(_Copier copier, clean):
+    """The output document of ``copier`` serialised by lxml (``clean`` called on its root
+    first when a copied attribute name is unsafe). lxml owns the document from here and frees
+    it when this returns, so the text is then written without the copy of the content."""
+    tree = <_ElementTree>adoptExternalDocument(copier.doc, None, 1)
+    copier.doc = NULL
+    if copier.unsafe:
+        clean(tree.getroot())
+    return lxml.html.tostring(tree.getroot(), encoding="unicode", with_tail=False)
 
 
 cdef Py_ssize_t count_children(xmlNode* node) noexcept:
