@@ -33,14 +33,24 @@ _KEPT_BYTES = bytes([0x09, 0x0A, 0x0D, *range(0x20, 0x7F), *range(0x80, 0x100)])
 _SPACES = re.compile(r"\s+")
 
 
+_CHUNK = 65_536
+"""Characters of a text :func:`_has_control` encodes at a time."""
+
+
 def _has_control(text: str) -> bool:
     """Whether ``text`` holds a :data:`_CONTROL` character, found as its UTF-8 bytes: the
     characters below U+0080 are the bytes below 0x80, which no other character's bytes are,
     and one pass of C code deletes all the others, where the regular expression would step
     through the text a character at a time (several times slower on an almost always clean
-    text, which every result is checked for)."""
+    text, which every result is checked for). A long text is encoded :data:`_CHUNK`
+    characters at a time, so that its check holds no copy of the whole text."""
     return (
-        bool(text.encode("utf-8", "surrogatepass").translate(None, _KEPT_BYTES))
+        any(
+            text[start : start + _CHUNK]
+            .encode("utf-8", "surrogatepass")
+            .translate(None, _KEPT_BYTES)
+            for start in range(0, len(text), _CHUNK)
+        )
         or "\ufffe" in text
         or "\uffff" in text
     )

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import pickle
+import tracemalloc
 from pathlib import Path
 from typing import Any
 
@@ -99,6 +100,20 @@ def test_control_characters_are_found_as_the_expression_finds_them(text: str) ->
     """The byte scan of :func:`sanitize` finds a control character where the regular
     expression does, whatever the text's characters (surrogates, noncharacters, emoji)."""
     assert _has_control(text) == (_CONTROL.search(text) is not None)
+
+
+def test_a_long_text_is_checked_without_a_copy_of_it() -> None:
+    """A megabyte of text is checked a piece at a time: its UTF-8 copy and the bytes left of
+    it took twice its size; a control character is found wherever it is, at the end of one
+    piece or the start of the next."""
+    text = "caf\u00e9 au lait, " * 60_000
+    tracemalloc.start()
+    assert not _has_control(text)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < len(text) / 2
+    for at in (0, 65_535, 65_536, len(text) - 1):
+        assert _has_control(text[:at] + "\x01" + text[at:])
 
 
 def test_a_result_with_content_has_no_code() -> None:

@@ -32,6 +32,7 @@ from scrapy_cetd.page.dom import (
     viewed_document,
 )
 from scrapy_cetd.page.output import Keep, render_html
+from scrapy_cetd.page.words import collapse_spaces
 from scrapy_cetd.result import EmptyReason, ExtractionResult, Reason
 
 _LINE_BREAKING = BLOCK_TAGS | {"html", "head", "title", "body"}
@@ -394,9 +395,9 @@ def split_lines(
     def finish() -> None:
         nonlocal tags, length
         raw = unescape("".join(parts))
-        chars = len(" ".join(raw.replace(_BREAK, "").split()))
+        chars = len(collapse_spaces(raw.replace(_BREAK, "")))
         if chars or tags:
-            blocks = (" ".join(block.split()) for block in raw.split(_BREAK))
+            blocks = (collapse_spaces(block) for block in raw.split(_BREAK))
             text = "\n".join(block for block in blocks if block)
             lines.append(SourceLine(chars, tags, text, tuple(dict.fromkeys(elements))))
         parts.clear()

@@ -18,7 +18,7 @@ from scrapy_cetd.extractors.base import NO_TEXT, Extractor
 from scrapy_cetd.limits import check_deadline
 from scrapy_cetd.page.dom import DomView
 from scrapy_cetd.page.output import Keep, content_modes
-from scrapy_cetd.page.words import count_words
+from scrapy_cetd.page.words import collapse_spaces, count_words
 from scrapy_cetd.result import EmptyReason, Reason
 
 EXCLUDED_TAGS = frozenset(
@@ -330,7 +330,7 @@ def subtree_text(view: DomView, node: int, *, skip_links: bool = False) -> str:
             child = children[k]
             if not (skip_links and view.tags[child] == "a"):
                 stack.append((child, 0))
-    return " ".join("".join(parts).split())
+    return collapse_spaces("".join(parts))
 
 
 def link_groups(view: DomView, stats: _SubtreeStats, node: int) -> list[int]:

@@ -46,6 +46,7 @@ from cpython.unicode cimport (
     PyUnicode_GET_LENGTH,
     PyUnicode_KIND,
     PyUnicode_READ,
+    PyUnicode_WRITE,
 )
 from libc.math cimport log
 from libc.string cimport memchr, memcmp, memcpy, strcmp, strpbrk
@@ -1878,33 +1879,51 @@ def drop_link_blocks(parent, tags, chars, link_chars, list modes, double ratio,
 cdef class _Text:
     """:func:`scrapy_cetd.page.output._view_text`'s string building: whitespace runs collapsed
     to one space (across pieces too), lines broken at block elements, each line stripped, empty lines
-    dropped. Only the current line is held four bytes a character; each finished line becomes
-    a compact string at once (one byte a character for Latin-1 text), so a page of long text
-    does not hold its whole text in the wide buffer."""
+    dropped. Only the current line is held in a buffer, of the narrowest kind its pieces need
+    (one byte a character while they are all Latin-1, widened to two or four when a wider piece
+    comes); each finished line becomes a compact string at once, so a page of long text holds
+    neither its whole text in the buffer nor a line wider than its characters."""
 
-    cdef Py_UCS4* line
+    cdef char* line
+    cdef int kind
+    """Bytes a character in ``line``: 1, 2 or 4 (a ``PyUnicode_*_KIND``)."""
     cdef Py_ssize_t line_size
+    """Characters in ``line``."""
     cdef Py_ssize_t line_capacity
+    """Bytes ``line`` can hold."""
     cdef list lines
 
     def __cinit__(self):
         self.line = NULL
+        self.kind = PyUnicode_1BYTE_KIND
         self.line_size = self.line_capacity = 0
         self.lines = []
 
     def __dealloc__(self):
         PyMem_Free(self.line)
 
-    cdef int reserve_line(self, Py_ssize_t extra) except -1:
+    cdef int reserve_line(self, Py_ssize_t extra, int kind) except -1:
+        """Room for ``extra`` more characters of kind ``kind``: the buffer widened to that kind
+        when it is narrower (its characters moved from the last, which never overwrites one
+        not yet moved)."""
+        cdef Py_ssize_t needed
         cdef Py_ssize_t capacity
-        cdef Py_UCS4* grown
-        if self.line_size + extra > self.line_capacity:
-            capacity = max(2 * self.line_capacity, self.line_size + extra, 256)
-            grown = <Py_UCS4*>PyMem_Realloc(self.line, capacity * sizeof(Py_UCS4))
+        cdef char* grown
+        cdef Py_ssize_t j
+        if kind < self.kind:
+            kind = self.kind
+        needed = (self.line_size + extra) * kind
+        if needed > self.line_capacity:
+            capacity = max(2 * self.line_capacity, needed, 256)
+            grown = <char*>PyMem_Realloc(self.line, capacity)
             if grown is NULL:
                 raise MemoryError()
             self.line = grown
             self.line_capacity = capacity
+        if kind > self.kind:
+            for j in range(self.line_size - 1, -1, -1):
+                PyUnicode_WRITE(kind, self.line, j, PyUnicode_READ(self.kind, self.line, j))
+            self.kind = kind
         return 0
 
     cdef int add(self, str text) except -1:
@@ -1913,48 +1932,69 @@ cdef class _Text:
         cdef Py_ssize_t length = PyUnicode_GET_LENGTH(text)
         cdef int kind = PyUnicode_KIND(text)
         cdef void* data = PyUnicode_DATA(text)
-        cdef Py_UCS1* narrow = PyUnicode_1BYTE_DATA(text) if kind == PyUnicode_1BYTE_KIND else NULL
-        cdef Py_UCS4* line
+        cdef Py_UCS1* narrow
+        cdef Py_UCS1* out
+        cdef char* line
+        cdef int line_kind
         cdef Py_ssize_t size
         cdef bint space
         cdef Py_UCS4 character
-        self.reserve_line(length)
+        self.reserve_line(length, kind)
         line = self.line
+        line_kind = self.kind
         size = self.line_size
-        space = size > 0 and line[size - 1] == 32
-        for j in range(length):
-            character = narrow[j] if narrow is not NULL else PyUnicode_READ(kind, data, j)
-            if is_space(character):
-                if not space:
-                    line[size] = 32
+        space = size > 0 and PyUnicode_READ(line_kind, line, size - 1) == 32
+        if kind == PyUnicode_1BYTE_KIND and line_kind == PyUnicode_1BYTE_KIND:
+            narrow = PyUnicode_1BYTE_DATA(text)
+            out = <Py_UCS1*>line
+            for j in range(length):
+                if LATIN1_SPACE[narrow[j]]:
+                    if not space:
+                        out[size] = 32
+                        size += 1
+                        space = True
+                else:
+                    out[size] = narrow[j]
                     size += 1
-                    space = True
-            else:
-                line[size] = character
-                size += 1
-                space = False
+                    space = False
+        else:
+            for j in range(length):
+                character = PyUnicode_READ(kind, data, j)
+                if is_space(character):
+                    if not space:
+                        PyUnicode_WRITE(line_kind, line, size, 32)
+                        size += 1
+                        space = True
+                else:
+                    PyUnicode_WRITE(line_kind, line, size, character)
+                    size += 1
+                    space = False
         self.line_size = size
         return 0
 
     cdef int newline(self) except -1:
         """End the current line: keep it, stripped, unless it is blank (white space and
-        zero-width characters alone, :func:`scrapy_cetd.result.blank`)."""
+        zero-width characters alone, :func:`scrapy_cetd.result.blank`); the buffer is then
+        one byte a character again."""
+        cdef int kind = self.kind
+        cdef char* line = self.line
         cdef Py_ssize_t start = 0
         cdef Py_ssize_t end = self.line_size
         cdef bint seen = False
-        while start < end and is_space(self.line[start]):
+        cdef Py_UCS4 character
+        while start < end and is_space(PyUnicode_READ(kind, line, start)):
             start += 1
-        while end > start and is_space(self.line[end - 1]):
+        while end > start and is_space(PyUnicode_READ(kind, line, end - 1)):
             end -= 1
         self.line_size = 0
+        self.kind = PyUnicode_1BYTE_KIND
         for k in range(start, end):
-            if not (is_space(self.line[k]) or is_zero_width(self.line[k])):
+            character = PyUnicode_READ(kind, line, k)
+            if not (is_space(character) or is_zero_width(character)):
                 seen = True
                 break
         if seen:
-            self.lines.append(
-                PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, self.line + start, end - start)
-            )
+            self.lines.append(PyUnicode_FromKindAndData(kind, line + start * kind, end - start))
         return 0
 
     cdef str result(self):
@@ -2333,16 +2373,23 @@ cdef tuple _render(
         xml_doc_set_root_element(copier.doc, root_copy)
         if visit.data[0]:
             _fill(copier, root_copy, nodes, children, mode, kept, changed, visit, texts, tails)
-        tree = <_ElementTree>adoptExternalDocument(copier.doc, None, 1)
-        copier.doc = NULL  # owned by lxml from here
-        if copier.unsafe:
-            clean(tree.getroot())
-        html = lxml.html.tostring(tree.getroot(), encoding="unicode", with_tail=False)
+        html = _written(copier, clean)
         return html, _view_text(tags, parents, kept, texts, tails, block_tags, nodes)
     finally:
         PyMem_Free(nodes)
         if copier.doc is not NULL:
             xml_free_doc(copier.doc)
+
+
+cdef str _written(_Copier copier, clean):
+    """The output document of ``copier`` serialised by lxml (``clean`` called on its root
+    first when a copied attribute name is unsafe). lxml owns the document from here and frees
+    it when this returns, so the text is then written without the copy of the content."""
+    tree = <_ElementTree>adoptExternalDocument(copier.doc, None, 1)
+    copier.doc = NULL
+    if copier.unsafe:
+        clean(tree.getroot())
+    return lxml.html.tostring(tree.getroot(), encoding="unicode", with_tail=False)
 
 
 cdef Py_ssize_t count_children(xmlNode* node) noexcept:

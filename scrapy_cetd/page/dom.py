@@ -24,6 +24,7 @@ from lxml import etree
 
 from scrapy_cetd.limits import CHECK_EVERY, check_deadline, count_elements_by_xpath
 from scrapy_cetd.page import accel
+from scrapy_cetd.page.words import collapse_spaces
 
 INVISIBLE_TAGS = frozenset({"script", "style", "noscript", "template", "title"})
 """Elements that are never rendered for a reader (§0.2); a `<title>` the parser left in the
@@ -265,7 +266,7 @@ def joined_text(first: str | None, second: str) -> str:
 
 def normalized_length(text: str) -> int:
     """Characters of a text node after collapsing whitespace runs and stripping (§0.3)."""
-    return len(" ".join(text.split()))
+    return len(collapse_spaces(text))
 
 
 @dataclass(frozen=True, eq=False)
@@ -313,7 +314,7 @@ class DomView:
         subtrees alike share (the order is the elements', not the reading order of their
         text)."""
         runs = self.runs
-        return " ".join(" ".join(run for j in range(start, end) for run in runs[j]).split())
+        return collapse_spaces(" ".join(run for j in range(start, end) for run in runs[j]))
 
 
 def child_positions(view: DomView) -> list[int]:

@@ -19,6 +19,7 @@ from lxml import etree
 from scrapy_cetd.limits import check_deadline
 from scrapy_cetd.page import accel
 from scrapy_cetd.page.dom import BLOCK_TAGS, attribute_owners, local_tag, namespaced
+from scrapy_cetd.page.words import collapse_spaces
 
 DISCUSSION_TYPES = frozenset({"discussionforumposting", "qapage", "question", "socialmediaposting"})
 """schema.org types of pages whose main content is the discussion itself."""
@@ -326,7 +327,7 @@ def title_text(tree: etree._Element) -> str:
         heading = headings[k]
         assert isinstance(heading, etree._Element)
         k += 1
-        text = " ".join(text_of(heading).split())
+        text = collapse_spaces(text_of(heading))
         if text:
             return text
         if len(heading):  # the headings inside, next in line, have no text either
@@ -337,7 +338,7 @@ def title_text(tree: etree._Element) -> str:
         values = source(tree)
         assert isinstance(values, list)
         for value in values:
-            text = " ".join(str(value).split())
+            text = collapse_spaces(str(value))
             if text:
                 return text
     return ""

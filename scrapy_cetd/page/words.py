@@ -13,6 +13,7 @@ the rest of the page), and the evaluation metrics score with.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 _CJK = (
     "\u3040-\u30ff"  # hiragana, katakana
@@ -29,12 +30,46 @@ _WORD = re.compile(f"[{_CJK}]|[^\\s{_CJK}]+")
 """One CJK character, or a run of other non-space characters."""
 
 
+PIECE = 16_384
+"""About how many characters of a long text :func:`pieces` gives at a time."""
+
+_SPACE = re.compile(r"\s")
+
+
+def pieces(text: str) -> Iterator[str]:
+    """``text`` in consecutive pieces of at least :data:`PIECE` characters, each but the first
+    starting at a white-space character (``str.split``'s and ``\\s``'s), so that no word is
+    cut: ``str.split`` of each piece gives the words of ``text`` in order. A text of up to
+    :data:`PIECE` characters is given whole, and so is the rest of one from where no white
+    space follows. Splitting a long text piece by piece holds the strings of one piece's words
+    at a time, not those of the whole text (tens of bytes a word)."""
+    start = 0
+    while len(text) - start > PIECE:
+        found = _SPACE.search(text, start + PIECE)
+        if found is None:
+            break
+        yield text[start : found.start()]
+        start = found.start()
+    yield text[start:]
+
+
 def count_words(text: str) -> int:
     """The number of words in ``text`` (§0.3): whitespace tokens, with every CJK character
     counted as one word and splitting the token it sits in (``"abc中文"`` is 3 words)."""
-    if text.isascii():
+    if not text.isascii():
+        return sum(1 for _ in _WORD.finditer(text))
+    if len(text) <= PIECE:
         return len(text.split())
-    return sum(1 for _ in _WORD.finditer(text))
+    return sum(len(piece.split()) for piece in pieces(text))
+
+
+def collapse_spaces(text: str) -> str:
+    """``" ".join(text.split())``: the words of ``text`` joined by one space, a long text's
+    split one of its :func:`pieces` at a time (pieces cut at white space: their words are
+    apart, and a piece of white space alone adds none)."""
+    if len(text) <= PIECE:
+        return " ".join(text.split())
+    return " ".join(filter(None, (" ".join(piece.split()) for piece in pieces(text))))
 
 
 _TOKEN = re.compile(r"[^\W_]+")

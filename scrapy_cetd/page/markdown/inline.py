@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from lxml import etree
 
 from scrapy_cetd.page.markdown.escape import label, last_char, markup, plain, resolve
+from scrapy_cetd.page.words import collapse_spaces
 from scrapy_cetd.result import blank
 
 _BREAK = markup("\\\n")
@@ -84,13 +85,14 @@ class Inline:
     def text(self, raw: str) -> None:
         """Append ``raw`` as text, whitespace collapsed (escaped with its block): its words
         joined by one space (``str.split`` splits at the characters ``\\s`` matches, faster
-        than a regular expression)."""
+        than a regular expression; a long text piece by piece,
+        :func:`~scrapy_cetd.page.words.collapse_spaces`)."""
         text = plain(raw)
         if not text:
             return
         if text[0].isspace():
             self.add_space()
-        words = " ".join(text.split())
+        words = collapse_spaces(text)
         if words:
             self.draft(words)
             if text[-1].isspace():

@@ -19,6 +19,7 @@ from scrapy_cetd.page.markdown.escape import can_wrap, label, longest_run, marku
 from scrapy_cetd.page.markdown.frames import Frame, Stack
 from scrapy_cetd.page.markdown.inline import BlockLink, Inline
 from scrapy_cetd.page.markdown.tags import BLOCK_BOXES, CODE, EMPHASIS, HEADINGS, SKIPPED
+from scrapy_cetd.page.words import collapse_spaces
 from scrapy_cetd.result import blank
 
 _NOT_LINKS = ("javascript:", "vbscript:", "file:", "data:")
@@ -134,7 +135,7 @@ class Spans:
         parent = self.stack.sink()
         if text[:1].isspace():
             parent.add_space()
-        code = " ".join(text.split())
+        code = collapse_spaces(text)
         if code:
             if self.stack.table_depth:
                 code = code.replace("|", "\\|")

@@ -11,6 +11,7 @@ from urllib.parse import urljoin
 from w3lib.url import safe_url_string
 
 from scrapy_cetd.limits import MAX_URL
+from scrapy_cetd.page.words import collapse_spaces
 
 MAX_VALUES = 50
 """Authors, tags or categories kept from one source."""
@@ -30,7 +31,7 @@ def clean(value: str | None) -> str | None:
     left."""
     if not value:
         return None
-    return " ".join(_UNPRINTABLE.sub("", value).split()) or None
+    return collapse_spaces(_UNPRINTABLE.sub("", value)) or None
 
 
 def within(value: str | None, limit: int) -> str | None:

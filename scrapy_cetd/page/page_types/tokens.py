@@ -6,6 +6,7 @@ path and its host's subdomains."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from urllib.parse import urlsplit
 
 from lxml import etree
@@ -63,16 +64,23 @@ def url_tokens(url: str | None) -> dict[str, float]:
         parts = urlsplit(url.strip().lower())
     except ValueError:
         return {}
-    segments = [segment for segment in parts.path.split("/") if segment]
+    folders: dict[str, float] = {}
+    depth = 0
+    last = ""
+    numeric = False
+    for segment in _segments(parts.path):
+        if depth:
+            folders[f"folder:{_shape(last)}"] = 1.0
+        last = segment
+        numeric = numeric or _DIGITS.match(last) is not None
+        depth += 1
     features: dict[str, float] = {
-        "url_depth": log_count(len(segments)),
+        "url_depth": log_count(depth),
         "url_query": float(bool(parts.query)),
-        "url_root": float(not segments),
+        "url_root": float(not depth),
     }
-    for segment in segments[:-1]:
-        features[f"folder:{_shape(segment)}"] = 1.0
-    if segments:
-        last = segments[-1]
+    features.update(folders)
+    if depth:
         stem, dot, extension = last.rpartition(".")
         if dot and stem and _ALPHA.match(extension) and len(extension) <= 5:
             features[f"ext:{extension}"] = 1.0
@@ -83,12 +91,29 @@ def url_tokens(url: str | None) -> dict[str, float]:
             features[f"last:{_shape(words[0])}"] = 1.0
         for word in words:
             features[f"slug:{_shape(word)}"] = 1.0
-    features["url_numeric"] = float(any(_DIGITS.match(segment) for segment in segments))
+    features["url_numeric"] = float(numeric)
     labels = (parts.hostname or "").split(".")
     for label in labels[:-2]:
         if label != "www":
             features[f"host:{_shape(label)}"] = 1.0
     return features
+
+
+PATH_PIECE = 16_384
+"""About how many characters of a URL path :func:`_segments` splits at a time."""
+
+
+def _segments(path: str) -> Iterator[str]:
+    """The segments of a URL path that are not empty, split :data:`PATH_PIECE` characters at
+    a time (each piece cut at a ``/``): a path of a megabyte is no list of all its segments
+    (tens of bytes each)."""
+    start = 0
+    while start < len(path):
+        end = path.find("/", start + PATH_PIECE)
+        if end < 0:
+            end = len(path)
+        yield from filter(None, path[start:end].split("/"))
+        start = end
 
 
 def _shape(token: str) -> str:
