@@ -36,16 +36,17 @@ PIECE = 16_384
 _SPACE = re.compile(r"\s")
 
 
-def pieces(text: str) -> Iterator[str]:
+def pieces(text: str, at: re.Pattern[str] = _SPACE) -> Iterator[str]:
     """``text`` in consecutive pieces of at least :data:`PIECE` characters, each but the first
-    starting at a white-space character (``str.split``'s and ``\\s``'s), so that no word is
-    cut: ``str.split`` of each piece gives the words of ``text`` in order. A text of up to
-    :data:`PIECE` characters is given whole, and so is the rest of one from where no white
-    space follows. Splitting a long text piece by piece holds the strings of one piece's words
-    at a time, not those of the whole text (tens of bytes a word)."""
+    starting at a match of ``at``: by default a white-space character (``str.split``'s and
+    ``\\s``'s), so that no word is cut and ``str.split`` of each piece gives the words of
+    ``text`` in order (a URL path's ``/`` for its segments). A text of up to :data:`PIECE`
+    characters is given whole, and so is the rest of one from where ``at`` matches no more.
+    Splitting a long text piece by piece holds the strings of one piece's parts at a time, not
+    those of the whole text (tens of bytes each)."""
     start = 0
     while len(text) - start > PIECE:
-        found = _SPACE.search(text, start + PIECE)
+        found = at.search(text, start + PIECE)
         if found is None:
             break
         yield text[start : found.start()]

@@ -15,6 +15,7 @@ from scrapy_cetd.page import accel
 from scrapy_cetd.page.dom import attribute_owners, local_tag
 from scrapy_cetd.page.markup import ARTICLE_TYPES, DISCUSSION_TYPES, PageMarkup
 from scrapy_cetd.page.page_types.measures import log_count
+from scrapy_cetd.page.words import pieces
 
 TOKEN_PREFIXES = (
     *("type:", "prop:", "meta:", "rel:", "class:", "folder:", "host:", "last:", "slug:", "ext:"),
@@ -99,21 +100,15 @@ def url_tokens(url: str | None) -> dict[str, float]:
     return features
 
 
-PATH_PIECE = 16_384
-"""About how many characters of a URL path :func:`_segments` splits at a time."""
+_SLASH = re.compile("/")
 
 
 def _segments(path: str) -> Iterator[str]:
-    """The segments of a URL path that are not empty, split :data:`PATH_PIECE` characters at
-    a time (each piece cut at a ``/``): a path of a megabyte is no list of all its segments
-    (tens of bytes each)."""
-    start = 0
-    while start < len(path):
-        end = path.find("/", start + PATH_PIECE)
-        if end < 0:
-            end = len(path)
-        yield from filter(None, path[start:end].split("/"))
-        start = end
+    """The segments of a URL path that are not empty, split a piece at a time
+    (:func:`~scrapy_cetd.page.words.pieces`, each piece cut at a ``/``): a path of a megabyte
+    is no list of all its segments (tens of bytes each)."""
+    for piece in pieces(path, _SLASH):
+        yield from filter(None, piece.split("/"))
 
 
 def _shape(token: str) -> str:

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from scrapy_cetd.page import words
 from scrapy_cetd.page.page_types import tokens
 from scrapy_cetd.page.page_types.tokens import url_tokens
 
@@ -19,7 +20,7 @@ def test_a_path_is_read_in_pieces_as_one_split(path: str) -> None:
     url = "https://news.example.com/" + path
     whole = url_tokens(url)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(tokens, "PATH_PIECE", 2)
+        patch.setattr(words, "PIECE", 2)
         assert list(tokens._segments(path)) == [part for part in path.split("/") if part]
         assert list(url_tokens(url).items()) == list(whole.items())
 
