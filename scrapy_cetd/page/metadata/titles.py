@@ -72,10 +72,12 @@ def _titled_subheading(
     folded_title = _fold(document_title)
     for heading in islice(root.iter("h2"), _MAX_HEADINGS):
         text = _heading_text(heading)
+        if not text:
+            continue
+        folded = _fold(text)
         if (
-            text
-            and (_fold(text) == folded_title or _headed(document_title, text) == text)
-            and _fold(text) not in folded_first
+            (folded == folded_title or _headed(document_title, text) == text)
+            and folded not in folded_first
             and not is_site(text)
         ):
             return text
