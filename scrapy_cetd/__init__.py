@@ -21,7 +21,9 @@ from scrapy_cetd.extractors.coreex import CoreExExtractor
 from scrapy_cetd.extractors.cset import CSetExtractor
 from scrapy_cetd.extractors.registry import ALGORITHMS, DEFAULT_ALGORITHM, get_extractor
 from scrapy_cetd.limits import check_deadline, time_left
+from scrapy_cetd.page.metadata import load_metadata_libraries
 from scrapy_cetd.page.page_types import PAGE_TYPES, PageType
+from scrapy_cetd.page.parse import NotADocumentError
 from scrapy_cetd.result import EmptyReason, ExtractionResult, Metadata, NoteKind, Reason
 from scrapy_cetd.tps import (
     TagPathRegion,
@@ -54,6 +56,7 @@ __all__ = [
     "ExtractionResult",
     "Extractor",
     "Metadata",
+    "NotADocumentError",
     "NoteKind",
     "PageType",
     "Reason",
@@ -69,6 +72,7 @@ __all__ = [
     "extract",
     "get_dom",
     "get_extractor",
+    "load_metadata_libraries",
     "prune_tag_paths",
     "search_tag_path_region",
     "time_left",

@@ -36,7 +36,7 @@ from scrapy_cetd.page.decoding import (
 )
 from scrapy_cetd.page.dom import count_elements, require_element
 from scrapy_cetd.page.finish import document_base, finish_html
-from scrapy_cetd.page.metadata import load_libraries, read_metadata
+from scrapy_cetd.page.metadata import load_metadata_libraries, read_metadata
 from scrapy_cetd.page.output import text_only
 from scrapy_cetd.page.page_types import PageType, classify_tree
 from scrapy_cetd.page.parse import (
@@ -118,7 +118,7 @@ class CompletingExtractor:
         CPU time, several times that in wall time on a loaded machine), rather than in the
         first page's time budget."""
         if self.outputs.metadata:
-            load_libraries()
+            load_metadata_libraries()
 
     def extract(self, tree: etree._Element, *, url: str | None = None) -> ExtractionResult:
         """``extractor.extract(tree, url=url)`` with the outputs added."""
@@ -234,14 +234,16 @@ def extract(
     its ``reason``: a limit that was hit (named), nothing visible, a frameset page. A charset
     label that names no text encoding is ignored, as a browser ignores it, and noted in the
     result's ``notes``. Input that is not a document at all (empty, whitespace only, JSON, a
-    PDF, an image, binary data) raises :class:`ValueError`.
+    PDF, an image, binary data) raises :class:`NotADocumentError`, a :class:`ValueError`.
 
     With ``metadata=True`` the result's ``metadata`` holds the page's headline, authors, dates,
     language and site (:func:`~scrapy_cetd.page.metadata.page_metadata`, its language
     identified from the extracted text), read within what is left of ``time_budget``; it stays
     ``None`` when a limit refused the page or the budget ran out, and its ``published`` date
     is ``None`` with a ``date-search-cut-short`` note when the budget left was too short to
-    search the page for it. Without it nothing is read.
+    search the page for it. Without it nothing is read. The first such call of a process
+    loads the libraries the metadata needs before its budget starts (3 to 4.5 s of CPU
+    time): :func:`load_metadata_libraries` loads them beforehand.
     With ``markdown=True`` the result's ``markdown`` holds the main content as Markdown
     (:mod:`scrapy_cetd.page.markdown`), under the same conditions. The links and images of
     ``html`` (and of the Markdown) are absolute against ``url`` and the page's ``<base href>``;

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import contextlib
 import numbers
+import os
 import time
 from collections.abc import Iterator
 from contextvars import ContextVar
@@ -105,6 +106,15 @@ CHECK_EVERY = 4095
 """A long loop over a page's elements checks the deadline when its step count has all these
 bits set (``i & CHECK_EVERY == CHECK_EVERY``): once in 4,096 steps, and a shorter loop adds no
 check to those made between the steps."""
+
+
+def usable_cores() -> int:
+    """The processor cores this process may use (its CPU affinity where the system has one):
+    how many worker processes a crawl or a corpus run starts unless told otherwise, as more
+    processes than cores only share them."""
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return max(1, os.cpu_count() or 1)
 
 
 def time_left() -> float | None:

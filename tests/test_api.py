@@ -19,12 +19,11 @@ from scrapy import Selector
 from scrapy.http import HtmlResponse, Request
 
 import scrapy_cetd
-from scrapy_cetd import ALGORITHMS, ExtractionResult, extract, get_extractor
+from scrapy_cetd import ALGORITHMS, ExtractionResult, NotADocumentError, extract, get_extractor
 from scrapy_cetd.api import CompletingExtractor, Outputs, extract_with
 from scrapy_cetd.evaluation.datasets import default_datasets_root, find_datasets
 from scrapy_cetd.limits import Limits
 from scrapy_cetd.page.decoding import encode_text
-from scrapy_cetd.page.parse import NotADocumentError
 from scrapy_cetd.result import Reason
 
 

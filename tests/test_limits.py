@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import lxml.html
@@ -45,3 +46,15 @@ def test_tps_on_a_page_libxml2_s_xpath_cannot_count_reports_the_limit(
     assert region.reason is not None and region.reason.startswith(
         "max_nodes exceeded: 302 elements"
     )
+
+
+def test_usable_cores_are_the_process_s_affinity_else_the_machine_s(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 3, 5}, raising=False)
+    assert limits.usable_cores() == 3
+    monkeypatch.delattr(os, "sched_getaffinity", raising=False)
+    monkeypatch.setattr(os, "cpu_count", lambda: None)
+    assert limits.usable_cores() == 1
+    monkeypatch.setattr(os, "cpu_count", lambda: 8)
+    assert limits.usable_cores() == 8

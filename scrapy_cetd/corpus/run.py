@@ -46,6 +46,7 @@ from scrapy_cetd.corpus.workers import (
     write_part,
 )
 from scrapy_cetd.corpus.writers import ExactDedup, assemble, output_format
+from scrapy_cetd.limits import usable_cores
 
 DEDUP_MODES = ("exact",)
 """The values of ``dedup``: ``exact`` drops a row whose ``content_hash`` an earlier row of the
@@ -53,10 +54,8 @@ run has (:class:`~scrapy_cetd.corpus.writers.ExactDedup`)."""
 
 
 def default_jobs() -> int:
-    """The cores this process may use."""
-    if hasattr(os, "sched_getaffinity"):
-        return max(1, len(os.sched_getaffinity(0)))
-    return max(1, os.cpu_count() or 1)
+    """The cores this process may use (:func:`~scrapy_cetd.limits.usable_cores`)."""
+    return usable_cores()
 
 
 def checked_jobs(jobs: int | None) -> int:

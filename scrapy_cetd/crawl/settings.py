@@ -23,7 +23,12 @@ from scrapy.settings import BaseSettings
 
 from scrapy_cetd.extractors import DEFAULT_ALGORITHM
 from scrapy_cetd.guard import DEFAULT_MAX_ATTRIBUTES
-from scrapy_cetd.limits import DEFAULT_MAX_BODY_SIZE, DEFAULT_MAX_NODES, DEFAULT_TIME_BUDGET
+from scrapy_cetd.limits import (
+    DEFAULT_MAX_BODY_SIZE,
+    DEFAULT_MAX_NODES,
+    DEFAULT_TIME_BUDGET,
+    usable_cores,
+)
 from scrapy_cetd.result import Metadata
 
 ISOLATIONS = ("threads", "process")
@@ -43,7 +48,7 @@ DEFAULTS: Mapping[str, Any] = {
     "CETD_MAX_ATTRIBUTES": DEFAULT_MAX_ATTRIBUTES,
     "CETD_TIME_BUDGET": DEFAULT_TIME_BUDGET,
     "CETD_ISOLATION": "threads",
-    "CETD_WORKERS": 16,
+    "CETD_WORKERS": None,
     "CETD_EAGER_PARSE": False,
     "CETD_HTML_FIELD": "main_content_html",
     "CETD_TEXT_FIELD": "main_content_text",
@@ -92,6 +97,22 @@ def setting_bool(settings: BaseSettings, name: str) -> bool:
         raise ValueError(
             f"{name} must be True or False (or 1/0, 'True'/'False'), not {settings[name]!r:.80}"
         ) from None
+
+
+THREAD_WORKERS = 16
+"""Worker threads by default: Scrapy's default ``CONCURRENT_REQUESTS``, so that a page never
+waits behind slow pages for a worker."""
+
+
+def _workers(settings: BaseSettings, isolation: str) -> int:
+    """``CETD_WORKERS``, or by default :data:`THREAD_WORKERS` threads, or one worker process
+    per core the crawl may use (:func:`~scrapy_cetd.limits.usable_cores`), two at least so
+    that one slow page does not hold the others back until the budget kills it: each process
+    loads the metadata's libraries and model when it starts, and processes beyond the cores
+    only share them."""
+    if settings.get("CETD_WORKERS") is not None:
+        return _setting_int(settings, "CETD_WORKERS")
+    return THREAD_WORKERS if isolation == "threads" else max(2, usable_cores())
 
 
 def _setting_int(settings: BaseSettings, name: str) -> int:
@@ -211,7 +232,7 @@ class CETDSettings:
     max_attributes: int | None = DEFAULTS["CETD_MAX_ATTRIBUTES"]
     time_budget: float | None = DEFAULTS["CETD_TIME_BUDGET"]
     isolation: str = DEFAULTS["CETD_ISOLATION"]
-    workers: int = DEFAULTS["CETD_WORKERS"]
+    workers: int = THREAD_WORKERS
     eager_parse: bool = False
     html_field: str | None = "main_content_html"
     text_field: str | None = "main_content_text"
@@ -313,7 +334,7 @@ def read_settings(settings: BaseSettings) -> CETDSettings:
         raise ValueError(
             f"CETD_ISOLATION must be one of {', '.join(map(repr, ISOLATIONS))}, not {isolation!r}"
         )
-    workers = _setting_int(settings, "CETD_WORKERS")
+    workers = _workers(settings, isolation)
     if workers <= 0:
         raise ValueError(f"CETD_WORKERS must be positive: {workers}")
     read = CETDSettings(

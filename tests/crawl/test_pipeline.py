@@ -375,7 +375,7 @@ def test_worker_threads_load_the_metadata_libraries_before_the_first_page(
     fields: bool | None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     loads: list[str] = []
-    monkeypatch.setattr(scrapy_cetd.api, "load_libraries", lambda: loads.append("loaded"))
+    monkeypatch.setattr(scrapy_cetd.api, "load_metadata_libraries", lambda: loads.append("loaded"))
     harness = Harness(CETD_METADATA_FIELDS=fields)
 
     async def opened() -> None:
@@ -392,7 +392,7 @@ def test_libraries_that_fail_to_load_are_logged_and_the_spider_opens(
     def broken() -> None:
         raise OSError("model file missing")
 
-    monkeypatch.setattr(scrapy_cetd.api, "load_libraries", broken)
+    monkeypatch.setattr(scrapy_cetd.api, "load_metadata_libraries", broken)
     harness = Harness(CETD_METADATA_FIELDS=True)
 
     async def opened() -> None:

@@ -225,3 +225,16 @@ def test_markdown_field_and_clean_html() -> None:
     default = read_settings(Settings())
     assert default.markdown_field is None and not default.clean_html
     assert read_settings(cmdline(CETD_MARKDOWN_FIELD="None")).markdown_field is None
+
+
+def test_workers_default_to_16_threads_or_a_process_per_core(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr("scrapy_cetd.crawl.settings.usable_cores", lambda: 6)
+    assert read_settings(Settings()).workers == 16
+    assert read_settings(Settings({"CETD_ISOLATION": "process"})).workers == 6
+    assert read_settings(Settings({"CETD_ISOLATION": "process", "CETD_WORKERS": None})).workers == 6
+    monkeypatch.setattr("scrapy_cetd.crawl.settings.usable_cores", lambda: 1)
+    assert read_settings(Settings({"CETD_ISOLATION": "process"})).workers == 2  # one slow page
+    assert read_settings(cmdline(CETD_ISOLATION="process", CETD_WORKERS="5")).workers == 5
+    assert read_settings(Settings({"CETD_WORKERS": 3})).workers == 3

@@ -6,6 +6,9 @@ import gzip
 import json
 from pathlib import Path
 
+import pytest
+
+from scrapy_cetd.evaluation import metadata
 from scrapy_cetd.evaluation.datasets import load_dataset
 from scrapy_cetd.evaluation.metadata import (
     MetadataGuess,
@@ -13,6 +16,7 @@ from scrapy_cetd.evaluation.metadata import (
     evaluate_metadata,
     format_metadata_table,
     mean_metadata_scores,
+    metadata_predictor,
     normalize,
 )
 
@@ -94,3 +98,12 @@ def test_means_over_datasets_weigh_each_dataset_the_same(tmp_path: Path) -> None
     assert format_metadata_table(scores) == "\n".join(lines[:-1]) + "\n"
     assert "page_ms" not in scores[0].to_dict()
     assert mean_metadata_scores(scores[2:]) == []
+
+
+def test_the_predictor_loads_the_libraries_before_any_page_is_timed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    loads: list[str] = []
+    monkeypatch.setattr(metadata, "load_metadata_libraries", lambda: loads.append("loaded"))
+    metadata_predictor()
+    assert loads == ["loaded"]

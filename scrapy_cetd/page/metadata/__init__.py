@@ -18,13 +18,13 @@ value goes through.
 """
 
 from scrapy_cetd.page.metadata.language import language_identifier
-from scrapy_cetd.page.metadata.reader import load_libraries, page_metadata, read_metadata
+from scrapy_cetd.page.metadata.reader import load_metadata_libraries, page_metadata, read_metadata
 from scrapy_cetd.result import Metadata
 
 __all__ = [
     "Metadata",
     "language_identifier",
-    "load_libraries",
+    "load_metadata_libraries",
     "page_metadata",
     "read_metadata",
 ]

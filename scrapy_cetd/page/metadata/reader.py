@@ -124,7 +124,7 @@ def read_metadata(
     return found, reader.notes
 
 
-def load_libraries() -> None:
+def load_metadata_libraries() -> None:
     """Import htmldate, let it load dateparser and read one date with it, and load py3langid's
     model now (3 to 4.5 s of CPU time, several times that in wall time on a loaded
     machine), rather than in the first call that needs them: a worker process does it before
