@@ -35,7 +35,7 @@ from scrapy_cetd.page.decoding import (
     utf8_page,
 )
 from scrapy_cetd.page.dom import count_elements, require_element
-from scrapy_cetd.page.finish import document_base, finish_html
+from scrapy_cetd.page.finish import document_base, finish_html, is_absolute_url
 from scrapy_cetd.page.metadata import load_metadata_libraries, read_metadata
 from scrapy_cetd.page.output import text_only
 from scrapy_cetd.page.page_types import PageType, classify_tree
@@ -134,6 +134,7 @@ class CompletingExtractor:
             result = replace(result, html="")
         result = sanitize(result)
         base_url = document_base(tree, url)
+        url_notes = _url_notes(url, base_url)
         try:
             found: Metadata | None = None
             cut_short: tuple[str, ...] = ()
@@ -161,8 +162,17 @@ class CompletingExtractor:
             metadata=found,
             markdown=finished.markdown,
             title=found.title if found is not None and found.title else result.title,
-            notes=result.notes + cut_short + finished.notes,
+            notes=result.notes + url_notes + cut_short + finished.notes,
         )
+
+
+def _url_notes(url: str | None, base_url: str | None) -> tuple[str, ...]:
+    """A :attr:`~scrapy_cetd.result.NoteKind.URL_NOT_ABSOLUTE` note when the page was given a
+    ``url`` that is no absolute URL (a mistyped ``example.com/page``) and no ``<base href>``
+    gave the links one (``base_url``): they stay relative, and the caller should know why."""
+    if not url or base_url is not None or is_absolute_url(url):
+        return ()
+    return (NoteKind.URL_NOT_ABSOLUTE.note(f"{url:.80}"),)
 
 
 def _given_up(outputs: Outputs, *, absolute: bool) -> list[str]:

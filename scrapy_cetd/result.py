@@ -128,6 +128,13 @@ class NoteKind(str, Enum):
     """Links of the HTML were left relative, as making them all absolute against the page's
     URL would have grown the HTML past its bound; the detail says how many. From finishing
     the HTML."""
+    URL_NOT_ABSOLUTE = "url-not-absolute"
+    """The URL given as the page's is no absolute URL (no scheme or no host, as a mistyped
+    ``example.com/page``; a port that is no number; longer than the 8,192 characters a page URL
+    is read to), and no ``<base href>`` gives one: the links of the HTML and the Markdown and
+    the metadata's canonical URL and image stay as the page writes them. The detail is the
+    URL's beginning. From :func:`scrapy_cetd.extract` (and a crawl's or a corpus's
+    extraction)."""
     OUTPUTS_GIVEN_UP = "outputs-given-up"
     """The metadata, Markdown, clean HTML or absolute links asked for were given up, as the
     time budget ran out while they were written: the text stands, ``metadata`` or

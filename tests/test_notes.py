@@ -23,6 +23,7 @@ WRITTEN = {
     "UNDECODABLE_BYTES": "undecodable-bytes",
     "CHARSET_GUESSED": "charset-guessed",
     "LINKS_LEFT_RELATIVE": "links-left-relative",
+    "URL_NOT_ABSOLUTE": "url-not-absolute",
     "OUTPUTS_GIVEN_UP": "outputs-given-up",
     "DATE_SEARCH_CUT_SHORT": "date-search-cut-short",
     "PAYLOAD_TRUNCATED": "payload-truncated",

@@ -33,6 +33,10 @@ NOTE_MEANINGS: Mapping[str, str] = {
         "rows whose links were left relative, past the growth bound "
         "(docs: Markdown, absolute links and the clean HTML)"
     ),
+    NoteKind.URL_NOT_ABSOLUTE: (
+        "rows whose URL is no absolute URL, their links left as written (docs: Markdown, "
+        "absolute links and the clean HTML)"
+    ),
     NoteKind.OUTPUTS_GIVEN_UP: (
         "rows whose metadata, Markdown or absolute links were given up for the time budget "
         "(docs: Robustness and limits)"

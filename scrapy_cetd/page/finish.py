@@ -47,12 +47,12 @@ def document_base(tree: etree._Element, url: str | None) -> str | None:
     number...) is ignored, as browsers ignore it, and so is a URL longer than
     :data:`~scrapy_cetd.limits.MAX_URL` (joining a relative link reads the base's path
     segment by segment, so a longer one would make each link cost its length)."""
-    page = url if url and _absolute_url(url) else None
+    page = url if url and is_absolute_url(url) else None
     for element in tree.getroottree().getroot().iter("base"):
         href = (element.get("href") or "").strip()
         if href:
             joined = _join(page, href) if page and len(href) <= MAX_URL else href
-            return joined if _absolute_url(joined) else page
+            return joined if is_absolute_url(joined) else page
     return page
 
 
@@ -61,7 +61,10 @@ _NOT_IN_ATTRIBUTES = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\
 given with the page, is no base to write links against."""
 
 
-def _absolute_url(url: str) -> bool:
+def is_absolute_url(url: str) -> bool:
+    """Whether ``url`` is an absolute URL links can be resolved against: a scheme and a host,
+    a port that is a number, at most :data:`~scrapy_cetd.limits.MAX_URL` characters, none of
+    them one an attribute cannot hold."""
     if len(url) > MAX_URL or _NOT_IN_ATTRIBUTES.search(url):
         return False
     try:

@@ -250,3 +250,15 @@ def test_links_past_the_growth_bound_are_not_joined(monkeypatch: pytest.MonkeyPa
     )
     assert absolute_links(root, base, growth=20_000) == (True, 98)
     assert joined == ["p0", "p1", "https://x/"]
+
+
+def test_a_url_that_is_no_absolute_url_leaves_the_links_relative_with_a_note() -> None:
+    page = ARTICLE.format(head="")
+    result = extract(page, url="gazette.example/news/x", markdown=True, metadata=True)
+    assert 'href="rel/page.html"' in result.html
+    assert "url-not-absolute: gazette.example/news/x" in result.notes
+    absolute = extract(page, url="https://gazette.example/news/x")
+    assert not any(note.startswith("url-not-absolute") for note in absolute.notes)
+    based = extract(ARTICLE.format(head="<base href='http://b.example/'>"), url="b.example/x")
+    assert not any(note.startswith("url-not-absolute") for note in based.notes)
+    assert extract(page, url="").notes == extract(page).notes
