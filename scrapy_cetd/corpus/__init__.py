@@ -35,6 +35,14 @@ most the files it was in the middle of. Parts that belong to no input of the cur
 deleted.
 """
 
+try:
+    import fastwarc  # noqa: F401 - the corpus extra's reader, which every module here needs
+except ImportError as error:  # pragma: no cover - depends on the installed extras
+    raise ImportError(
+        "scrapy_cetd.corpus needs the corpus extra: pip install -e '.[corpus]' in "
+        "scrapy-cetd's checkout"
+    ) from error
+
 from scrapy_cetd.corpus.dask_bag import to_dask_bag
 from scrapy_cetd.corpus.records import Outcome, extract_file, extract_page
 from scrapy_cetd.corpus.run import checked_jobs, default_jobs, run_corpus

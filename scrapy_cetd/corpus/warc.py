@@ -28,13 +28,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import IO, Any
 
-try:
-    from fastwarc import ArchiveIterator, WarcRecord, WarcRecordType
-except ImportError as error:  # pragma: no cover - depends on the installed extras
-    raise ImportError(
-        "scrapy_cetd.corpus needs the corpus extra: pip install -e '.[corpus]' in "
-        "scrapy-cetd's checkout"
-    ) from error
+from fastwarc import ArchiveIterator, WarcRecord, WarcRecordType
 from scrapy.http import Headers, HtmlResponse
 from scrapy.responsetypes import responsetypes
 
