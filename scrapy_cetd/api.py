@@ -102,16 +102,28 @@ class CompletingExtractor:
     as Markdown, within the time budget that is running. When the budget runs out during
     that, the extractor's own result is returned (relative links, no metadata, no Markdown).
 
-    Holds only the extractor and the outputs, so it is picklable and thread-safe when the
-    extractor is."""
+    Holds only the extractor, the outputs and the HTTP ``Content-Language`` header of the
+    page it is made for, if any (a language for the metadata, see
+    :func:`~scrapy_cetd.page.metadata.read_metadata`), so it is picklable and thread-safe when
+    the extractor is."""
 
-    def __init__(self, extractor: TreeExtractor, outputs: Outputs) -> None:
+    def __init__(
+        self, extractor: TreeExtractor, outputs: Outputs, *, content_language: str | None = None
+    ) -> None:
         self.extractor = extractor
         self.outputs = outputs
+        self.content_language = content_language
         self.name = str(getattr(extractor, "name", "") or type(extractor).__name__)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.extractor!r}, {self.outputs!r})"
+
+    def served_in(self, content_language: str | None) -> CompletingExtractor:
+        """This extractor for a page served with the ``Content-Language`` header
+        ``content_language`` (itself when there is none)."""
+        if content_language is None:
+            return self
+        return CompletingExtractor(self.extractor, self.outputs, content_language=content_language)
 
     def prepare(self) -> None:
         """Load now what the outputs need (the metadata's libraries and model, 3 to 4.5 s of
@@ -140,7 +152,11 @@ class CompletingExtractor:
             cut_short: tuple[str, ...] = ()
             if outputs.metadata:
                 found, cut_short = read_metadata(
-                    tree, url=url, text=result.text, page_type=result.page_type
+                    tree,
+                    url=url,
+                    text=result.text,
+                    page_type=result.page_type,
+                    content_language=self.content_language,
                 )
                 check_deadline("after reading the metadata")  # htmldate's search never stops
             finished = finish_html(
@@ -248,7 +264,8 @@ def extract(
 
     With ``metadata=True`` the result's ``metadata`` holds the page's headline, authors, dates,
     language and site (:func:`~scrapy_cetd.page.metadata.page_metadata`, its language
-    identified from the extracted text), read within what is left of ``time_budget``; it stays
+    identified from the extracted text; a response's ``Content-Language`` header declares it
+    when the page's markup does not), read within what is left of ``time_budget``; it stays
     ``None`` when a limit refused the page or the budget ran out, and its ``published`` date
     is ``None`` with a ``date-search-cut-short`` note when the budget left was too short to
     search the page for it. Without it nothing is read. The first such call of a process
@@ -299,7 +316,13 @@ def extract_with(
     read = read_page(source, limits, url=url, encoding=encoding)
     if isinstance(read, EmptyReason):
         return read.result(extractor.name)
-    result = limits.extract(extractor, read.tree, url=read.url, start=start, elements=read.elements)
+    result = limits.extract(
+        extractor.served_in(read.content_language),
+        read.tree,
+        url=read.url,
+        start=start,
+        elements=read.elements,
+    )
     return replace(result, notes=result.notes + read.notes) if read.notes else result
 
 
@@ -315,6 +338,8 @@ class ReadPage:
     """What decoding repaired (its :class:`~scrapy_cetd.result.NoteKind` notes)."""
     elements: int | None
     """Its number of elements, when ``max_nodes`` asks for it."""
+    content_language: str | None
+    """A response's HTTP ``Content-Language`` header, when it has one."""
 
 
 def read_page(
@@ -344,8 +369,10 @@ def read_page(
             raise ValueError(f"source is a selector of {source.root!r:.40}, not of an element")
         source = source.root
     response: TextResponse | None = None
+    content_language = None
     if isinstance(source, TextResponse):
         url = response_page_url(source) if url is None else url
+        content_language = _content_language(source)
         response, notes = readable_response_notes(source)
         shared = response is source  # the spider's own parse; a copy's is not cached on it
     elif isinstance(source, bytes):
@@ -377,7 +404,7 @@ def read_page(
         tree = _response_root(response, cached=shared)
         del response  # its body and decoded text: the tree holds the page from here on
     elements = None if limits.max_nodes is None else count_elements(tree)
-    return ReadPage(tree, url, notes, elements)
+    return ReadPage(tree, url, notes, elements, content_language)
 
 
 def requested_url(response: Response) -> object:
@@ -400,6 +427,12 @@ def response_page_url(response: TextResponse) -> str:
             f"{type(named).__name__} {named!r:.80}"
         )
     return named or response.url
+
+
+def _content_language(response: TextResponse) -> str | None:
+    """``response``'s ``Content-Language`` header, ``None`` when it has none."""
+    header = response.headers.get(b"Content-Language")
+    return header.decode("latin-1") if header else None
 
 
 def _undecodable(response: TextResponse) -> tuple[str, ...]:

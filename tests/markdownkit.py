@@ -74,7 +74,7 @@ def text_of(html: str) -> str:
     return str(body.xpath("string()"))
 
 
-LISTS = ("ul", "ol", "menu")
+LISTS = ("ul", "ol", "menu", "dir")
 
 
 def list_depths(markdown: str) -> list[int]:

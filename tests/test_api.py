@@ -99,6 +99,24 @@ def test_a_response_is_read_as_the_page_of_its_requests_cetd_url() -> None:
     assert extract(response(cetd_url=3), url=own) == extract(STORM_PAGE, url=own)
 
 
+def test_a_responses_content_language_header_declares_the_language_the_page_does_not() -> None:
+    """The header is read when the page has no ``<html lang>``; the page's own wins."""
+    url = "https://news.example/storm"
+
+    def language(page: str, **headers: str) -> str | None:
+        response = HtmlResponse(url, body=page.encode(), encoding="utf-8", headers=headers)
+        found = extract(response, metadata=True).metadata
+        assert found is not None
+        return found.language
+
+    headers = {"Content-Language": "en-GB"}
+    assert language(STORM_PAGE) == "en"  # identified from the text
+    assert language(STORM_PAGE, **headers) == "en-GB"
+    assert language(STORM_PAGE.replace("<html>", "<html lang='en-US'>"), **headers) == "en-US"
+    unlabelled = HtmlResponse(url, body=STORM_PAGE.encode(), encoding="utf-8")
+    assert extract(unlabelled, metadata=True) == extract(STORM_PAGE, url=url, metadata=True)
+
+
 def test_bytes_are_decoded_by_declared_charset_and_meta() -> None:
     page = "<html><body><p>Grüße aus Köln, eine längere Nachricht für den Test.</p></body></html>"
     latin = page.encode("latin-1")

@@ -38,9 +38,10 @@ class Extractor(abc.ABC):
     name: ClassVar[str] = ""
 
     def __init__(self, *, remove_hidden: bool = True) -> None:
-        """``remove_hidden``: drop elements hidden by their own markup (``hidden``,
-        ``input[type=hidden]``, inline ``display:none``) before scoring, as the CETD paper
-        recommends for hidden disclaimers (§5.4, §6.1; ``docs/algorithms.md`` §0.2)."""
+        """``remove_hidden``: drop elements hidden by their own markup (``hidden``, a
+        ``<dialog>`` without ``open``, ``input[type=hidden]``, inline ``display:none``) before
+        scoring, as the CETD paper recommends for hidden disclaimers (§5.4, §6.1;
+        ``docs/algorithms.md`` §0.2)."""
         self.remove_hidden = remove_hidden
 
     def __repr__(self) -> str:

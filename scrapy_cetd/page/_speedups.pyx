@@ -293,6 +293,7 @@ cdef enum:
     INPUT = 4
     DIV = 8
     UNSHOWN_CONTENT = 16
+    DIALOG = 32
 
 cdef frozenset INVISIBLE_TAGS = frozenset({"script", "style", "noscript", "template", "title"})
 cdef frozenset UNSHOWN_CONTENT_TAGS = frozenset({"iframe", "noembed", "noframes"})
@@ -360,6 +361,7 @@ cdef class _Names:
             | (INPUT if name == "input" else 0)
             | (DIV if name == "div" else 0)
             | (UNSHOWN_CONTENT if name in UNSHOWN_CONTENT_TAGS else 0)
+            | (DIALOG if name == "dialog" else 0)
         )
         self.used += 1
         return 0
@@ -430,6 +432,8 @@ cdef bint streamed_segment(xmlNode* node) except -1:
 cdef bint is_hidden(xmlNode* node, int flags) except -1:
     """:func:`scrapy_cetd.page.dom.is_hidden` on the libxml2 node."""
     cdef xmlAttr* attribute
+    if flags & DIALOG and find_attribute(node, "open") is NULL:
+        return True
     if node.properties is NULL:
         return False
     if find_attribute(node, "hidden") is not NULL and not (flags & DIV and streamed_segment(node)):

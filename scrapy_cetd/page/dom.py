@@ -87,11 +87,15 @@ article this way."""
 
 def is_hidden(element: etree._Element) -> bool:
     """Whether markup alone hides the element: ``hidden`` (but for React's streamed parts,
-    :data:`_STREAMED_SEGMENT`), ``input[type=hidden]`` or an inline ``display:none`` /
+    :data:`_STREAMED_SEGMENT`), a ``<dialog>`` without ``open`` (browsers show a dialog only
+    once a script opens it), ``input[type=hidden]`` or an inline ``display:none`` /
     ``visibility:hidden`` style (§0.2; no CSS is evaluated)."""
     if element.get("hidden") is not None and not _streamed_segment(element):
         return True
-    if local_tag(element) == "input" and (element.get("type") or "").strip().lower() == "hidden":
+    tag = local_tag(element)
+    if tag == "dialog" and element.get("open") is None:
+        return True
+    if tag == "input" and (element.get("type") or "").strip().lower() == "hidden":
         return True
     style = element.get("style")
     if not style:
@@ -434,10 +438,6 @@ def _visible_name(tag: object) -> str | None:
     return None if name in INVISIBLE_TAGS else name
 
 
-HIDING_ATTRIBUTES = (("hidden", None), ("style", None), ("type", None))
-"""The attributes :func:`is_hidden` reads; an element without any of them is never hidden."""
-
-
 @accel.twin(accel.compiled.attribute_owners)
 def attribute_owners(
     root: etree._Element, attributes: Sequence[tuple[str, str | None]]
@@ -471,10 +471,9 @@ def attribute_owners(
 def hidden_elements(root: etree._Element) -> set[etree._Element]:
     """The elements below ``root`` that :func:`is_hidden` rejects.
 
-    Only an element with one of :data:`HIDING_ATTRIBUTES` can be hidden, so
-    :func:`build_view` tests set membership instead of reading three attributes of every
-    element (which would cost more than the rest of its loop). The set holds the proxies
-    alive, so the walk meets these very objects.
+    Pages hide few elements, so :func:`build_view` tests set membership instead of reading
+    three attributes of every element (which would cost more than the rest of its loop). The
+    set holds the proxies alive, so the walk meets these very objects.
     """
     return set(hidden_in_order(root))
 
@@ -482,11 +481,12 @@ def hidden_elements(root: etree._Element) -> set[etree._Element]:
 @accel.twin(accel.compiled.hidden_elements)
 def hidden_in_order(root: etree._Element) -> list[etree._Element]:
     """The elements of :func:`hidden_elements`, in document order."""
+    nodes = list(root.iter())  # every proxy held: lxml frees one by walking up to a live one
     hidden: list[etree._Element] = []
-    for step, element in enumerate(attribute_owners(root, HIDING_ATTRIBUTES)):
+    for step, element in enumerate(nodes):
         if step & CHECK_EVERY == CHECK_EVERY:
             check_deadline("finding hidden elements")
-        if element is not root and is_hidden(element):
+        if element is not root and isinstance(element.tag, str) and is_hidden(element):
             hidden.append(element)
     return hidden
 

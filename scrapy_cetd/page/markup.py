@@ -45,11 +45,16 @@ _TYPE_KEY = re.compile(r'"@type"\s*:\s*[\["]')
 The value's end is then found with :meth:`str.find` (see :func:`_json_types`): a single
 expression that also matched the value (``"@type"\\s*:\\s*(\\[[^\\]]*\\]|"[^"]*")``) scanned the
 rest of the script from every ``"@type": [`` that no ``]`` closes, in quadratic time."""
-_WRAPPER_START = re.compile(r"\s*(?:(?://|/\*)[ \t]*)?(?:<!\[CDATA\[|<!--)(?:[ \t]*\*/)?")
+_WRAPPER_START = re.compile(
+    r"\s*(?:<!--//--><!\[CDATA\[//><!--"
+    r"|(?:(?://|/\*)[ \t]*)?(?:<!\[CDATA\[|<!--)(?:[ \t]*\*/)?)"
+)
 """The opening of a CDATA section or an HTML comment that a template wraps a script's JSON in
-(``<![CDATA[``, ``//<![CDATA[``, ``/*<![CDATA[*/``, ``<!--``), from an XHTML habit."""
-_WRAPPER_END = re.compile(r"(?:(?://|/\*)[ \t]*)?(?:\]\]>|-->)(?:[ \t]*\*/)?\Z")
-"""The closing of :data:`_WRAPPER_START`'s wrapper, at the end of the script."""
+(``<![CDATA[``, ``//<![CDATA[``, ``/*<![CDATA[*/``, ``<!--``), from an XHTML habit, or of
+both at once as Drupal writes them (``<!--//--><![CDATA[//><!--``)."""
+_WRAPPER_END = re.compile(r"(?://--><!\]\]>|(?:(?://|/\*)[ \t]*)?(?:\]\]>|-->)(?:[ \t]*\*/)?)\Z")
+"""The closing of :data:`_WRAPPER_START`'s wrapper, at the end of the script (Drupal's
+``//--><!]]>`` closes both)."""
 MAX_JSON_LD = 2_000_000
 """Characters of one JSON-LD script that are parsed; a longer one is skipped (no page's
 metadata needs more, and :func:`json.loads` holds the whole structure in memory)."""

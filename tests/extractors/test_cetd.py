@@ -138,6 +138,17 @@ def test_hidden_elements_are_removed_unless_disabled() -> None:
     assert "Hidden" in CompositeTextDensityExtractor(remove_hidden=False).extract(page).text
 
 
+def test_a_closed_dialog_is_hidden_and_an_open_one_is_not() -> None:
+    """Browsers show a ``<dialog>`` only once it is opened (``open``)."""
+    article = "<p>Visible article text that is long enough to be content.</p>"
+    dialog = "<dialog{}><p>Newsletter sign-up text that is long enough to be content.</p></dialog>"
+    closed = parse(f"<body><div>{article}{dialog.format('')}</div></body>")
+    opened = parse(f"<body><div>{article}{dialog.format(' open')}</div></body>")
+    assert "Newsletter" not in CompositeTextDensityExtractor().extract(closed).text
+    assert "Newsletter" in CompositeTextDensityExtractor(remove_hidden=False).extract(closed).text
+    assert "Newsletter" in CompositeTextDensityExtractor().extract(opened).text
+
+
 def test_input_tree_is_unchanged(storm_page: etree._Element) -> None:
     before = etree.tostring(storm_page)
     for cls in (

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from contextlib import nullcontext
+
 from conftest import deep_chain, parse
 
+from scrapy_cetd.page import accel
 from scrapy_cetd.page.dom import (
     HOLD_DEPTH,
     DomView,
@@ -12,7 +15,10 @@ from scrapy_cetd.page.dom import (
     deep_proxies,
     find_body,
     has_depth,
+    hidden_in_order,
+    hidden_text_length,
     in_running_text,
+    is_hidden,
 )
 
 
@@ -34,6 +40,28 @@ def test_a_phrase_is_in_running_text_and_a_control_beside_separators_is_not() ->
     assert [positions[i] for i in (2, 4, 6, 7, 9, 10)] == [0, 0, 0, 1, 0, 1]
     running = [in_running_text(view, positions, i) for i in range(len(view))]
     assert running == [False, False, True, False, False, False, False, False, False, True, True]
+
+
+def test_a_dialog_is_hidden_until_it_is_open() -> None:
+    """Browsers show a ``<dialog>`` only with ``open``: a closed one is hidden as a ``hidden``
+    element is, compiled or not, and an open one hidden only by the usual markup."""
+    page = (
+        "<body><p>shown</p><dialog><p>closed</p></dialog><dialog class='x'>classed</dialog>"
+        "<dialog open>open</dialog><dialog open hidden>open but hidden</dialog></body>"
+    )
+    body = find_body(parse(page))
+    assert body is not None
+    closed, classed, opened, opened_hidden = body.iter("dialog")
+    assert [is_hidden(dialog) for dialog in (closed, classed, opened, opened_hidden)] == [
+        *(True, True, False, True),
+    ]
+    for mode in (nullcontext, accel.reference_only):  # compiled when built, then the reference
+        with mode():
+            view = build_view(body)
+            assert hidden_in_order(body) == [closed, classed, opened_hidden]
+            assert hidden_text_length(body) == len("closedclassedopen but hidden")
+        assert [view.tags[i] for i in range(len(view))] == ["body", "p", "dialog"]
+        assert view.collapsed_runs(0, len(view)) == "shown open"
 
 
 def test_a_subtree_ends_where_the_preorder_leaves_it() -> None:

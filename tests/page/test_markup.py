@@ -7,6 +7,8 @@ from collections.abc import Callable
 
 import pytest
 from conftest import STORM_PAGE, deep_chain, parse
+from hypothesis import given
+from hypothesis import strategies as st
 from lxml import etree
 from ratios import TENFOLD, growth
 
@@ -61,11 +63,61 @@ def test_json_ld_nested_deeper_than_python_reads_declares_nothing() -> None:
         ("\n  //<![CDATA[\n", "\n//]]>\n"),
         ("/*<![CDATA[*/", "/*]]>*/"),
         ("<!--", "-->"),
+        ("<!--//--><![CDATA[//><!--\n", "\n//--><!]]>"),  # Drupal's, both at once
     ],
 )
 def test_json_ld_wrapped_in_cdata_or_a_comment_is_read(opening: str, closing: str) -> None:
     script = opening + json.dumps({"@type": "Product", "name": "Lamp"}) + closing
     assert list(json_ld_objects(script)) == [{"@type": "Product", "name": "Lamp"}]
+    in_page = f"<head><script type='application/ld+json'>{script}</script></head><p>x</p>"
+    assert page_markup(parse(in_page)).types == {"product"}
+
+
+WRAPPERS = (
+    ("", ""),
+    ("<![CDATA[", "]]>"),
+    ("//<![CDATA[", "//]]>"),
+    ("/*<![CDATA[*/", "/*]]>*/"),
+    ("<!--", "-->"),
+    ("<!--//--><![CDATA[//><!--", "//--><!]]>"),
+)
+
+
+@given(
+    data=st.dictionaries(st.text(max_size=8), st.text(max_size=8), max_size=4),
+    wrapper=st.sampled_from(WRAPPERS),
+    space=st.sampled_from(("", " ", "\n", "\n\t")),
+)
+def test_any_json_in_any_wrapper_reads_back(
+    data: dict[str, str], wrapper: tuple[str, str], space: str
+) -> None:
+    opening, closing = wrapper
+    inside = json.dumps(data)
+    assert json_ld_json(space + opening + space + inside + space + closing + space).strip() == (
+        inside
+    )
+
+
+def test_unwrapping_grows_linearly_on_scripts_that_almost_open_or_close_a_wrapper() -> None:
+    """Near misses of every opening and closing, repeated to a 2 MB script: each is matched at
+    the script's start or searched for in its last characters only."""
+    near_misses = (
+        "<!--//--><![CDATA[//><!-",
+        "//--><!]]",
+        "//--><!",
+        "/*<![CDATA[",
+        " \t\n",
+    )
+
+    def make(size: int) -> Callable[[], object]:
+        scripts = [
+            *(miss * (size // len(miss)) for miss in near_misses),
+            "<!--//--><![CDATA[//><!--" + "//--><!" * (size // 7),
+            " " * size + "<!--//--><![CDATA[//><!-",
+        ]
+        return lambda: [json_ld_json(script) for script in scripts]
+
+    assert growth(make, 200_000, 2_000_000) < TENFOLD
 
 
 def test_json_ld_with_a_raw_line_break_in_a_string_is_read() -> None:

@@ -711,10 +711,11 @@ def test_reference_only_runs_the_references_and_restores_the_compiled_functions(
 TAGS = (
     *("div", "p", "span", "b", "a", "li", "ul", "h1", "br", "td", "pre", "article", "main"),
     *("nav", "aside", "footer", "form", "button", "select", "script", "style", "noscript"),
-    "iframe",
+    *("iframe", "dialog"),
 )
 ATTRIBUTES = (
     *("", "", "", " hidden", ' style="Display: none"', ' style="color:red"', ' type=" hidden"'),
+    " open",
     *(' class="comments"', ' id="disqus_thread"', ' role=" Navigation"', ' href="/x"'),
     *(' itemtype="http://schema.org/Comment"', ' itemprop="articleBody"', ' class="a b"'),
 )
@@ -817,7 +818,14 @@ ARGUMENTS: dict[str, Callable[[Case], tuple[Any, ...]]] = {
     "build_view": lambda c: (c.body, c.switches[0]),
     "attribute_owners": lambda c: (
         c.root,
-        (*markup._MARKUP_ATTRIBUTES, *dom.HIDING_ATTRIBUTES, ("href", "/x"), ("class", "a b")),
+        (
+            *markup._MARKUP_ATTRIBUTES,
+            ("hidden", None),
+            ("style", None),
+            ("type", None),
+            ("href", "/x"),
+            ("class", "a b"),
+        ),
     ),
     "hidden_elements": lambda c: (c.body,),
     "hidden_text_length": lambda c: (c.body,),

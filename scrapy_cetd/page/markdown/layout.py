@@ -16,10 +16,10 @@ from lxml import etree
 
 from scrapy_cetd.limits import CHECK_EVERY, check_deadline
 from scrapy_cetd.page.dom import local_tag
-from scrapy_cetd.page.markdown.tags import CELLS, HEADINGS, ROW_GROUPS, SKIPPED
+from scrapy_cetd.page.markdown.tags import CELLS, HEADINGS, LISTS, ROW_GROUPS, SKIPPED
 
 _TABLE_PARTS = frozenset({"caption", "colgroup", "col", "tr", *ROW_GROUPS})
-_LAYOUT_MARKERS = frozenset({"table", "p", "ul", "ol", "dl", "pre", "blockquote", "hr", *HEADINGS})
+_LAYOUT_MARKERS = frozenset({"table", "p", *LISTS, "dl", "pre", "blockquote", "hr", *HEADINGS})
 """Elements that make a table a layout table when a cell holds one."""
 
 

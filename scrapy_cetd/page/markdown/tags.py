@@ -12,7 +12,8 @@ EMPHASIS = {"b": "**", "strong": "**", "i": "*", "em": "*", "del": "~~", "s": "~
 """Elements written as emphasis, and their delimiter."""
 CODE = CODE_TAGS - {"pre"}
 """Elements written as code spans."""
-LISTS = frozenset({"ul", "ol", "menu"})
+LISTS = frozenset({"ul", "ol", "menu", "dir"})
+"""Elements written as lists: ``<menu>`` and the obsolete ``<dir>`` are shown as ``<ul>`` is."""
 CELLS = frozenset({"td", "th"})
 ROW_GROUPS = frozenset({"thead", "tbody", "tfoot"})
 BLOCKS = BLOCK_TAGS

@@ -112,14 +112,18 @@ def read_metadata(
     url: str | None = None,
     text: str | None = None,
     page_type: str | None = None,
+    content_language: str | None = None,
 ) -> tuple[Metadata, tuple[str, ...]]:
     """:func:`page_metadata`, and the notes of what the time budget cut short (a
     :attr:`~scrapy_cetd.result.NoteKind.DATE_SEARCH_CUT_SHORT` note when the date search was), for
-    the result's ``notes``."""
+    the result's ``notes``. ``content_language`` is the value of the HTTP ``Content-Language``
+    header the page was served with: its language when the page's own markup (``<html lang>``,
+    ``<meta http-equiv="Content-Language">``) declares none, as the page is more specific than
+    the server's default, and before ``og:locale``."""
     root = tree.getroottree().getroot()
     if namespaced(root):
         root = html_tree(root)
-    reader = _Reader(root, url)
+    reader = _Reader(root, url, content_language=content_language)
     found = reader.metadata(text, page_type)
     return found, reader.notes
 
@@ -157,9 +161,13 @@ def _loaded_libraries() -> None:
 class _Reader:
     """The sources of one page, read once; :meth:`metadata` chooses among them."""
 
-    def __init__(self, root: etree._Element, url: str | None) -> None:
+    def __init__(
+        self, root: etree._Element, url: str | None, *, content_language: str | None = None
+    ) -> None:
         self.root = root
         self.url = url
+        self.content_language = content_language
+        """The HTTP ``Content-Language`` header's value, when the page came with one."""
         self.meta: dict[str, list[str]] = {}
         self.links: dict[str, str] = {}
         self.declared_language: str | None = None
@@ -324,10 +332,12 @@ class _Reader:
         return [element for element in found if item_scope(element) is scope]
 
     def _language(self, text: str | None) -> str | None:
-        declared = self.declared_language or language_tag(self._first_meta(("content-language",)))
-        if declared is None:
-            locale = self._first_meta(("og:locale",))
-            declared = language_tag(locale)
+        declared = (
+            self.declared_language
+            or language_tag(self._first_meta(("content-language",)))
+            or language_tag(self.content_language)
+            or language_tag(self._first_meta(("og:locale",)))
+        )
         return page_language(declared, text)
 
 

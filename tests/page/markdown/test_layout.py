@@ -17,3 +17,15 @@ def test_layout_tables_are_written_as_their_blocks() -> None:
     markdown = body_markdown(page)
     assert tables(markdown) == []
     assert markdown == "## Story\n\nFirst.\n\nSecond.\n\n- menu"
+
+
+def test_a_cell_holding_a_dir_or_a_menu_makes_a_layout_table() -> None:
+    """Written as lists (as ``<ul>`` is), they make the table around them a layout table, as
+    a ``<ul>`` does: a GitHub table's cell holds one line, and the list would lose its
+    items."""
+    for tag in ("ul", "dir", "menu"):
+        cell = f"<td><{tag}><li>x</li><li>y</li></{tag}></td>"
+        page = f"<body><table><tr>{cell}<td>z</td></tr></table></body>"
+        markdown = body_markdown(page)
+        assert tables(markdown) == [], tag
+        assert markdown.splitlines() == ["- x", "- y", "", "z"], tag

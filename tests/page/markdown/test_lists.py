@@ -108,3 +108,17 @@ def test_a_list_that_is_the_whole_content_and_items_that_open_with_a_rule_stay_l
         ]
     assert to_markdown(content_tree("<ol start='3'><li>a</li></ol>")) == "3. a"
     assert to_markdown(content_tree("<pre>x = 1</pre>")) == "```\nx = 1\n```"
+
+
+def test_dir_and_menu_are_written_as_unordered_lists() -> None:
+    """Browsers show ``<menu>`` and the obsolete ``<dir>`` as they show ``<ul>``: each is an
+    unordered list, nested as ``<ul>`` is, and CommonMark reads it back as one."""
+    for tag in ("dir", "menu"):
+        inner = f"<{tag}><li>in</li></{tag}>"
+        page = f"<body><p>Intro</p><{tag}><li>one</li><li>two{inner}</li></{tag}></body>"
+        markdown = body_markdown(page)
+        assert markdown == body_markdown(page.replace(tag, "ul")), tag
+        assert markdown.splitlines() == ["Intro", "", "- one", "- two", "  - in"]
+        assert [t.type for t in PARSER.parse(markdown)].count("bullet_list_open") == 2
+        assert list_depths(markdown) == html_list_depths(lxml.html.document_fromstring(page))
+        assert list_depths(markdown) == [1, 1, 2]

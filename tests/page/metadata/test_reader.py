@@ -15,7 +15,7 @@ from metadatakit import ENGLISH, json_ld, page
 from ratios import TENFOLD, growth, seconds
 
 from scrapy_cetd import extract
-from scrapy_cetd.page.metadata import page_metadata
+from scrapy_cetd.page.metadata import page_metadata, read_metadata
 from scrapy_cetd.result import Metadata
 
 
@@ -165,6 +165,22 @@ def test_no_input_raises(fragment: str, url: str) -> None:
         return
     found = page_metadata(tree, url=url or None, text=fragment)
     assert isinstance(found, Metadata)
+
+
+def test_the_content_language_header_comes_after_the_markup_and_before_og_locale() -> None:
+    """The HTTP ``Content-Language`` header is the server's default: the page's ``<html lang>``
+    and ``<meta http-equiv>`` are more specific, ``og:locale`` less."""
+    locale = "<meta property='og:locale' content='fr_FR'>"
+    http_equiv = "<meta http-equiv='Content-Language' content='it'>"
+
+    def language(tree: etree._Element) -> str | None:
+        return read_metadata(tree, content_language="de-at, en")[0].language
+
+    assert language(page(locale)) == "de-AT"
+    assert language(page(locale + http_equiv)) == "it"
+    assert language(page(locale, lang="pt-br")) == "pt-BR"
+    assert read_metadata(page(locale), content_language="not a tag!")[0].language == "fr-FR"
+    assert read_metadata(page(locale))[0].language == "fr-FR"
 
 
 def test_extract_fills_metadata_only_when_asked() -> None:
