@@ -372,7 +372,7 @@ def read_page(
     content_language = None
     if isinstance(source, TextResponse):
         url = response_page_url(source) if url is None else url
-        content_language = _content_language(source)
+        content_language = response_content_language(source)
         response, notes = readable_response_notes(source)
         shared = response is source  # the spider's own parse; a copy's is not cached on it
     elif isinstance(source, bytes):
@@ -429,8 +429,9 @@ def response_page_url(response: TextResponse) -> str:
     return named or response.url
 
 
-def _content_language(response: TextResponse) -> str | None:
-    """``response``'s ``Content-Language`` header, ``None`` when it has none."""
+def response_content_language(response: TextResponse) -> str | None:
+    """``response``'s ``Content-Language`` header, ``None`` when it has none: the language a
+    server declares for the page, which the metadata reads after the page's own markup."""
     header = response.headers.get(b"Content-Language")
     return header.decode("latin-1") if header else None
 

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from scrapy.http import TextResponse
 
+from scrapy_cetd.api import response_content_language
 from scrapy_cetd.crawl.response_job import extract_response
 from scrapy_cetd.limits import Limits, TreeExtractor
 from scrapy_cetd.page.decoding import html_response
@@ -58,15 +59,18 @@ def _initialize(
 
 
 def _extract_in_worker(
-    body: bytes, encoding: str, url: str, start: float
+    body: bytes, encoding: str, url: str, start: float, content_language: str | None
 ) -> tuple[ExtractionResult, float]:
-    """The worker process's job: the page rebuilt as the response it was, then
-    :func:`extract_response`. Returns the result and the CPU time the job took here, in
-    seconds: the wall time would count the time the worker, niced, waits for the CPU."""
+    """The worker process's job: the page rebuilt as the response it was (its body, encoding,
+    URL and ``Content-Language`` header), then :func:`extract_response`. Returns the result
+    and the CPU time the job took here, in seconds: the wall time would count the time the
+    worker, niced, waits for the CPU."""
     began = time.thread_time()
     assert _WORKER_STATE is not None
     extractor, limits = _WORKER_STATE
     response = html_response(body, url=url, encoding=encoding)
+    if content_language is not None:
+        response.headers[b"Content-Language"] = content_language
     result = extract_response(extractor, limits, response, url=url, start=start, cached=False)
     return result, time.thread_time() - began
 
@@ -128,7 +132,13 @@ class ProcessExtractors:
         and the worker is killed too."""
         return self._started().schedule(
             _extract_in_worker,
-            args=(response.body, response.encoding, url or response.url, start),
+            args=(
+                response.body,
+                response.encoding,
+                url or response.url,
+                start,
+                response_content_language(response),
+            ),
             timeout=timeout,
         )
 

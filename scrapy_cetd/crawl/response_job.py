@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from scrapy_cetd.api import CompletingExtractor, response_content_language
 from scrapy_cetd.limits import LimitExceededError, Limits, TreeExtractor, check_deadline, deadline
 from scrapy_cetd.page.decoding import readable_response
 from scrapy_cetd.page.dom import count_elements
@@ -41,7 +42,8 @@ def extract_response(
     yet), so a spider and this job share one parse; except when the response's charset label
     names no text encoding, which is ignored as a browser ignores it
     (:func:`~scrapy_cetd.page.decoding.readable_response`): then a copy decoded that way is
-    parsed.
+    parsed. A :class:`~scrapy_cetd.api.CompletingExtractor` is given the response's
+    ``Content-Language`` header, as :func:`scrapy_cetd.extract` gives it for a response.
     """
     name = str(getattr(extractor, "name", "") or type(extractor).__name__)
     with deadline(limits.time_budget, start=start):
@@ -59,4 +61,6 @@ def extract_response(
         except LimitExceededError as exc:
             return exc.reason().result(name)
     elements = None if limits.max_nodes is None else count_elements(tree)
+    if isinstance(extractor, CompletingExtractor):  # its metadata reads the header's language
+        extractor = extractor.served_in(response_content_language(response))
     return limits.extract(extractor, tree, url=url, start=start, elements=elements)

@@ -484,3 +484,24 @@ def test_the_wait_for_the_metadatas_libraries_is_logged(
     )
     assert re.fullmatch(r"scrapy-cetd: ready for the first page after \d+\.\d s", said[1])
     assert len(said) == 2
+
+
+@pytest.mark.parametrize("isolation", ["threads", "process"])
+def test_the_content_language_header_declares_the_language_in_a_crawl(isolation: str) -> None:
+    harness = Harness(
+        CETD_ISOLATION=isolation, CETD_WORKERS=1, CETD_TIME_BUDGET=30.0,
+        CETD_METADATA_FIELDS={"language": "language"},
+    )  # fmt: skip
+    headers = {"Content-Language": "en-GB"}
+    response = HtmlResponse(URL, body=STORM_PAGE.encode(), headers=headers, request=Request(URL))
+
+    async def run() -> Any:
+        await harness.pipeline.open_spider()
+        item: dict[str, Any] = {}
+        harness.links.link(item, response)
+        try:
+            return await harness.pipeline.process_item(item)
+        finally:
+            await harness.pipeline.close_spider()
+
+    assert asyncio.run(run())["language"] == "en-GB"
