@@ -110,9 +110,15 @@ def _workers(settings: BaseSettings, isolation: str) -> int:
     that one slow page does not hold the others back until the budget kills it: each process
     loads the metadata's libraries and model when it starts, and processes beyond the cores
     only share them."""
-    if settings.get("CETD_WORKERS") is not None:
+    if not _unset(settings.get("CETD_WORKERS")):
         return _setting_int(settings, "CETD_WORKERS")
     return THREAD_WORKERS if isolation == "threads" else max(2, usable_cores())
+
+
+def _unset(value: Any) -> bool:
+    """Whether a setting's ``value`` is ``None``, or ``"None"`` (any case) or ``""`` as the
+    command line writes it: the setting's default (no field, no limit, the default workers)."""
+    return value is None or (isinstance(value, str) and value.strip().lower() in ("", "none"))
 
 
 def _setting_int(settings: BaseSettings, name: str) -> int:
@@ -144,7 +150,7 @@ def _optional_positive(settings: BaseSettings, name: str, kind: type[int] | type
     """A positive number, or ``None`` (also from ``"None"`` or ``""`` on the command line),
     which switches the limit off."""
     value = settings[name] if name in settings else DEFAULTS[name]
-    if value is None or (isinstance(value, str) and value.strip().lower() in ("", "none")):
+    if _unset(value):
         return None
     what = "whole number" if kind is int else "number"
     problem = ValueError(f"{name} must be a positive {what} or None, not {value!r:.80}")
@@ -166,7 +172,7 @@ def _optional_str(settings: BaseSettings, name: str) -> str | None:
     """A field name, or ``None`` (also from ``"None"`` or ``""`` on the command line), which
     switches the field off."""
     value = settings[name] if name in settings else DEFAULTS[name]
-    if value is None or (isinstance(value, str) and value.strip().lower() in ("", "none")):
+    if _unset(value):
         return None
     if not isinstance(value, str):
         raise ValueError(f"{name} must be a field name or None, not {value!r}")

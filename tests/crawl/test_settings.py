@@ -237,4 +237,7 @@ def test_workers_default_to_16_threads_or_a_process_per_core(
     monkeypatch.setattr("scrapy_cetd.crawl.settings.usable_cores", lambda: 1)
     assert read_settings(Settings({"CETD_ISOLATION": "process"})).workers == 2  # one slow page
     assert read_settings(cmdline(CETD_ISOLATION="process", CETD_WORKERS="5")).workers == 5
+    for written in ("None", "none", "", " "):  # the default, as -s CETD_WORKERS=None writes it
+        assert read_settings(cmdline(CETD_ISOLATION="process", CETD_WORKERS=written)).workers == 2
+        assert read_settings(cmdline(CETD_WORKERS=written)).workers == 16
     assert read_settings(Settings({"CETD_WORKERS": 3})).workers == 3
