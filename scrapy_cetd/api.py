@@ -431,9 +431,11 @@ def response_page_url(response: TextResponse) -> str:
 
 def response_content_language(response: TextResponse) -> str | None:
     """``response``'s ``Content-Language`` header, ``None`` when it has none: the language a
-    server declares for the page, which the metadata reads after the page's own markup."""
-    header = response.headers.get(b"Content-Language")
-    return header.decode("latin-1") if header else None
+    server declares for the page, which the metadata reads after the page's own markup. Header
+    lines sent more than once are one list, in their order (``de`` then ``en``: ``de, en``),
+    whose first tag counts, as of one line's list."""
+    lines = [line for line in response.headers.getlist(b"Content-Language") if line.strip()]
+    return b", ".join(lines).decode("latin-1") if lines else None
 
 
 def _undecodable(response: TextResponse) -> tuple[str, ...]:

@@ -16,11 +16,11 @@ import pytest
 from conftest import STORM_PAGE, parse
 from lxml import etree
 from scrapy import Selector
-from scrapy.http import HtmlResponse, Request
+from scrapy.http import Headers, HtmlResponse, Request
 
 import scrapy_cetd
 from scrapy_cetd import ALGORITHMS, ExtractionResult, NotADocumentError, extract, get_extractor
-from scrapy_cetd.api import CompletingExtractor, Outputs, extract_with
+from scrapy_cetd.api import CompletingExtractor, Outputs, extract_with, response_content_language
 from scrapy_cetd.evaluation.datasets import default_datasets_root, find_datasets
 from scrapy_cetd.limits import Limits
 from scrapy_cetd.page.decoding import encode_text
@@ -115,6 +115,12 @@ def test_a_responses_content_language_header_declares_the_language_the_page_does
     assert language(STORM_PAGE.replace("<html>", "<html lang='en-US'>"), **headers) == "en-US"
     unlabelled = HtmlResponse(url, body=STORM_PAGE.encode(), encoding="utf-8")
     assert extract(unlabelled, metadata=True) == extract(STORM_PAGE, url=url, metadata=True)
+    lines = Headers()
+    lines.setlist("Content-Language", ["en-GB", "en-US"])  # one list, "en-GB, en-US": its first
+    two = HtmlResponse(url, body=STORM_PAGE.encode(), encoding="utf-8", headers=lines)
+    assert response_content_language(two) == "en-GB, en-US"
+    found = extract(two, metadata=True).metadata
+    assert found is not None and found.language == "en-GB"
 
 
 def test_bytes_are_decoded_by_declared_charset_and_meta() -> None:
