@@ -120,8 +120,9 @@ class CompletingExtractor:
 
     def served_in(self, content_language: str | None) -> CompletingExtractor:
         """This extractor for a page served with the ``Content-Language`` header
-        ``content_language`` (itself when there is none)."""
-        if content_language is None:
+        ``content_language``, or without one (``None``): itself when that is the header it
+        was made for."""
+        if content_language == self.content_language:
             return self
         return CompletingExtractor(self.extractor, self.outputs, content_language=content_language)
 

@@ -123,6 +123,15 @@ def test_a_responses_content_language_header_declares_the_language_the_page_does
     assert found is not None and found.language == "en-GB"
 
 
+def test_a_completing_extractor_is_served_in_the_pages_language_or_none() -> None:
+    """A page served without the header gets no language from the page before it."""
+    completing = CompletingExtractor(get_extractor("cetd-plus"), Outputs(metadata=True))
+    german = pickle.loads(pickle.dumps(completing.served_in("de")))
+    assert german.content_language == "de" and completing.content_language is None
+    assert german.served_in(None).content_language is None
+    assert german.served_in("de") is german and completing.served_in(None) is completing
+
+
 def test_bytes_are_decoded_by_declared_charset_and_meta() -> None:
     page = "<html><body><p>Grüße aus Köln, eine längere Nachricht für den Test.</p></body></html>"
     latin = page.encode("latin-1")
