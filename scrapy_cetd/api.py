@@ -147,7 +147,7 @@ class CompletingExtractor:
             result = replace(result, html="")
         result = sanitize(result)
         base_url = document_base(tree, url)
-        url_notes = _url_notes(url, base_url)
+        url_notes = _url_notes(outputs, url, base_url)
         try:
             found: Metadata | None = None
             cut_short: tuple[str, ...] = ()
@@ -183,11 +183,15 @@ class CompletingExtractor:
         )
 
 
-def _url_notes(url: str | None, base_url: str | None) -> tuple[str, ...]:
+def _url_notes(outputs: Outputs, url: str | None, base_url: str | None) -> tuple[str, ...]:
     """A :attr:`~scrapy_cetd.result.NoteKind.URL_NOT_ABSOLUTE` note when the page was given a
-    ``url`` that is no absolute URL (a mistyped ``example.com/page``) and no ``<base href>``
-    gave the links one (``base_url``): they stay relative, and the caller should know why."""
-    if not url or base_url is not None or is_absolute_url(url):
+    ``url`` that is no absolute URL (a mistyped ``example.com/page``), no ``<base href>``
+    gave the links one (``base_url``) and ``outputs`` write links (the HTML, the Markdown, the
+    metadata's canonical URL and image): they stay relative, and the caller should know why."""
+    writes_links = outputs.html or outputs.markdown or outputs.metadata
+    if not (url and url.strip()) or not writes_links:
+        return ()
+    if base_url is not None or is_absolute_url(url):
         return ()
     return (NoteKind.URL_NOT_ABSOLUTE.note(f"{url:.80}"),)
 

@@ -62,9 +62,10 @@ given with the page, is no base to write links against."""
 
 
 def is_absolute_url(url: str) -> bool:
-    """Whether ``url`` is an absolute URL links can be resolved against: a scheme and a host,
-    a port that is a number, at most :data:`~scrapy_cetd.limits.MAX_URL` characters, none of
-    them one an attribute cannot hold."""
+    """Whether ``url`` is an absolute URL links can be resolved against: a scheme and a host
+    (or a ``file:`` URL's path: a page saved on disk, as a browser opens it), a port that is
+    a number, at most :data:`~scrapy_cetd.limits.MAX_URL` characters, none of them one an
+    attribute cannot hold."""
     if len(url) > MAX_URL or _NOT_IN_ATTRIBUTES.search(url):
         return False
     try:
@@ -72,6 +73,8 @@ def is_absolute_url(url: str) -> bool:
         parts.port  # noqa: B018 - raises ValueError for a port that is no number
     except ValueError:
         return False
+    if parts.scheme == "file":
+        return parts.path.startswith("/")
     return bool(parts.scheme and parts.netloc)
 
 

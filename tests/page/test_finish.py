@@ -262,3 +262,13 @@ def test_a_url_that_is_no_absolute_url_leaves_the_links_relative_with_a_note() -
     based = extract(ARTICLE.format(head="<base href='http://b.example/'>"), url="b.example/x")
     assert not any(note.startswith("url-not-absolute") for note in based.notes)
     assert extract(page, url="").notes == extract(page).notes
+
+
+def test_a_file_url_is_a_base_and_a_url_note_needs_links_to_write() -> None:
+    page = ARTICLE.format(head="")
+    saved = extract(page, url="file:///srv/site/news/x.html")
+    assert 'href="file:///srv/site/news/rel/page.html"' in saved.html
+    assert not any(note.startswith("url-not-absolute") for note in saved.notes)
+    assert extract(page, url="gazette.example/x", html=False).notes == ()
+    assert extract(page, url="gazette.example/x", html=False, markdown=True).notes != ()
+    assert extract(page, url="  ").notes == extract(page).notes
