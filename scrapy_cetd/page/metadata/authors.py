@@ -110,7 +110,8 @@ def lazy(function: Callable[[etree._Element], list[str]], root: etree._Element) 
 def first_byline(root: etree._Element, titles: Iterable[str | None] = ()) -> list[str]:
     """The text of the first byline after the headline (:func:`_headline`, given the page's
     structured ``titles``; :data:`_BYLINE_CLASS`) that names someone; a page's later author
-    blocks are biographies and comments."""
+    blocks are biographies and comments. The texts of the byline's elements are read apart
+    (``<span>By</span><a>Jane Doe</a>`` is ``By Jane Doe``): two elements are two words."""
     anchor = _headline(root, titles)
     if anchor is None:
         return []
@@ -127,7 +128,7 @@ def first_byline(root: etree._Element, titles: Iterable[str | None] = ()) -> lis
         if _no_byline(element):
             continue
         read += 1
-        text = lines_of(element, MAX_TEXT).lstrip()[:MAX_TEXT]
+        text = lines_of(element, MAX_TEXT, apart=True).lstrip()[:MAX_TEXT]
         names = _clean_names(text, byline=_markup_words(element), opening=_opening_words(element))
         if names:
             return [_linked_names(element, names) or "; ".join(names)]

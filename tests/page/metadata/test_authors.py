@@ -139,6 +139,21 @@ def test_what_a_byline_does_not_link_beside_a_linked_name_is_no_name(
     assert page_metadata(page(body=body)).authors == authors
 
 
+@pytest.mark.parametrize(
+    ("byline", "authors"),
+    [
+        ("<b>By<!-- --> <span>Jane Doe</span></b>", ("Jane Doe",)),
+        ("<span>By</span><span>Jane Doe</span>", ("Jane Doe",)),
+        ("By <span>Jane Doe</span><span>Editor</span>", ("Jane Doe Editor",)),
+    ],
+)
+def test_a_byline_s_elements_are_words_apart(byline: str, authors: tuple[str, ...]) -> None:
+    """The texts of two elements of a byline are never glued into one word (``ByJane``,
+    ``DoeEditor``); without a link, the words after a name are not told from it."""
+    body = f"<h1>Storm</h1><p class='byline'>{byline}</p><p>Text.</p>"
+    assert page_metadata(page(body=body)).authors == authors
+
+
 def test_a_byline_laid_out_in_blocks_gives_the_name_alone() -> None:
     body = (
         "<h1>Storm closes the harbour</h1><div class='author-box'><div>Written By</div>"
