@@ -272,10 +272,13 @@ def text_of(element: etree._Element) -> str:
     return str(_STRING(element))
 
 
-def lines_of(element: etree._Element, limit: int) -> str:
+def lines_of(element: etree._Element, limit: int, *, apart: bool = False) -> str:
     """The text of ``element`` with a line break where each block element (:data:`BLOCK_TAGS`)
     starts and ends, as the text output breaks it: a byline laid out in blocks (``Written
     by`` / the name / the job title) reads as lines, not as one run of words glued together.
+    With ``apart``, a space where each other element starts and ends too: the texts of two
+    elements side by side are two words (a byline's ``<a>Jane Doe</a><span>Editor</span>``),
+    where a page's text may set a word's letters in elements of their own (a drop cap).
     Read up to about ``limit`` characters, through at most :data:`LINES_MAX_ELEMENTS`
     elements; comments, scripts and styles give no text."""
     parts: list[str] = []
@@ -291,6 +294,8 @@ def lines_of(element: etree._Element, limit: int) -> str:
             text = node.tail if node is not element else None
         if tag in BLOCK_TAGS:
             parts.append("\n")
+        elif apart and tag is not None:
+            parts.append(" ")
         if text:
             parts.append(text)
             size += len(text)

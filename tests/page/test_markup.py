@@ -306,6 +306,23 @@ def test_lines_of_breaks_the_text_at_blocks() -> None:
     assert lines == ["Written By", "Ana Lima", "Editor", "2024"]
 
 
+def test_lines_of_apart_reads_each_element_s_text_as_words_of_its_own() -> None:
+    """A byline's elements side by side (``<a>Jane Doe</a><span>Editor</span>``, a prefix
+    before a comment) are read apart, with a space between their texts; by default a word
+    may run across elements (``<b>J</b>ane``)."""
+    byline = parse(
+        "<p id='b'><b>By<!-- --> <a>Jane Doe</a></b><span>Editor</span><br><b>J</b>ane</p>"
+    ).find(".//p[@id='b']")
+    assert byline is not None
+    lines = [" ".join(line.split()) for line in lines_of(byline, 1000, apart=True).splitlines()]
+    lines = [line for line in lines if line]
+    assert lines == ["By Jane Doe Editor", "J ane"]
+    assert [line for line in lines_of(byline, 1000).splitlines() if line] == [
+        "ByJane DoeEditor",
+        "Jane",
+    ]
+
+
 def test_lines_of_stops_near_its_limit_and_grows_linearly() -> None:
     long = parse("<div id='l'>" + "<p>words and more words</p>" * 1000 + "</div>").find(".//div")
     assert long is not None

@@ -110,7 +110,8 @@ def lazy(function: Callable[[etree._Element], list[str]], root: etree._Element) 
 def first_byline(root: etree._Element, titles: Iterable[str | None] = ()) -> list[str]:
     """The text of the first byline after the headline (:func:`_headline`, given the page's
     structured ``titles``; :data:`_BYLINE_CLASS`) that names someone; a page's later author
-    blocks are biographies and comments."""
+    blocks are biographies and comments. The texts of the byline's elements are read apart
+    (``<span>By</span><a>Jane Doe</a>`` is ``By Jane Doe``): two elements are two words."""
     anchor = _headline(root, titles)
     if anchor is None:
         return []
@@ -127,7 +128,7 @@ def first_byline(root: etree._Element, titles: Iterable[str | None] = ()) -> lis
         if _no_byline(element):
             continue
         read += 1
-        text = lines_of(element, MAX_TEXT).lstrip()[:MAX_TEXT]
+        text = lines_of(element, MAX_TEXT, apart=True).lstrip()[:MAX_TEXT]
         names = _clean_names(text, byline=_markup_words(element), opening=_opening_words(element))
         if names:
             return [_linked_names(element, names) or "; ".join(names)]
@@ -212,20 +213,48 @@ def _no_byline(element: etree._Element) -> bool:
 
 
 def _linked_names(byline: etree._Element, names: list[str]) -> str | None:
-    """The names of ``names`` that ``byline`` links (to their author pages), joined by
-    ``;``, when it links the first and not all: the words it does not link, after a linked
-    name, are a job title or an affiliation (``<a>Jane Doe</a>, Staff Writer``), whatever the
-    language. A byline whose first name is not linked links something else (``Jane Doe,
+    """The names that ``byline`` links (to their author pages), joined by ``;``, when the
+    first of ``names`` begins with a link's text: each link's text is one name, and the words
+    it does not link, after a linked name, are a job title, an affiliation or a button
+    (``<a>Jane Doe</a>, Staff Writer``, ``<a>Jane Doe</a> <span>Follow</span>``), whatever
+    the language, as are the words between two linked names (``<a>Jane Doe</a> and <a>John
+    Roe</a>``). A name that does not begin with a link's text is dropped, links and all: the
+    words before the link name its role (``Reviewed by <a>John Roe</a>``). A byline whose
+    first name does not begin with a link's text links something else (``Jane Doe,
     <a>Reuters</a>``) and keeps every name."""
-    linked = {
-        name.casefold()
-        for link in byline.iter("a")
-        for name in _clean_names(text_of(link)[:MAX_TEXT])
-    }
-    if names[0].casefold() not in linked:
+    linked = sorted(
+        {
+            tuple(name.casefold().split())
+            for link in byline.iter("a")
+            for name in _clean_names(lines_of(link, MAX_TEXT, apart=True).lstrip()[:MAX_TEXT])
+        },
+        key=len,
+        reverse=True,
+    )
+    held = [_links_in(name, linked) for name in names]
+    if not held[0]:
         return None
-    kept = [name for name in names if name.casefold() in linked]
-    return "; ".join(kept) if len(kept) < len(names) else None
+    kept = [name for links in held for name in links]
+    return "; ".join(kept) if kept != names else None
+
+
+def _links_in(name: str, linked: Sequence[tuple[str, ...]]) -> list[str]:
+    """The linked names (``linked``: each a link's case-folded words, the longest first) that
+    ``name``'s words hold, in their order, as ``name`` writes them; none when ``name`` does not
+    begin with one."""
+    words = name.split()
+    folded = [word.casefold() for word in words]
+    found: list[str] = []
+    start = 0
+    while start < len(words) and (found or not start):
+        size = next(
+            (len(link) for link in linked if tuple(folded[start : start + len(link)]) == link),
+            0,
+        )
+        if size:
+            found.append(" ".join(words[start : start + size]))
+        start += size or 1
+    return found
 
 
 def item_scope(element: etree._Element) -> etree._Element | None:

@@ -128,13 +128,43 @@ def test_the_field_of_a_byline_s_date_is_no_name(byline: str, authors: tuple[str
         ("By Jane Doe, John Roe", ("Jane Doe", "John Roe")),  # nothing linked: names
         ("By Jane Doe, <a href='/'>Reuters</a>", ("Jane Doe", "Reuters")),  # not her name
         ("By <a href='/a/jd'>Jane Doe</a>", ("Jane Doe",)),
+        ("By <a href='/authors/jd'>Jane Doe</a> <span>Senior Reporter</span>", ("Jane Doe",)),
+        ("By <a href='/authors/jd'>Jane Doe</a><span>Senior Reporter</span>", ("Jane Doe",)),
+        ("By <a href='/a/jd'>Jane Doe</a> <span>Follow</span>", ("Jane Doe",)),
+        ("<a href='/u/1'>salty_dog</a> <span>Posts: 412</span>", ("salty_dog",)),
+        ("By <a href='/a/jd'>Jane Doe</a> <a href='/a/jr'>John Roe</a>", ("Jane Doe", "John Roe")),
+        (
+            "By <a href='/a/jd'>Jane Doe</a> and <a href='/a/jr'>John Roe</a>",
+            ("Jane Doe", "John Roe"),
+        ),
+        (
+            "By <a href='/a/jd'>Jane Doe</a>, MD. Reviewed by <a href='/a/jr'>John Roe</a>",
+            ("Jane Doe",),
+        ),
     ],
 )
 def test_what_a_byline_does_not_link_beside_a_linked_name_is_no_name(
     byline: str, authors: tuple[str, ...]
 ) -> None:
-    """A byline that links its author's name leaves the job title or the affiliation after it
-    unlinked, in any language."""
+    """A byline that links its author's name leaves the job title, the affiliation or a
+    button after it unlinked, in any language, even with no comma between them: each link's
+    text is one name, and a name after unlinked words (``Reviewed by``) is dropped with
+    them."""
+    body = f"<h1>Storm</h1><p class='byline'>{byline}</p><p>Text.</p>"
+    assert page_metadata(page(body=body)).authors == authors
+
+
+@pytest.mark.parametrize(
+    ("byline", "authors"),
+    [
+        ("<b>By<!-- --> <span>Jane Doe</span></b>", ("Jane Doe",)),
+        ("<span>By</span><span>Jane Doe</span>", ("Jane Doe",)),
+        ("By <span>Jane Doe</span><span>Editor</span>", ("Jane Doe Editor",)),
+    ],
+)
+def test_a_byline_s_elements_are_words_apart(byline: str, authors: tuple[str, ...]) -> None:
+    """The texts of two elements of a byline are never glued into one word (``ByJane``,
+    ``DoeEditor``); without a link, the words after a name are not told from it."""
     body = f"<h1>Storm</h1><p class='byline'>{byline}</p><p>Text.</p>"
     assert page_metadata(page(body=body)).authors == authors
 
