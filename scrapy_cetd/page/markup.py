@@ -283,14 +283,15 @@ def lines_of(element: etree._Element, limit: int, *, apart: bool = False) -> str
     elements; comments, scripts and styles give no text."""
     parts: list[str] = []
     size = elements = 0
-    for event, node in etree.iterwalk(element, events=("start", "end")):
+    for event, node in etree.iterwalk(element, events=_LINE_EVENTS):
         tag = node.tag if isinstance(node.tag, str) else None
-        if event == "start":
+        if event != "end":
             elements += 1
             if elements > LINES_MAX_ELEMENTS:
                 break
+        if event == "start":
             text = node.text if tag is not None and tag not in _NO_TEXT_TAGS else None
-        else:
+        else:  # an element's end, or a comment or processing instruction: the text after it
             text = node.tail if node is not element else None
         if tag in BLOCK_TAGS:
             parts.append("\n")
@@ -309,6 +310,9 @@ LINES_MAX_ELEMENTS = 1000
 too, and the metadata reads the lines of up to fifty elements for each of its properties,
 which may each hold the whole page (nested in one another): the lines of a byline or of a
 property value begin within its first few dozen elements."""
+_LINE_EVENTS = ("start", "end", "comment", "pi")
+"""The events :func:`lines_of` walks: a comment or a processing instruction is one event, not
+a start and an end, and the text after it (its tail) is the element's text all the same."""
 _NO_TEXT_TAGS = frozenset({"script", "style", "template"})
 """Elements whose text is no text of the page."""
 

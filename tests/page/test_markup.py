@@ -318,9 +318,16 @@ def test_lines_of_apart_reads_each_element_s_text_as_words_of_its_own() -> None:
     lines = [line for line in lines if line]
     assert lines == ["By Jane Doe Editor", "J ane"]
     assert [line for line in lines_of(byline, 1000).splitlines() if line] == [
-        "ByJane DoeEditor",
+        "By Jane DoeEditor",
         "Jane",
     ]
+
+
+def test_lines_of_reads_the_text_after_a_comment_or_a_processing_instruction() -> None:
+    value = parse("<p id='v'>Light <!-- x --> shoe, <?php echo 1 ?> red <b>and</b> wide</p>")
+    element = value.find(".//p[@id='v']")
+    assert element is not None
+    assert " ".join(lines_of(element, 1000).split()) == "Light shoe, red and wide"
 
 
 def test_lines_of_stops_near_its_limit_and_grows_linearly() -> None:
