@@ -32,12 +32,12 @@ def alike_siblings(view: DomView, siblings: Iterable[int]) -> list[list[int]]:
     turns (A B A B, :func:`_take_turns`) are one group: a page that shades its records in turn
     gives consecutive records two classes (phpBB's ``post bg1`` and ``post bg2``, ``odd`` and
     ``even`` rows, ``alt`` on every other comment), and they are one run of records all the
-    same. Turns are a pattern of the markup, not of its words, so no
-    class name is looked for. Only the two classes' siblings are compared: another sibling
-    between them (a banner after a post) does not break the turns. A class is tried only with
-    the class of the next sibling of its tag after its first one (past a banner there, the
-    other class is tried with it the other way round) and paired at most once, so each
-    sibling is read a bounded number of times."""
+    same. Turns are a pattern of the markup, not of its words, so no class name is looked
+    for. Only the two classes' siblings are compared: another sibling between them (a banner
+    after a post) does not break the turns. A class is tried only with the class of the next
+    sibling of its tag after its first one (past a banner there, the other class is tried
+    with it the other way round) and paired at most once, so each sibling is read a bounded
+    number of times."""
     groups: dict[tuple[str, str], list[int]] = {}
     following: dict[tuple[str, str], tuple[str, str]] = {}
     waiting: dict[str, tuple[str, str]] = {}  # per tag, the class whose first sibling was last

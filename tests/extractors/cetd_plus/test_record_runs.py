@@ -188,6 +188,24 @@ def test_listing_ends_with_its_last_record() -> None:
     assert "category description" not in text_as(long, "listing", after_records_share=1.0)
 
 
+def test_a_run_in_turns_ends_past_a_record_of_either_class() -> None:
+    """A record the run missed after records in two classes by turns (``odd`` and ``even``)
+    stays when it shares a word with either class, not only the first record's."""
+    records = "".join(
+        f'<div class="{"odd" if n % 2 else "even"}"><a href="/c/{n}">Course {n}</a>'
+        f"<p>{prose(f'course {n}', 1)}</p></div>"
+        for n in range(6)
+    )
+    page = (
+        '<html><body><div class="content"><h1>Courses this autumn</h1>'
+        f'<div class="cards">{records}<div class="odd last"><a href="/c/9">Course 9</a></div>'
+        '</div><div class="pages"><a href="/p/2">Next page</a></div></div></body></html>'
+    )
+    text = text_as(page, "listing")
+    assert "Course 9" in text
+    assert "Next page" not in text
+
+
 def test_what_follows_a_run_is_read_in_linear_time() -> None:
     """Each element after the last record is asked whether it is one the run missed; the run is
     read once for all of them (reading it once per element took 14 s on a page of 20,000
