@@ -166,9 +166,10 @@ class CetdPlusExtractor(Extractor):
         same lines under every post of one poster (their machine, a motto, links) are not
         the thread.
     19. ``detail_lists`` (forum): step 2 also removes the posters' details, the ``<dl>``
-        elements whose class and terms (the texts of their ``<dt>``) are those of another
-        ``<dl>`` of the page: the lists a forum repeats under each poster's name (when they
-        joined, how many messages they wrote) describe the posters, not the thread.
+        elements with terms whose class (or, without one, whose terms: the texts of their
+        ``<dt>``) is that of another such ``<dl>`` of the page: the lists a forum repeats
+        under each poster's name (when they joined, how many messages they wrote) describe
+        the posters, not the thread.
     20. ``repeated_labels`` (forum): after step 15, the outermost kept elements whose text is
         too short for step 15 to compare (under 20 characters) go when three or more have the
         same text: the controls and labels a thread repeats under each post (reply, quote

@@ -36,17 +36,20 @@ def signature_sections(view: DomView, chars: Sequence[int]) -> list[bool]:
 
 
 MIN_DETAIL_LISTS = 2
-"""The fewest definition lists with the same class and labels that make them details repeated
-for each post (one list of terms is the content's own)."""
+"""The fewest definition lists with the same class (or, without one, the same labels) that make
+them details repeated for each post (one list of terms is the content's own)."""
 
 
 def detail_lists(view: DomView) -> list[bool]:
     """The elements of ``view`` that are repeated detail lists, their descendants included: the
-    ``<dl>`` elements whose class and terms (the text of their ``<dt>`` children, in order) are
-    those of :data:`MIN_DETAIL_LISTS` or more ``<dl>`` of the view. A ``<dl>`` without ``<dt>``
-    children (replies indented with ``<dd>``, terms grouped in ``<div>``) has no terms to
-    compare and is never one. Each text run is read once, for the closest ``<dt>`` above it;
-    the proxies of the lists are held until the end."""
+    ``<dl>`` elements with terms (``<dt>`` children) whose class is that of
+    :data:`MIN_DETAIL_LISTS` or more such ``<dl>`` of the view, or, without a class, whose
+    terms (the text of their ``<dt>`` children, in order) are. A class a template gives the
+    pane under each poster's name says what the list is whatever its terms: phpBB's
+    ``postprofile`` has the poster's name as its term, different in each post. A ``<dl>``
+    without ``<dt>`` children (replies indented with ``<dd>``, terms grouped in ``<div>``) is
+    not a list of details and is never one. Each text run is read once, for the closest
+    ``<dt>`` above it; the proxies of the lists are held until the end."""
     size, tags, parent, runs = len(view), view.tags, view.parent, view.runs
     term = [-1] * size  # the closest <dt> at or above each element
     labels: dict[int, list[str]] = {}
@@ -66,8 +69,9 @@ def detail_lists(view: DomView) -> list[bool]:
         if tags[i] == "dl":
             held.append(element := view.elements[i])
             terms = [" ".join(" ".join(labels[c]).split()) for c in view.children[i] if c in labels]
+            name = element.get("class") or ""
             if terms:
-                keys[i] = (element.get("class") or "", *terms)
+                keys[i] = (name,) if name else ("", *terms)
     repeated = Counter(keys.values())
     drop = [False] * size
     for i, key in keys.items():

@@ -66,7 +66,10 @@ def drop_galleries(view: DomView, counts: NodeCounts, modes: list[Keep]) -> None
     """Drop the kept runs of :data:`GALLERY_MIN_CARDS` or more sibling cards, alike in tag and
     class, that each show media (:data:`MEDIA_TAGS`), unless they hold
     :data:`GALLERY_MAX_SHARE` of the kept text or are headed sections of the text
-    (:data:`GALLERY_SECTION_CHARS`)."""
+    (:data:`GALLERY_SECTION_CHARS`). Cards are alike by their whole class, not by classes in
+    turn as records are (:func:`.record_runs.alike_siblings`): in an article, siblings in turn
+    are mostly blocks of two kinds (a picture and a text, a heading and a picture), and joined
+    they would hide the pictures' own gallery (see docs/page-types.md)."""
     size = len(view)
     tags, chars, parent = view.tags, counts.chars, view.parent
     media = holding(view, MEDIA_TAGS | _FIGURE)  # a figure's table is told apart below

@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from lxml import etree
 
@@ -20,14 +20,63 @@ MIN_RECORD_CHARS = 10
 
 
 def sibling_runs(view: DomView, chars: Sequence[int], parent: int) -> list[list[int]]:
-    """The children of ``parent`` alike in tag and class, each with :data:`MIN_RECORD_CHARS`
-    characters or more, grouped (each group in document order, of any size); ``chars`` are the
-    view's :func:`count_nodes` characters."""
-    runs: dict[tuple[str, str], list[int]] = {}
-    for c in view.children[parent]:
-        if chars[c] >= MIN_RECORD_CHARS:
-            runs.setdefault((view.tags[c], view.elements[c].get("class") or ""), []).append(c)
-    return list(runs.values())
+    """The children of ``parent`` alike in tag and class (:func:`alike_siblings`), each with
+    :data:`MIN_RECORD_CHARS` characters or more, grouped (each group in document order, of any
+    size); ``chars`` are the view's :func:`count_nodes` characters."""
+    return alike_siblings(view, (c for c in view.children[parent] if chars[c] >= MIN_RECORD_CHARS))
+
+
+def alike_siblings(view: DomView, siblings: Iterable[int]) -> list[list[int]]:
+    """``siblings`` (in document order) grouped by tag and class, each group in document order,
+    the groups in the order of their first members. Two classes of one tag whose siblings take
+    turns (A B A B, :func:`_take_turns`) are one group: a page that shades its records in turn
+    gives consecutive records two classes (phpBB's ``post bg1`` and ``post bg2``, ``odd`` and
+    ``even`` rows, ``alt`` on every other comment), and they are one run of records all the
+    same. Turns are a pattern of the markup, not of its words, so no class name is looked
+    for. Only the two classes' siblings are compared: another sibling between them (a banner
+    after a post) does not break the turns. A class is tried only with the class of the next
+    sibling of its tag after its first one (past a banner there, the other class is tried
+    with it the other way round) and paired at most once, so each sibling is read a bounded
+    number of times."""
+    groups: dict[tuple[str, str], list[int]] = {}
+    following: dict[tuple[str, str], tuple[str, str]] = {}
+    waiting: dict[str, tuple[str, str]] = {}  # per tag, the class whose first sibling was last
+    for c in siblings:
+        tag = view.tags[c]
+        key = (tag, view.elements[c].get("class") or "")
+        if tag in waiting:
+            following[waiting.pop(tag)] = key
+        if key not in groups:
+            groups[key] = []
+            waiting[tag] = key
+        groups[key].append(c)
+    partner: dict[tuple[str, str], tuple[str, str]] = {}
+    for key, other in following.items():
+        if other == key or key in partner or other in partner:
+            continue
+        if _take_turns(*sorted((groups[key], groups[other]))):
+            partner[key], partner[other] = other, key
+    runs: list[list[int]] = []
+    for key, group in groups.items():
+        turns = partner.get(key)
+        if turns is None:
+            runs.append(group)
+        elif group[0] < groups[turns][0]:
+            runs.append(sorted(group + groups[turns]))
+    return runs
+
+
+def _take_turns(first: list[int], second: list[int]) -> bool:
+    """Whether the siblings of two groups (each in document order, ``first`` starting first)
+    alternate, two of each at least: A B A B (or A B A B A), never two of one group without one
+    of the other between. A lone sibling between two others (A B A) is no turn: two of one
+    class around one of another are as often a block's head, body and foot as three records
+    (see docs/page-types.md)."""
+    if len(second) < 2 or len(first) - len(second) not in {0, 1}:
+        return False
+    return all(a < b for a, b in zip(first, second, strict=False)) and all(
+        b < a for b, a in zip(second, first[1:], strict=False)
+    )
 
 
 def record_run(view: DomView, chars: Sequence[int], share: float) -> list[int]:
@@ -84,8 +133,9 @@ class _Missed:
     after ``card``: a run groups siblings by their whole class) or that holds half the text of
     the shortest record (the asker's post under a class of its own); on a ``thread``, also an
     element holding one with the posts' tag and a word of their class (the replies nested
-    under the last post). The run is read once (the records share their class, so the
-    first's is theirs), not once per element asked about."""
+    under the last post). The run is read once (the records share their class, or take turns
+    with two, so the first two records' words are theirs), not once per element asked
+    about."""
 
     def __init__(
         self,
@@ -103,7 +153,8 @@ class _Missed:
         while chain[-1] != region and view.parent[chain[-1]] >= 0:
             chain.append(view.parent[chain[-1]])
         self.held: list[etree._Element] = [view.elements[a] for a in reversed(chain)]
-        self.tag, self.words = view.tags[run[0]], _class_words(view, run[0])
+        self.tag = view.tags[run[0]]
+        self.words = _class_words(view, run[0]) | _class_words(view, run[min(1, len(run) - 1)])
         self.parent = view.parent[run[0]]
         self.shortest = min(chars[r] for r in run)
 

@@ -56,6 +56,25 @@ def test_forum_drops_the_posters_details_repeated_under_each_post() -> None:
     assert "Mar 10, 2016" in text_as(_with_details(THREAD, ["asker"]), "forum")
 
 
+def test_forum_drops_the_posters_panes_named_by_their_class() -> None:
+    """A details pane whose term is the poster's name (phpBB's ``postprofile``: each list's
+    terms differ) is one of the posters' details by its class, which the lists share; lists
+    without a class are still compared by their terms."""
+    page = THREAD
+    for n, poster in enumerate(["asker", "helper", "chemist"]):
+        page = page.replace(
+            f"<span>{poster}</span>",
+            f'<dl class="postprofile"><dt><a href="/u/{n}">{poster}</a></dt>'
+            f"<dd>Posts: {n + 7}1</dd><dd>Location: Harbour {n}</dd></dl>",
+        )
+    with_profile = text_as(page, "forum")
+    assert "Location: Harbour 1" not in with_profile
+    assert "Citric acid works faster" in with_profile
+    assert "Location: Harbour 1" in text_as(page, "forum", detail_lists=False)
+    unnamed = page.replace(' class="postprofile"', "")
+    assert "Location: Harbour 1" in text_as(unnamed, "forum")
+
+
 def test_forum_drops_the_labels_repeated_under_each_post() -> None:
     page = THREAD.replace("</p></div>", '</p><a href="#">Quote</a></div>')
     assert page.count("Quote") == 3

@@ -12,7 +12,11 @@ from conftest import deep_chain
 from lxml import etree
 from ratios import TENFOLD, growth
 
-from scrapy_cetd.extractors.cetd_plus.record_runs import drop_after_run, record_run
+from scrapy_cetd.extractors.cetd_plus.record_runs import (
+    alike_siblings,
+    drop_after_run,
+    record_run,
+)
 from scrapy_cetd.page.density import count_nodes
 from scrapy_cetd.page.dom import build_view
 from scrapy_cetd.page.output import Keep
@@ -77,6 +81,80 @@ def test_forum_ends_with_its_last_post(tag: str) -> None:
     assert "kettle summary" not in text_as(long, "forum", after_posts_share=1.0)
 
 
+def _zebra_thread(classes: list[str]) -> str:
+    """A thread in phpBB's markup: its posts, one of each of ``classes``, each a poster's pane
+    and a text, a divider between them; the last a short reply."""
+    texts = [prose(f"hull answer {n}", 2) for n in range(len(classes) - 1)]
+    texts.append("Thanks all, it worked.")
+    posts = "<hr class='divider'>".join(
+        f'<div id="p{n}" class="{name}"><div class="inner"><dl class="postprofile">'
+        f'<dt><a href="/u/{n}">poster {n}</a></dt><dd>Posts: {n + 10}</dd></dl>'
+        f'<div class="postbody"><div class="content">{text}</div></div></div></div>'
+        for n, (name, text) in enumerate(zip(classes, texts, strict=True))
+    )
+    return (
+        '<html><body><div id="wrap"><div class="navbar"><a href="/">Board index</a></div>'
+        f'<div id="page-body"><h2>How do I patch a hull?</h2>{posts}<hr class="divider">'
+        '<div class="action-bar"><a href="/reply">Post Reply</a></div></div></div></body></html>'
+    )
+
+
+@pytest.mark.parametrize(
+    "classes",
+    [["post bg1", "post bg2"] * 2, ["post bg1", "post bg2"] * 2 + ["post bg1"], ["post bg1"] * 4],
+)
+def test_a_thread_whose_posts_take_turns_in_two_classes_keeps_its_short_reply(
+    classes: list[str],
+) -> None:
+    """Posts shaded in turn (phpBB's ``bg1`` and ``bg2``) are one run of posts, as posts of
+    one class are, so the thread's short last reply is kept whole with the others."""
+    text = text_as(_zebra_thread(classes), "forum")
+    assert "hull answer 0" in text
+    assert "Thanks all, it worked." in text
+
+
+def _groups(classes: list[str]) -> list[list[str]]:
+    """The classes of the groups :func:`alike_siblings` makes of ``<div>`` siblings of those
+    ``classes``."""
+    siblings = "".join(f'<div class="{name}">record {n}</div>' for n, name in enumerate(classes))
+    body = to_tree(f"<html><body>{siblings}</body></html>").find("body")
+    assert body is not None
+    view = build_view(body)
+    return [
+        [view.elements[c].get("class") or "" for c in group]
+        for group in alike_siblings(view, view.children[0])
+    ]
+
+
+def test_siblings_whose_classes_take_turns_are_one_group() -> None:
+    """Two classes whose siblings alternate are one group, also past a sibling of a third
+    class between them; two that do not alternate (two of one in a row) stay apart, and so
+    does a lone sibling between two of another class (a block's head, body and foot)."""
+    assert _groups(["odd", "even", "odd", "even"]) == [["odd", "even", "odd", "even"]]
+    assert _groups(["row", "row alt", "row", "banner", "row alt", "row"]) == [
+        ["row", "row alt", "row", "row alt", "row"],
+        ["banner"],
+    ]
+    assert _groups(["a", "a", "b", "b"]) == [["a", "a"], ["b", "b"]]
+    assert _groups(["a", "b", "b", "a"]) == [["a", "a"], ["b", "b"]]
+    assert _groups(["pod head", "pod body", "pod head"]) == [["pod head", "pod head"], ["pod body"]]
+
+
+def test_siblings_are_grouped_in_linear_time() -> None:
+    """Each class is tried with one other only: siblings of many classes, each following the
+    others in turn, are read a bounded number of times, not once per pair of classes."""
+
+    def make(n: int) -> Callable[[], object]:
+        width = int(n**0.5)
+        siblings = "".join(f'<div class="c{k % width}">record {k}</div>' for k in range(n))
+        body = to_tree(f"<html><body>{siblings}</body></html>").find("body")
+        assert body is not None
+        view = build_view(body)
+        return lambda: alike_siblings(view, view.children[0])
+
+    assert growth(make, 2_000, 20_000) < TENFOLD
+
+
 def _listing_followed_by(after: str, last: str = "", outside: str = "") -> str:
     records = "".join(
         f'<div class="card"><a href="/c/{n}">Course {n}</a><p>{prose(f"course {n}", 1)}</p></div>'
@@ -108,6 +186,24 @@ def test_listing_ends_with_its_last_record() -> None:
     long = _listing_followed_by(f"<p>{prose('category description', 3)}</p>")
     assert "category description" in text_as(long, "listing")
     assert "category description" not in text_as(long, "listing", after_records_share=1.0)
+
+
+def test_a_run_in_turns_ends_past_a_record_of_either_class() -> None:
+    """A record the run missed after records in two classes by turns (``odd`` and ``even``)
+    stays when it shares a word with either class, not only the first record's."""
+    records = "".join(
+        f'<div class="{"odd" if n % 2 else "even"}"><a href="/c/{n}">Course {n}</a>'
+        f"<p>{prose(f'course {n}', 1)}</p></div>"
+        for n in range(6)
+    )
+    page = (
+        '<html><body><div class="content"><h1>Courses this autumn</h1>'
+        f'<div class="cards">{records}<div class="odd last"><a href="/c/9">Course 9</a></div>'
+        '</div><div class="pages"><a href="/p/2">Next page</a></div></div></body></html>'
+    )
+    text = text_as(page, "listing")
+    assert "Course 9" in text
+    assert "Next page" not in text
 
 
 def test_what_follows_a_run_is_read_in_linear_time() -> None:
