@@ -28,6 +28,7 @@ from scrapy_cetd.limits import (
     deadline,
 )
 from scrapy_cetd.page.decoding import (
+    BLANK_URL,
     decoding_notes,
     html_response,
     readable_response_notes,
@@ -189,8 +190,8 @@ def _url_notes(outputs: Outputs, url: str | None, base_url: str | None) -> tuple
     gave the links one (``base_url``) and ``outputs`` write links (the HTML, the Markdown, the
     metadata's canonical URL and image): they stay relative, and the caller should know why."""
     writes_links = outputs.html or outputs.markdown or outputs.metadata
-    if not (url and url.strip()) or not writes_links:
-        return ()
+    if not (url and url.strip()) or url == BLANK_URL or not writes_links:
+        return ()  # BLANK_URL: the address of a response built for a page given without one
     if base_url is not None or is_absolute_url(url):
         return ()
     return (NoteKind.URL_NOT_ABSOLUTE.note(f"{url:.80}"),)

@@ -12,6 +12,7 @@ from lxml import etree
 from scrapy_cetd import extract
 from scrapy_cetd.limits import MAX_URL
 from scrapy_cetd.page import finish
+from scrapy_cetd.page.decoding import BLANK_URL, html_response
 from scrapy_cetd.page.finish import (
     URL_GROWTH,
     URL_GROWTH_FLOOR,
@@ -272,3 +273,9 @@ def test_a_file_url_is_a_base_and_a_url_note_needs_links_to_write() -> None:
     assert extract(page, url="gazette.example/x", html=False).notes == ()
     assert extract(page, url="gazette.example/x", html=False, markdown=True).notes != ()
     assert extract(page, url="  ").notes == extract(page).notes
+
+
+def test_a_response_built_without_a_url_gets_no_url_note() -> None:
+    response = html_response(ARTICLE.format(head="").encode(), encoding="utf-8")
+    assert response.url == BLANK_URL
+    assert not any(note.startswith("url-not-absolute") for note in extract(response).notes)
