@@ -512,3 +512,21 @@ def test_a_date_search_cut_short_by_the_budget_is_in_the_notes(
     assert cut.metadata is not None and cut.metadata.published is None
     assert [note.split(":")[0] for note in cut.notes] == ["date-search-cut-short"]
     assert cut.text == found.text
+
+
+def test_a_code_block_keeps_its_lines_in_the_text_of_every_output_choice() -> None:
+    """A documentation page's code block was one line of the text (``import os from gazette
+    import Client client = Client()``), with or without the HTML written: each of its lines
+    is now a line of the text, for every algorithm that writes the text from the elements."""
+    words = "The client reads the gazette and writes each issue to disk for you. " * 5
+    page = (
+        f"<html><body><article><h1>Gazette client</h1><p>{words}</p><pre><code>import os\n"
+        f"from gazette import Client\nclient = Client()</code></pre><p>{words}</p>"
+        "</article></body></html>"
+    )
+    code = ["import os", "from gazette import Client", "client = Client()"]
+    for algorithm in ("cetd-plus", "coreex", "cset"):
+        for html in (True, False):
+            lines = extract(page, algorithm=algorithm, html=html).text.splitlines()
+            start = lines.index(code[0])
+            assert lines[start : start + 3] == code, (algorithm, html)

@@ -300,6 +300,7 @@ cdef frozenset UNSHOWN_CONTENT_TAGS = frozenset({"iframe", "noembed", "noframes"
 cdef frozenset LINK_TAGS = frozenset({"a", "button", "select"})
 cdef frozenset CODE_TAGS = frozenset({"pre", "code", "kbd", "samp", "tt"})
 cdef str CODE_LINE_CLASS = "line"
+cdef frozenset PREFORMATTED_TAGS = frozenset({"pre", "listing", "xmp", "plaintext", "textarea"})
 
 
 cdef struct NameSlot:
@@ -1976,6 +1977,17 @@ cdef class _Text:
         self.line_size = size
         return 0
 
+    cdef int add_lines(self, str text) except -1:
+        """Append ``text``, a preformatted one, as :meth:`add` does, but for its newlines, each
+        of which ends the line (:meth:`newline`)."""
+        cdef bint first = True
+        for line in text.split("\n"):
+            if not first:
+                self.newline()
+            self.add(line)
+            first = False
+        return 0
+
     cdef int newline(self) except -1:
         """End the current line: keep it, stripped, unless it is blank (white space and
         zero-width characters alone, :func:`scrapy_cetd.result.blank`); the buffer is then
@@ -2535,22 +2547,26 @@ cdef str _view_text(
 ):
     """:func:`scrapy_cetd.page.output._view_text` on the arrays of :func:`_render`: the block
     elements and, inside code (``CODE_TAGS``), the elements of class ``CODE_LINE_CLASS`` break
-    lines (:func:`scrapy_cetd.page.dom.code_line_class`)."""
+    lines (:func:`scrapy_cetd.page.dom.code_line_class`); so do the newlines of the text and
+    the tails inside a preformatted element (``PREFORMATTED_TAGS``)."""
     cdef Py_ssize_t size = len(tags)
     cdef _Text writer = _Text()
     cdef _Ints open_elements = _Ints()
     cdef char* block = <char*>PyMem_Malloc(max(size, 1))
     cdef char* in_code = <char*>PyMem_Malloc(max(size, 1))
+    cdef char* in_pre = <char*>PyMem_Malloc(max(size, 1))
     cdef int index
     cdef bint inside
-    if block is NULL or in_code is NULL:
+    if block is NULL or in_code is NULL or in_pre is NULL:
         PyMem_Free(block)
         PyMem_Free(in_code)
+        PyMem_Free(in_pre)
         raise MemoryError()
     try:
         for i in range(size):
             inside = i > 0 and in_code[parents.data[i]]
             in_code[i] = 1 if inside or tags[i] in CODE_TAGS else 0
+            in_pre[i] = 1 if (i > 0 and in_pre[parents.data[i]]) or tags[i] in PREFORMATTED_TAGS else 0
             block[i] = 1 if kept.data[i] and (
                 tags[i] in block_tags
                 or (inside and CODE_LINE_CLASS in attribute_text(nodes[i], "class").split())
@@ -2561,28 +2577,39 @@ cdef str _view_text(
                 continue
             while open_elements.size and open_elements.data[open_elements.size - 1] != parents.data[i]:
                 open_elements.size -= 1
-                _close(writer, open_elements.data[open_elements.size], block, tails)
+                _close(writer, open_elements.data[open_elements.size], block, in_pre, parents, tails)
             if block[i]:
                 writer.newline()
             text = texts[i]
             if text:
-                writer.add(text)
+                if in_pre[i]:
+                    writer.add_lines(text)
+                else:
+                    writer.add(text)
             open_elements.push(<int>i)
         while open_elements.size:
             open_elements.size -= 1
-            _close(writer, open_elements.data[open_elements.size], block, tails)
+            _close(writer, open_elements.data[open_elements.size], block, in_pre, parents, tails)
         return writer.result()
     finally:
         PyMem_Free(block)
         PyMem_Free(in_code)
+        PyMem_Free(in_pre)
 
 
-cdef int _close(_Text writer, int index, char* block, list tails) except -1:
+cdef int _close(
+    _Text writer, int index, char* block, char* in_pre, _Ints parents, list tails
+) except -1:
+    """Close element ``index``: end its line if it is a block, then write its tail, whose
+    newlines break lines when its parent is preformatted."""
     if block[index]:
         writer.newline()
     tail = tails[index]
     if index and tail:
-        writer.add(tail)
+        if in_pre[parents.data[index]]:
+            writer.add_lines(tail)
+        else:
+            writer.add(tail)
     return 0
 
 

@@ -56,6 +56,10 @@ its own, break their lines at the same elements."""
 
 CODE_TAGS = frozenset({"pre", "code", "kbd", "samp", "tt"})
 """Elements whose text is code: a code block and the elements of code spans."""
+PREFORMATTED_TAGS = frozenset({"pre", "listing", "xmp", "plaintext", "textarea"})
+"""Elements whose line breaks HTML shows (its rendering section gives them ``white-space: pre``,
+or ``pre-wrap`` for a ``<textarea>``): inside one, a newline of the text, or of a tail, breaks
+the text's line (§0.6), so that each line of a code block is a line of the text."""
 CODE_LINE_CLASS = "line"
 """The class of each line's ``<span>`` in Shiki's and GitLab's code, which their CSS shows as a
 block: the code need not hold a newline between two lines. Inside code (:data:`CODE_TAGS`),

@@ -23,6 +23,7 @@ from scrapy_cetd.page import accel
 from scrapy_cetd.page.dom import (
     BLOCK_TAGS,
     CODE_TAGS,
+    PREFORMATTED_TAGS,
     UNSHOWN_CONTENT_TAGS,
     DomView,
     code_line_class,
@@ -347,12 +348,14 @@ def _view_text(
     block_tags: frozenset[str],
 ) -> str:
     """:func:`element_text` of the trimmed copy, read from the view: the kept elements in
-    document order with the text and tails they have in the copy; ``block_tags`` and the lines
-    of code (:func:`~scrapy_cetd.page.dom.code_line_class`) break lines."""
+    document order with the text and tails they have in the copy; ``block_tags``, the lines
+    of code (:func:`~scrapy_cetd.page.dom.code_line_class`) and the newlines inside
+    preformatted elements (:data:`~scrapy_cetd.page.dom.PREFORMATTED_TAGS`) break lines."""
     parts: list[str] = []
     tags, parent, elements = view.tags, view.parent, view.elements
     open_elements: list[int] = []
     in_code = [False] * len(kept)  # of each kept element: it is code, or lies in code
+    in_pre = [False] * len(kept)  # of each kept element: it is preformatted, or lies in one
     breaks = [False] * len(kept)
 
     def close(index: int) -> None:
@@ -360,7 +363,7 @@ def _view_text(
             parts.append("\n")
         tail = tails[index]
         if index and tail:
-            parts.append(_SPACES.sub(" ", tail))
+            parts.append(_written(tail, preformatted=in_pre[parent[index]]))
 
     for i, keep in enumerate(kept):
         if i & CHECK_EVERY == CHECK_EVERY:
@@ -371,12 +374,13 @@ def _view_text(
             close(open_elements.pop())
         inside = i > 0 and in_code[parent[i]]
         in_code[i] = inside or tags[i] in CODE_TAGS
+        in_pre[i] = (i > 0 and in_pre[parent[i]]) or tags[i] in PREFORMATTED_TAGS
         breaks[i] = tags[i] in block_tags or (inside and code_line_class(elements[i]))
         if breaks[i]:
             parts.append("\n")
         text = texts[i]
         if text:
-            parts.append(_SPACES.sub(" ", text))
+            parts.append(_written(text, preformatted=in_pre[i]))
         open_elements.append(i)
     while open_elements:
         close(open_elements.pop())
@@ -433,41 +437,52 @@ def _join_tails(parent: etree._Element, before: etree._Element | None, tails: li
 
 
 def element_text(root: etree._Element) -> str:
-    """Visible text of ``root`` with one block per line (§0.6): block elements, ``<br>`` and
-    the lines of code (:func:`~scrapy_cetd.page.dom.code_line_class`) break lines, whitespace
-    inside a line is collapsed, empty lines are dropped; what an ``<iframe>``, ``<noembed>`` or
-    ``<noframes>`` holds is not shown (:data:`~scrapy_cetd.page.dom.UNSHOWN_CONTENT_TAGS`)."""
+    """Visible text of ``root`` with one block per line (§0.6): block elements, ``<br>``, the
+    lines of code (:func:`~scrapy_cetd.page.dom.code_line_class`) and the newlines inside
+    preformatted elements (:data:`~scrapy_cetd.page.dom.PREFORMATTED_TAGS`) break lines,
+    whitespace inside a line is collapsed, empty lines are dropped; what an ``<iframe>``,
+    ``<noembed>`` or ``<noframes>`` holds is not shown
+    (:data:`~scrapy_cetd.page.dom.UNSHOWN_CONTENT_TAGS`)."""
     parts: list[str] = []
-    # an element to open and whether it lies in code, or one to close and whether it broke
-    stack: list[tuple[etree._Element, bool, bool]] = [(root, False, False)]
+    # an element to open and whether it lies in code, or one to close and whether it broke;
+    # then whether its parent is preformatted (its tail lies in a preformatted element)
+    stack: list[tuple[etree._Element, bool, bool, bool]] = [(root, False, False, False)]
     steps = 0
     while stack:
         steps += 1
         if steps & CHECK_EVERY == CHECK_EVERY:
             check_deadline("writing the text")
-        element, closing, flag = stack.pop()
+        element, closing, flag, in_pre = stack.pop()
         tag = local_tag(element)
         if closing:
             if flag:
                 parts.append("\n")
             if element is not root and element.tail:
-                parts.append(_SPACES.sub(" ", element.tail))
+                parts.append(_written(element.tail, preformatted=in_pre))
             continue
         if tag is None:
             if element.tail:
-                parts.append(_SPACES.sub(" ", element.tail))
+                parts.append(_written(element.tail, preformatted=in_pre))
             continue
         block = tag in BLOCK_TAGS or (flag and code_line_class(element))
         if block:
             parts.append("\n")
-        stack.append((element, True, block))
+        stack.append((element, True, block, in_pre))
         if tag in UNSHOWN_CONTENT_TAGS:
             continue
+        preformatted = in_pre or tag in PREFORMATTED_TAGS
         if element.text:
-            parts.append(_SPACES.sub(" ", element.text))
+            parts.append(_written(element.text, preformatted=preformatted))
         code = flag or tag in CODE_TAGS
-        stack.extend((child, False, code) for child in reversed(element))
+        stack.extend((child, False, code, preformatted) for child in reversed(element))
     return _lines(parts)
+
+
+def _written(text: str, *, preformatted: bool) -> str:
+    """``text`` as a part of the text: its whitespace runs collapsed to one space, but for the
+    newlines of a preformatted text, which :func:`_lines` splits the lines at (it collapses the
+    other runs of its lines)."""
+    return text if preformatted else _SPACES.sub(" ", text)
 
 
 def _lines(parts: list[str]) -> str:

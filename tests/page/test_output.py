@@ -280,3 +280,65 @@ def test_each_block_of_html_is_a_line_of_the_text_compiled_or_not(tag: str) -> N
             _, text = render(view, [Keep.TEXT] * len(view))
         assert text.splitlines() == ["Alpha", "Beta", "Gamma"], (tag, compiled)
     assert element_text(parse(html)).splitlines() == ["Alpha", "Beta", "Gamma"]
+
+
+def rendered_texts(html: str) -> list[list[str]]:
+    """The lines of the text of ``html``'s body, kept whole: compiled, in pure Python, and as
+    :func:`element_text` reads them."""
+    view = body_view(html)
+    texts = []
+    for compiled in (True, False):
+        with contextlib.nullcontext() if compiled else accel.reference_only():
+            texts.append(render(view, [Keep.TEXT] * len(view))[1].splitlines())
+    return [*texts, element_text(parse(html)).splitlines()]
+
+
+def test_each_line_of_a_code_block_is_a_line_of_the_text() -> None:
+    """The text of a ``<pre>`` kept its words but not its lines: a code block read as one
+    line (``import os from gazette import Client client = Client()``). Its line breaks are the
+    text's: each line stripped, its runs of spaces collapsed, blank lines dropped, as
+    everywhere else in the text."""
+    html = (
+        "<body><p>Install   it:\nnow</p><pre><code>import os\n"
+        "from gazette import Client\n\n  \t \nclient  =\tClient()\n</code></pre><p>Done.</p></body>"
+    )
+    expected = [
+        "Install it: now",
+        "import os",
+        "from gazette import Client",
+        "client = Client()",
+        "Done.",
+    ]
+    assert rendered_texts(html) == [expected] * 3
+
+
+@pytest.mark.parametrize("tag", sorted(dom.PREFORMATTED_TAGS))
+def test_every_preformatted_tag_keeps_its_lines_compiled_or_not(tag: str) -> None:
+    """The compiled renderer keeps its own copy of :data:`dom.PREFORMATTED_TAGS`: each tag of
+    the set keeps the line breaks of its text in both renderers. The element is left open (a
+    ``<plaintext>`` reads the rest of the page, end tags included, as its text)."""
+    html = f"<body><p>x\ny</p><div><{tag}>a  b\nc"
+    assert rendered_texts(html) == [["x y", "a b", "c"]] * 3
+
+
+def test_lines_of_code_written_as_elements_and_as_newlines_are_lines_once() -> None:
+    """Shiki writes a ``<span class="line">`` per line with a newline between two: either
+    breaks the line, and the empty line between the two breaks is dropped."""
+    html = (
+        "<body><pre class='shiki'><code><span class='line'><span>  const</span>"
+        "<span> a = </span><span>1</span></span>\n<span class='line'></span>\n"
+        "<span class='line'><span>a</span><span>++</span></span></code></pre></body>"
+    )
+    assert rendered_texts(html) == [["const a = 1", "a++"]] * 3
+
+
+def test_a_code_block_in_a_list_item_and_a_line_break_in_a_code_block() -> None:
+    """A ``<pre>`` in a list item keeps its lines; a ``<br>`` inside one breaks a line as it
+    does elsewhere; the tail of an element inside the block keeps its line breaks, the tail of
+    the block itself does not."""
+    html = (
+        "<body><ul><li>Run:<pre>make venv\nmake   test</pre></li><li>then</li></ul>"
+        "<pre>one<br>two\nthree <b>four</b>\nfive</pre>and\nmore</body>"
+    )
+    expected = ["Run:", "make venv", "make test", "then", "one", "two", "three four", "five"]
+    assert rendered_texts(html) == [[*expected, "and more"]] * 3

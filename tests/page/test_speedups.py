@@ -111,6 +111,12 @@ PAGES = {
         "<section class='Row'>12 \u20ac each</section><section class='Row'>a \u0e3f 3</section>"
         "<section class='Row'>4\u00a3 for two</section><p>5</p><p>$</p></body>"
     ),
+    "preformatted": (
+        "<body><pre><code>import os \n\t\u4e2d \u3000\n\n  x\u2028y\x0cz \n<b>a\nb</b> \n c<!-- k"
+        " -->\nd<br>e</code></pre>tail\nafter<ul><li>Run:<listing>make\n  test</listing></li></ul>"
+        "<textarea>one\n two</textarea> next\n<pre class='shiki'><span class='line'>\u00e9 = 1"
+        "</span>\n<span class='line'></span>\n<span class='line'>f(\U0001f600)</span></pre></body>"
+    ),
 }
 
 
@@ -711,7 +717,7 @@ def test_reference_only_runs_the_references_and_restores_the_compiled_functions(
 TAGS = (
     *("div", "p", "span", "b", "a", "li", "ul", "h1", "br", "td", "pre", "article", "main"),
     *("nav", "aside", "footer", "form", "button", "select", "script", "style", "noscript"),
-    *("iframe", "dialog"),
+    *("iframe", "dialog", "listing", "textarea"),
 )
 ATTRIBUTES = (
     *("", "", "", " hidden", ' style="Display: none"', ' style="color:red"', ' type=" hidden"'),

@@ -133,14 +133,16 @@ def test_a_code_element_that_is_a_line_starts_one_as_the_text_does() -> None:
 
 def test_a_list_in_a_code_block_is_its_items_lines_in_the_fence_and_the_text() -> None:
     """A list inside a ``<pre>`` is code: each item a line of the fence, as each is a line of
-    the text, none lost. libxml2 closes a ``<pre>`` at a ``<ul>`` (not at an ``<ol>``): that
-    list follows the empty code block, and is written as a list."""
+    the text, none lost, and so is each line of an item's text. libxml2 closes a ``<pre>`` at
+    a ``<ul>`` (not at an ``<ol>``): that list follows the empty code block, and is written as
+    a list."""
     ordered = (
         "<body><pre>steps:<ol><li>make\n  venv</li><li>make <b>test</b></li></ol></pre></body>"
     )
     fences = [t.content for t in tokens(body_markdown(ordered)) if t.type == "fence"]
     assert fences == ["steps:\nmake\n  venv\nmake test\n"]
-    assert element_text(content_tree(ordered)).splitlines() == ["steps:", "make venv", "make test"]
+    lines = ["steps:", "make", "venv", "make test"]
+    assert element_text(content_tree(ordered)).splitlines() == lines
     bulleted = "<body><pre><ul><li>one</li><li>two</li></ul></pre></body>"
     assert body_markdown(bulleted) == "- one\n- two"
     assert element_text(content_tree(bulleted)).splitlines() == ["one", "two"]
