@@ -340,11 +340,9 @@ def test_extract_seconds_is_the_cpu_time_of_the_extractions(isolation: str) -> N
     assert harness.stat("cetd/extract_seconds") < WAIT
 
 
-@pytest.mark.parametrize("isolation", ["threads", "process"])
-def test_a_charset_label_that_names_no_text_encoding_is_ignored(isolation: str) -> None:
-    harness = Harness(CETD_ISOLATION=isolation, CETD_WORKERS=1, CETD_TIME_BUDGET=5.0)
-    headers = {"Content-Type": "text/html; charset=hex"}
-    response = HtmlResponse(URL, body=STORM_PAGE.encode(), headers=headers, request=Request(URL))
+def _crawled(harness: Harness, response: HtmlResponse) -> Any:
+    """The item of ``response`` through the pipeline of ``harness``, from its opening to its
+    closing, as a crawl of that one response gives it."""
 
     async def run() -> Any:
         await harness.pipeline.open_spider()
@@ -355,7 +353,15 @@ def test_a_charset_label_that_names_no_text_encoding_is_ignored(isolation: str) 
         finally:
             await harness.pipeline.close_spider()
 
-    assert asyncio.run(run())["main_content_text"] == EXPECTED.text
+    return asyncio.run(run())
+
+
+@pytest.mark.parametrize("isolation", ["threads", "process"])
+def test_a_charset_label_that_names_no_text_encoding_is_ignored(isolation: str) -> None:
+    harness = Harness(CETD_ISOLATION=isolation, CETD_WORKERS=1, CETD_TIME_BUDGET=5.0)
+    headers = {"Content-Type": "text/html; charset=hex"}
+    response = HtmlResponse(URL, body=STORM_PAGE.encode(), headers=headers, request=Request(URL))
+    assert _crawled(harness, response)["main_content_text"] == EXPECTED.text
     assert harness.stat("cetd/item_extracted_count") == 1
 
 
@@ -494,14 +500,4 @@ def test_the_content_language_header_declares_the_language_in_a_crawl(isolation:
     )  # fmt: skip
     headers = {"Content-Language": "en-GB"}
     response = HtmlResponse(URL, body=STORM_PAGE.encode(), headers=headers, request=Request(URL))
-
-    async def run() -> Any:
-        await harness.pipeline.open_spider()
-        item: dict[str, Any] = {}
-        harness.links.link(item, response)
-        try:
-            return await harness.pipeline.process_item(item)
-        finally:
-            await harness.pipeline.close_spider()
-
-    assert asyncio.run(run())["language"] == "en-GB"
+    assert _crawled(harness, response)["language"] == "en-GB"
